@@ -1,0 +1,38 @@
+// swift-tools-version:6.0
+// lookd: a camera, rules written in words, and a vision-language model in-process.
+// Layout and contracts: README.md (and the project's DESIGN notes). Imports point one way:
+// LookCore ← Capture, VLM, Rules, Grounding, Reactions ← lookd.
+import PackageDescription
+
+let package = Package(
+    name: "lookd",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "lookd", targets: ["lookd"]),
+    ],
+    targets: [
+        // C libraries from Debian (and llama.cpp built by tools/setup), one system-library target each.
+        .systemLibrary(name: "CLlama", path: "Sources/CLlama", pkgConfig: "lookd-llama"),
+        .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg", pkgConfig: "libavformat"),
+
+        .target(name: "LookCore", path: "Sources/LookCore"),
+        .target(name: "Capture", dependencies: ["LookCore", "CFFmpeg"], path: "Sources/Capture"),
+        .target(name: "VLM", dependencies: ["LookCore", "CLlama"], path: "Sources/VLM"),
+        .target(name: "Rules", dependencies: ["LookCore"], path: "Sources/Rules"),
+        .target(name: "Grounding", dependencies: ["LookCore"], path: "Sources/Grounding"),
+        .target(name: "Reactions", dependencies: ["LookCore"], path: "Sources/Reactions"),
+        .executableTarget(
+            name: "lookd",
+            dependencies: ["LookCore", "Capture", "VLM", "Rules", "Grounding", "Reactions"],
+            path: "Sources/lookd"
+        ),
+
+        // Test doubles and helpers shared by the test targets (generated media, fixture paths).
+        .target(name: "TestSupport", dependencies: ["LookCore"], path: "Tests/TestSupport"),
+        .testTarget(name: "LookCoreTests", dependencies: ["LookCore", "TestSupport"]),
+        .testTarget(name: "CaptureTests", dependencies: ["Capture", "TestSupport"]),
+        .testTarget(name: "VLMTests", dependencies: ["VLM", "Capture", "TestSupport"]),
+        .testTarget(name: "lookdTests", dependencies: ["TestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,14 @@
+// llama.cpp's C API: libllama (language model) and libmtmd (images into the model).
+// Linked through the pkg-config file tools/setup writes (.deps/pkgconfig/lookd-llama.pc).
+#include <llama.h>
+#include <mtmd.h>
+#include <mtmd-helper.h>
+
+// The llama.cpp build lookd was compiled against: tools/setup writes this header.
+#if __has_include(<lookd-llama-build.h>)
+#include <lookd-llama-build.h>
+#endif
+#ifndef LOOKD_LLAMA_BUILD
+#define LOOKD_LLAMA_BUILD "(unknown build)"
+#endif
+static inline const char *lookd_llama_build(void) { return LOOKD_LLAMA_BUILD; }

@@ -1,0 +1,100 @@
+import CFFmpeg
+import LookCore
+
+/// An open media file's best video stream with its decoder (libavformat + libavcodec).
+/// A photo is a one-frame video to FFmpeg, so photos and videos share this.
+final class MediaFile {
+    private var format: UnsafeMutablePointer<AVFormatContext>?
+    private var codec: UnsafeMutablePointer<AVCodecContext>?
+    private let packet: UnsafeMutablePointer<AVPacket>
+    private let frame: UnsafeMutablePointer<AVFrame>
+    let streamIndex: Int32
+    private var draining = false
+
+    /// The stored picture size before any reduction.
+    let storedWidth: Int
+    let storedHeight: Int
+
+    /// Opens `path`; `lowres(w, h, maxLowres)` may pick a power-of-two reduction that the decoder
+    /// applies while decoding (JPEG supports 1/2, 1/4, 1/8).
+    init(path: String, lowres: (Int, Int, Int) -> Int = { _, _, _ in 0 }) throws(MediaError) {
+        FFmpegLogging.quiet()
+        guard let packet = av_packet_alloc(), let frame = av_frame_alloc() else { throw .failed("out of memory") }
+        self.packet = packet
+        self.frame = frame
+        var fmt: UnsafeMutablePointer<AVFormatContext>?
+        var rc = avformat_open_input(&fmt, path, nil, nil)
+        guard rc >= 0, let fmt else { throw .failed(FFmpegLogging.describe(rc)) }
+        format = fmt
+        rc = avformat_find_stream_info(fmt, nil)
+        guard rc >= 0 else { throw .failed(FFmpegLogging.describe(rc)) }
+        var decoder: UnsafePointer<AVCodec>?
+        let index = av_find_best_stream(fmt, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0)
+        guard index >= 0, let decoder, let stream = fmt.pointee.streams[Int(index)] else {
+            throw .failed("it holds no picture")
+        }
+        streamIndex = index
+        guard let ctx = avcodec_alloc_context3(decoder) else { throw .failed("out of memory") }
+        codec = ctx
+        rc = avcodec_parameters_to_context(ctx, stream.pointee.codecpar)
+        guard rc >= 0 else { throw .failed(FFmpegLogging.describe(rc)) }
+        storedWidth = Int(ctx.pointee.width)
+        storedHeight = Int(ctx.pointee.height)
+        guard storedWidth > 0, storedHeight > 0 else { throw .failed("it has no picture size") }
+        let reduce = lowres(storedWidth, storedHeight, Int(decoder.pointee.max_lowres))
+        if reduce > 0 { ctx.pointee.lowres = Int32(reduce) }
+        ctx.pointee.thread_count = 0
+        rc = avcodec_open2(ctx, decoder, nil)
+        guard rc >= 0 else { throw .failed(FFmpegLogging.describe(rc)) }
+    }
+
+    deinit {
+        avcodec_free_context(&codec)
+        avformat_close_input(&format)
+        var p: UnsafeMutablePointer<AVPacket>? = packet
+        av_packet_free(&p)
+        var f: UnsafeMutablePointer<AVFrame>? = frame
+        av_frame_free(&f)
+    }
+
+    /// The next decoded picture, or nil at the end of the stream. Valid until the next call.
+    func nextFrame() throws(MediaError) -> UnsafeMutablePointer<AVFrame>? {
+        guard let codec, let format else { return nil }
+        while true {
+            let got = avcodec_receive_frame(codec, frame)
+            if got >= 0 { return frame }
+            if got == cffmpeg_averror_eof() { return nil }
+            guard got == cffmpeg_averror_eagain() else { throw .failed(FFmpegLogging.describe(got)) }
+            if draining { return nil }
+            let read = av_read_frame(format, packet)
+            if read < 0 {
+                draining = true
+                avcodec_send_packet(codec, nil)
+                continue
+            }
+            defer { av_packet_unref(packet) }
+            if packet.pointee.stream_index != streamIndex { continue }
+            let sent = avcodec_send_packet(codec, packet)
+            if sent < 0 && sent != cffmpeg_averror_eagain() { throw .failed(FFmpegLogging.describe(sent)) }
+        }
+    }
+}
+
+/// A failure inside FFmpeg, with its own words.
+struct MediaError: Error {
+    let reason: String
+    static func failed(_ reason: String) -> MediaError { MediaError(reason: reason) }
+}
+
+/// FFmpeg's own logging, silenced (lookd reports failures itself), and its error codes in words.
+enum FFmpegLogging {
+    private static let once: Void = { av_log_set_level(AV_LOG_QUIET) }()
+    static func quiet() { _ = once }
+
+    static func describe(_ code: Int32) -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        av_strerror(code, &buffer, buffer.count)
+        let text = String(cString: buffer)
+        return text.isEmpty ? "FFmpeg error \(code)" : text.prefix(1).lowercased() + text.dropFirst()
+    }
+}

@@ -1,0 +1,17 @@
+import Foundation
+
+/// Where time comes from, so that logic that depends on it is tested with a clock the test moves.
+public protocol Clock: Sendable {
+    /// Seconds on a monotonic scale (only differences mean anything).
+    func now() -> Double
+}
+
+/// The system's monotonic clock.
+public struct MonotonicClock: Clock {
+    public init() {}
+    public func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+}

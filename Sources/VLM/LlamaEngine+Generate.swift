@@ -1,0 +1,147 @@
+import CLlama
+import Foundation
+import LookCore
+
+extension LlamaEngine {
+    public func generate(image: EncodedImage, prompt: String, maxTokens: Int,
+                         cancellation: Cancellation?, onText: (String) -> Void) throws -> Generation {
+        lock.lock()
+        defer { lock.unlock() }
+        let clock = MonotonicClock()
+        let started = clock.now()
+        var encodeSeconds = 0.0
+        var encoded = image
+        if !(image.payload is ImagePieces) {       // encoded by another engine: encode it here
+            encoded = try encodeLocked(image.image)
+            encodeSeconds = encoded.encodeSeconds
+        }
+        let pieces = (encoded.payload as! ImagePieces).pieces
+
+        abortFlag.watch(cancellation)
+        defer { abortFlag.watch(nil) }
+        llama_memory_clear(llama_get_memory(context), true)    // a new session: no history
+        llama_sampler_reset(sampler)
+
+        // Read the prompt: the chat's opening, the picture, the question, the assistant's turn.
+        let (before, after) = template.wrap(prompt)
+        var reader = PromptReader(engine: self)
+        let finalText = tokenize(after)
+        let inputTokens = tokenize(before).count + encoded.tokenCount + finalText.count
+        guard inputTokens + 1 < options.contextSize else {
+            throw VLMError.promptTooLong(tokens: inputTokens, context: options.contextSize)
+        }
+        func timings(first: Double?, out: Int) -> GenerationTimings {
+            GenerationTimings(firstToken: first, total: clock.now() - started, imageEncode: encodeSeconds,
+                              inputTokens: inputTokens, outputTokens: out)
+        }
+        do {
+            try reader.text(tokenize(before), logitsLast: false)
+            for piece in pieces {
+                switch piece {
+                case .text(let tokens): try reader.text(tokens, logitsLast: false)
+                case .image(let chunk, let embeddings): try reader.image(chunk, embeddings)
+                }
+            }
+            try reader.text(finalText, logitsLast: true)
+        } catch {
+            switch error {
+            case .aborted: return Generation(text: "", stop: .cancelled, timings: timings(first: nil, out: 0))
+            case .failed(let code): throw VLMError.decodeFailed(code: code)
+            }
+        }
+
+        // Answer, token by token, greedy.
+        var text = ""
+        var utf8 = UTF8Assembler()
+        var firstToken: Double?
+        var produced = 0
+        var stop = StopReason.tokenLimit
+        var piece = [CChar](repeating: 0, count: 256)
+        answering: while produced < maxTokens {
+            if cancellation?.isCancelled == true { stop = .cancelled; break }
+            let token = llama_sampler_sample(sampler, context, -1)
+            if llama_vocab_is_eog(vocab, token) { stop = .endOfText; break }
+            produced += 1
+            if firstToken == nil { firstToken = clock.now() - started }
+            let n = llama_token_to_piece(vocab, token, &piece, Int32(piece.count), 0, false)
+            if n > 0 {
+                let chunk = utf8.push(piece[0..<Int(n)].map { UInt8(bitPattern: $0) })
+                if !chunk.isEmpty { text += chunk; onText(chunk) }
+            }
+            if produced == maxTokens { break }
+            do {
+                try reader.text([token], logitsLast: true)
+            } catch {
+                switch error {
+                case .aborted: stop = .cancelled
+                case .failed(let code): throw VLMError.decodeFailed(code: code)
+                }
+                break answering
+            }
+        }
+        let rest = utf8.finish()
+        if !rest.isEmpty { text += rest; onText(rest) }
+        return Generation(text: text, stop: stop, timings: timings(first: firstToken, out: produced))
+    }
+
+    func tokenize(_ text: String) -> [llama_token] {
+        let count = Int32(text.utf8.count)
+        var tokens = [llama_token](repeating: 0, count: Int(count) + 8)
+        var n = llama_tokenize(vocab, text, count, &tokens, Int32(tokens.count), false, true)
+        if n < 0 {
+            tokens = [llama_token](repeating: 0, count: Int(-n))
+            n = llama_tokenize(vocab, text, count, &tokens, Int32(tokens.count), false, true)
+        }
+        return Array(tokens.prefix(Int(max(n, 0))))
+    }
+}
+
+/// Feeds prompt parts to the context at consecutive positions.
+private struct PromptReader {
+    enum Failure: Error { case aborted, failed(Int32) }
+
+    let engine: LlamaEngine
+    var position: llama_pos = 0
+
+    init(engine: LlamaEngine) { self.engine = engine }
+
+    mutating func text(_ tokens: [llama_token], logitsLast: Bool) throws(Failure) {
+        guard !tokens.isEmpty else { return }
+        let size = engine.options.batchSize
+        var batch = llama_batch_init(Int32(size), 0, 1)
+        defer { llama_batch_free(batch) }
+        var start = 0
+        while start < tokens.count {
+            let end = min(start + size, tokens.count)
+            batch.n_tokens = Int32(end - start)
+            for (i, token) in tokens[start..<end].enumerated() {
+                batch.token[i] = token
+                batch.pos[i] = position + llama_pos(start + i)
+                batch.n_seq_id[i] = 1
+                batch.seq_id[i]![0] = 0
+                batch.logits[i] = (logitsLast && start + i == tokens.count - 1) ? 1 : 0
+            }
+            try decode(batch)
+            start = end
+        }
+        position += llama_pos(tokens.count)
+    }
+
+    mutating func image(_ chunk: OpaquePointer, _ embeddings: [Float]) throws(Failure) {
+        var next: llama_pos = 0
+        var values = embeddings
+        let rc = values.withUnsafeMutableBufferPointer {
+            mtmd_helper_decode_image_chunk(engine.vision, engine.context, chunk, $0.baseAddress, position, 0,
+                                           Int32(engine.options.batchSize), &next, nil, nil)
+        }
+        if engine.abortFlag.isSet { throw .aborted }
+        guard rc == 0 else { throw .failed(rc) }
+        position = next
+    }
+
+    private func decode(_ batch: llama_batch) throws(Failure) {
+        let rc = llama_decode(engine.context, batch)
+        if rc == 2 || engine.abortFlag.isSet { throw .aborted }
+        guard rc == 0 else { throw .failed(rc) }
+    }
+}

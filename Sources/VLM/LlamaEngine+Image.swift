@@ -1,0 +1,73 @@
+import CLlama
+import Foundation
+import LookCore
+
+/// A picture as libmtmd prepared it: the text tokens that frame it (`<image>`, `<slice>`, …) and,
+/// for each image part, the vision tower's output. Kept so that more questions about the same
+/// picture skip the vision tower.
+final class ImagePieces {
+    enum Piece {
+        case text([llama_token])
+        case image(chunk: OpaquePointer, embeddings: [Float])
+    }
+
+    let pieces: [Piece]
+
+    init(pieces: [Piece]) { self.pieces = pieces }
+
+    deinit {
+        for case .image(let chunk, _) in pieces { mtmd_input_chunk_free(chunk) }
+    }
+}
+
+extension LlamaEngine {
+    public func encode(_ image: RGBImage) throws -> EncodedImage {
+        lock.lock()
+        defer { lock.unlock() }
+        return try encodeLocked(image)
+    }
+
+    func encodeLocked(_ image: RGBImage) throws(VLMError) -> EncodedImage {
+        let started = MonotonicClock().now()
+        guard let bitmap = image.pixels.withUnsafeBufferPointer({
+            mtmd_bitmap_init(UInt32(image.width), UInt32(image.height), $0.baseAddress)
+        }) else { throw .imageFailed(reason: "libmtmd could not take a \(image.width) × \(image.height) picture") }
+        defer { mtmd_bitmap_free(bitmap) }
+        guard let chunks = mtmd_input_chunks_init() else { throw .imageFailed(reason: "out of memory") }
+        defer { mtmd_input_chunks_free(chunks) }
+
+        let marker = String(cString: mtmd_default_marker())
+        let rc = marker.withCString { cMarker -> Int32 in
+            var text = mtmd_input_text(text: cMarker, text_len: strlen(cMarker), add_special: false, parse_special: true)
+            var bitmaps: [OpaquePointer?] = [bitmap]
+            return bitmaps.withUnsafeMutableBufferPointer { mtmd_tokenize(vision, chunks, &text, $0.baseAddress, 1) }
+        }
+        guard rc == 0 else { throw .imageFailed(reason: "libmtmd could not prepare it (code \(rc))") }
+
+        let width = Int(llama_model_n_embd_inp(model))
+        var pieces: [ImagePieces.Piece] = []
+        var tokens = 0
+        for i in 0..<mtmd_input_chunks_size(chunks) {
+            let chunk = mtmd_input_chunks_get(chunks, i)!
+            tokens += Int(mtmd_input_chunk_get_n_tokens(chunk))
+            switch mtmd_input_chunk_get_type(chunk) {
+            case MTMD_INPUT_CHUNK_TYPE_TEXT:
+                var n = 0
+                let tokens = mtmd_input_chunk_get_tokens_text(chunk, &n)
+                pieces.append(.text(Array(UnsafeBufferPointer(start: tokens, count: n))))
+            case MTMD_INPUT_CHUNK_TYPE_IMAGE:
+                let code = mtmd_encode_chunk(vision, chunk)
+                guard code == 0, let out = mtmd_get_output_embd(vision) else {
+                    throw .imageFailed(reason: "the vision tower failed (code \(code))")
+                }
+                let count = width * Int(mtmd_input_chunk_get_n_tokens(chunk))
+                pieces.append(.image(chunk: mtmd_input_chunk_copy(chunk)!,
+                                     embeddings: Array(UnsafeBufferPointer(start: out, count: count))))
+            default:
+                throw .imageFailed(reason: "libmtmd returned a part that is not a picture")
+            }
+        }
+        return EncodedImage(image: image, encodeSeconds: MonotonicClock().now() - started, tokenCount: tokens,
+                            payload: ImagePieces(pieces: pieces))
+    }
+}

@@ -1,0 +1,65 @@
+import CLlama
+import Foundation
+import LookCore
+
+/// llama.cpp's process-wide state: the backend, started once, and its log lines, which go through
+/// lookd's logger (llama.cpp's errors at info, the rest at debug: quiet by default) and are kept in a
+/// short ring so that a failed load can say why.
+enum LlamaRuntime {
+    /// The llama.cpp this lookd was built with, as the error sentences name it.
+    static var build: String {
+        let info = String(cString: llama_print_system_info())
+        let backend = info.contains("BLAS = 1") ? "OpenBLAS" : "CPU"
+        return "llama.cpp \(lookd_llama_build()), \(backend)"
+    }
+
+    private static let started: Void = {
+        llama_log_set(route, nil)
+        mtmd_helper_log_set(route, nil)
+        llama_backend_init()
+    }()
+
+    static func start() { _ = started }
+
+    /// The latest complete log lines from llama.cpp (at most 64).
+    static func recentLines() -> [String] { lines.recent() }
+    static func clearRecent() { lines.clear() }
+
+    fileprivate static let lines = LineRing(capacity: 64)
+}
+
+/// Collects llama.cpp's log fragments into lines.
+final class LineRing: @unchecked Sendable {
+    private let lock = NSLock()
+    private var partial = ""
+    private var ring: [String] = []
+    private let capacity: Int
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    /// Adds a fragment; returns the lines it completed.
+    func add(_ fragment: String) -> [String] {
+        lock.withLock {
+            partial += fragment
+            var done: [String] = []
+            while let newline = partial.firstIndex(of: "\n") {
+                let line = String(partial[..<newline])
+                partial = String(partial[partial.index(after: newline)...])
+                if !line.isEmpty { done.append(line) }
+            }
+            ring.append(contentsOf: done)
+            if ring.count > capacity { ring.removeFirst(ring.count - capacity) }
+            return done
+        }
+    }
+
+    func recent() -> [String] { lock.withLock { ring } }
+    func clear() { lock.withLock { ring = []; partial = "" } }
+}
+
+private func route(_ level: ggml_log_level, _ text: UnsafePointer<CChar>?, _: UnsafeMutableRawPointer?) {
+    guard let text else { return }
+    let completed = LlamaRuntime.lines.add(String(cString: text))
+    let lookLevel: Log.Level = (level == GGML_LOG_LEVEL_ERROR || level == GGML_LOG_LEVEL_WARN) ? .info : .debug
+    for line in completed { Log.shared.log(lookLevel, "llama.cpp: \(line)") }
+}

@@ -1,0 +1,57 @@
+/// A command line split into positional words and `--name value` / `--name=value` options.
+/// Flags (options without a value) are named up front, so `--grid photo.jpg` is not misread.
+struct Arguments {
+    private(set) var positional: [String] = []
+    private var values: [String: String] = [:]
+    private var flags: Set<String> = []
+
+    /// Parses `words`; `valued` are the options that take a value, `switches` those that do not.
+    init(_ words: [String], valued: Set<String>, switches: Set<String>) throws(CommandFailure) {
+        var i = 0
+        var onlyPositional = false
+        while i < words.count {
+            let word = words[i]
+            i += 1
+            if onlyPositional || !word.hasPrefix("--") || word == "--" {
+                if word == "--" && !onlyPositional { onlyPositional = true } else { positional.append(word) }
+                continue
+            }
+            var name = String(word.dropFirst(2))
+            var inline: String?
+            if let eq = name.firstIndex(of: "=") {
+                inline = String(name[name.index(after: eq)...])
+                name = String(name[..<eq])
+            }
+            if switches.contains(name) {
+                guard inline == nil else { throw usage("--\(name) takes no value") }
+                flags.insert(name)
+            } else if valued.contains(name) {
+                if let inline {
+                    values[name] = inline
+                } else {
+                    guard i < words.count else { throw usage("--\(name) needs a value") }
+                    values[name] = words[i]
+                    i += 1
+                }
+            } else {
+                throw usage("unknown option --\(name)")
+            }
+        }
+    }
+
+    func value(_ name: String) -> String? { values[name] }
+    func has(_ name: String) -> Bool { flags.contains(name) }
+
+    /// The option as a whole number within `range`, or `fallback` when it is absent.
+    func integer(_ name: String, default fallback: Int, in range: ClosedRange<Int>) throws(CommandFailure) -> Int {
+        guard let text = values[name] else { return fallback }
+        guard let n = Int(text), range.contains(n) else {
+            throw usage("--\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not \"\(text)\"")
+        }
+        return n
+    }
+}
+
+func usage(_ message: String) -> CommandFailure {
+    CommandFailure(code: .usage, message: "\(message). See `lookd --help`.")
+}

@@ -1,0 +1,104 @@
+import Capture
+import Foundation
+import LookCore
+import VLM
+
+/// `lookd ask PHOTO "QUESTION"`: one question about one photo, the answer streamed.
+enum AskCommand {
+    static let valued: Set<String> = ["model", "mmproj", "tokens", "json", "context", "threads"]
+    static let switches: Set<String> = ["plain"]
+
+    static let help = """
+        Usage: lookd ask PHOTO "QUESTION" [options]
+
+        Answers one question about one photo with the vision-language model, in this process.
+        The photo (JPEG, PNG, WebP, …) is turned upright per its EXIF orientation, and a photo whose
+        long side is over 4096 px is reduced. The model gets the photo, then the question as typed.
+        The answer streams to standard output (inline Markdown rendered on a terminal, the text as
+        written otherwise); the numbers lines go to standard error:
+            first token 1.01 s · 98.8 tok/s
+            CPU · on-device
+        Ctrl-C stops the answer: STOPPED, with the answer so far.
+
+        Options:
+          --model FILE.gguf     the language model (GGUF)
+          --mmproj FILE.gguf    its vision projector (GGUF)
+          --tokens N            the most answer tokens (default 256)
+          --json FILE           write a record of the question and answer as JSON
+          --context N           the context length in tokens (default 4096)
+          --threads N           CPU threads (default: every core)
+          --plain               no Markdown rendering, even on a terminal
+
+        """ + ExitCode.table
+
+    static func run(_ words: [String]) throws(CommandFailure) {
+        let args = try Arguments(words, valued: valued, switches: switches)
+        guard let photo = args.positional.first else {
+            throw CommandFailure(code: .noPhoto, message: "Choose a photo first: lookd ask PHOTO \"QUESTION\".")
+        }
+        guard args.positional.count <= 2 else {
+            throw usage("ask takes one photo and one question; put the question in quotes")
+        }
+        let question = (args.positional.count > 1 ? args.positional[1] : "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let maxTokens = try args.integer("tokens", default: 256, in: 1...8192)
+        guard !question.isEmpty else {
+            throw CommandFailure(code: .noQuestion, message: "Type a question: lookd ask PHOTO \"QUESTION\".")
+        }
+        let clock = MonotonicClock()
+        let started = clock.now()
+
+        let image: RGBImage
+        do {
+            image = try PhotoDecoder.decode(path: photo)
+        } catch {
+            switch error {
+            case .noPhoto: throw CommandFailure(code: .noPhoto, message: error.description)
+            default: throw CommandFailure(code: .unreadablePhoto, message: error.description)
+            }
+        }
+        let photoSeconds = clock.now() - started
+
+        if Terminal.stderrIsTTY { FileHandle.standardError.write(Data("Loading the model…\r".utf8)) }
+        let engine = try ModelChoice.load(args)
+        if Terminal.stderrIsTTY { FileHandle.standardError.write(Data("\u{1B}[2K\r".utf8)) }
+        let readySeconds = clock.now() - started
+
+        let cancellation = Cancellation()
+        let trap = SignalTrap { _ in cancellation.cancel() }
+        let styled = Terminal.stdoutIsTTY && !args.has("plain")
+        var render = MarkdownStream(styled: styled)
+        let generation: Generation
+        do {
+            generation = try engine.generate(image: image, prompt: question, maxTokens: maxTokens,
+                                             cancellation: cancellation) { piece in
+                Terminal.out(styled ? render.feed(piece) : piece)
+                if !styled { _ = render.feed(piece) }
+            }
+        } catch {
+            throw CommandFailure(code: .failure, message: "FAILED: \(error)")
+        }
+        withExtendedLifetime(trap) {}
+        let tail = render.finish()
+        Terminal.out((styled ? tail : "") + "\n")
+
+        let numbers = NumbersLine.ask(generation.timings)
+        let tty = Terminal.stderrIsTTY
+        if generation.stop == .cancelled { Terminal.err("STOPPED") }
+        Terminal.err(Terminal.dim(numbers, on: tty))
+        Terminal.err(Terminal.dim(NumbersLine.place, on: tty))
+
+        if let path = args.value("json") {
+            let record = AskRecord(
+                question: question, photo: photo, photoSize: [image.width, image.height], engine: engine.engineName,
+                model: engine.modelPath, mmproj: engine.mmprojPath, photoDecodeSeconds: photoSeconds,
+                engineReadySeconds: engine.loadSeconds, readySeconds: readySeconds, generation: generation,
+                answerShown: render.shown, numbersLine: numbers, footer: NumbersLine.place, maxTokens: maxTokens)
+            do {
+                try record.write(to: path)
+            } catch {
+                throw CommandFailure(code: .failure, message: "The record could not be written to \(path): \(error.localizedDescription)")
+            }
+        }
+        if generation.stop == .cancelled { throw CommandFailure(code: .stopped, message: "") }
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import VLM
+
+/// Which model a command runs: `--model PATH --mmproj PATH` for local GGUF files.
+/// Catalog ids (`minicpm-v-4.7-1b`, the default) and downloading come with `lookd pull`.
+enum ModelChoice {
+    static let defaultID = "minicpm-v-4.7-1b"
+
+    /// The language-model and mmproj paths, or a usage error that says what to give.
+    static func paths(_ args: Arguments) throws(CommandFailure) -> (model: String, mmproj: String) {
+        let model = args.value("model")
+        let mmproj = args.value("mmproj")
+        switch (model, mmproj) {
+        case let (m?, p?):
+            return (m, p)
+        case (let m?, nil) where m.hasSuffix(".gguf"):
+            throw usage("--model \(m) is a file: give its vision projector with --mmproj FILE.gguf too")
+        case (nil, _?):
+            throw usage("--mmproj needs --model FILE.gguf beside it")
+        case (let id, nil):
+            let name = id ?? defaultID
+            throw CommandFailure(code: .modelFailed, message: """
+                FAILED: the model \(name) is not on this machine, and this build of lookd cannot download \
+                models yet. Run a local GGUF pair: --model LANGUAGE-MODEL.gguf --mmproj MMPROJ.gguf.
+                """)
+        }
+    }
+
+    /// Loads the engine, or a `FAILED` sentence with the reason.
+    static func load(_ args: Arguments) throws(CommandFailure) -> LlamaEngine {
+        let (model, mmproj) = try paths(args)
+        var options = LlamaEngine.Options()
+        options.contextSize = try args.integer("context", default: options.contextSize, in: 512...262_144)
+        options.threads = try args.integer("threads", default: options.threads, in: 1...256)
+        do {
+            return try LlamaEngine(modelPath: model, mmprojPath: mmproj, options: options)
+        } catch {
+            throw CommandFailure(code: .modelFailed, message: "FAILED: \(error)")
+        }
+    }
+}

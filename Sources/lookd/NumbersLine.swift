@@ -1,0 +1,18 @@
+import Foundation
+import VLM
+
+/// The numbers under an answer: the measured line, then where it ran.
+enum NumbersLine {
+    /// `first token 1.01 s · 98.8 tok/s` (the rate of the tokens after the first).
+    static func ask(_ t: GenerationTimings) -> String {
+        guard let first = t.firstToken else { return "no tokens · total \(seconds(t.total))" }
+        var line = "first token \(seconds(first))"
+        if let rate = t.tokensPerSecond { line += " · \(String(format: "%.1f", rate)) tok/s" }
+        return line
+    }
+
+    /// `CPU · on-device`: lookd runs the model on this machine's processor.
+    static let place = "CPU · on-device"
+
+    static func seconds(_ s: Double) -> String { String(format: "%.2f s", s) }
+}

@@ -1,0 +1,21 @@
+import Foundation
+
+/// Where output goes and whether it is a terminal.
+enum Terminal {
+    static var stdoutIsTTY: Bool { isatty(STDOUT_FILENO) == 1 }
+    static var stderrIsTTY: Bool { isatty(STDERR_FILENO) == 1 }
+
+    /// Writes to standard output at once (the answer streams).
+    static func out(_ text: String) {
+        guard !text.isEmpty else { return }
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    /// Writes a line to standard error.
+    static func err(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    /// Dims `text` on a terminal (the numbers lines).
+    static func dim(_ text: String, on tty: Bool) -> String { tty ? "\u{1B}[2m\(text)\u{1B}[22m" : text }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import LookCore
+
+/// lookd's entry: one subcommand per concern, each in its own file.
+let version = "lookd 0.1.0"
+
+let help = """
+    lookd: a camera, rules written in words, and a vision-language model in this process.
+
+    Usage:
+      lookd ask PHOTO "QUESTION" [options]   answer one question about one photo (lookd ask --help)
+      lookd --help | --version
+
+    The model runs on this machine's CPU through llama.cpp; no picture leaves the machine.
+    Set LOOKD_LOG=debug (or info, notice, warning, error) to see more or less of lookd's and
+    llama.cpp's log on standard error.
+
+    """ + ExitCode.table
+
+func main() -> Int32 {
+    var words = Array(CommandLine.arguments.dropFirst())
+    guard let command = words.first else {
+        Terminal.err(help)
+        return ExitCode.usage.rawValue
+    }
+    words.removeFirst()
+    do throws(CommandFailure) {
+        switch command {
+        case "ask":
+            if words.contains("--help") || words.contains("-h") { print(AskCommand.help); return 0 }
+            try AskCommand.run(words)
+        case "--help", "-h", "help":
+            print(help)
+        case "--version", "version":
+            print(version)
+        default:
+            throw usage("unknown command \"\(command)\"")
+        }
+        return ExitCode.done.rawValue
+    } catch {
+        if !error.message.isEmpty { Terminal.err(Terminal.stderrIsTTY ? error.message : "lookd: \(error.message)") }
+        return error.code.rawValue
+    }
+}
+
+exit(main())

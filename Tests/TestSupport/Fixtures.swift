@@ -1,0 +1,31 @@
+import Foundation
+
+/// Where the test fixtures and the built binary are, found from this file's place in the checkout.
+public enum Fixtures {
+    /// The checkout's root.
+    public static let root: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The tiny random-weight MiniCPM-V pair (tools/make-fixture-models), committed under Tests/Fixtures.
+    public static let model = root.appendingPathComponent("Tests/Fixtures/models/tiny-minicpmv-Q8_0.gguf").path
+    public static let mmproj = root.appendingPathComponent("Tests/Fixtures/models/tiny-minicpmv-mmproj-Q8_0.gguf").path
+
+    /// The `lookd` executable that `swift build` made beside the test bundle.
+    public static var lookd: String {
+        let bundle = Bundle.main.bundleURL        // .build/<triple>/<config>/
+        let candidates = [
+            bundle.appendingPathComponent("lookd").path,
+            bundle.deletingLastPathComponent().appendingPathComponent("lookd").path,
+            root.appendingPathComponent(".build/debug/lookd").path,
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[2]
+    }
+
+    /// A fresh empty folder for one test.
+    public static func scratch(_ name: String = #function) throws -> URL {
+        let safe = name.filter { $0.isLetter || $0.isNumber }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("lookd-tests/\(safe)-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+}

@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""Makes the tiny random-weight MiniCPM-V test models (tools/make-fixture-models runs this).
+
+The pair has the real architecture of MiniCPM-V 4.6 (the family of the product's 4.7 1B): a `qwen35`
+language model with linear-attention (Gated DeltaNet) and full-attention layers, and a `minicpmv4_6`
+mmproj (SigLIP + window-attention merger + downsampling merger). Only the sizes are tiny and the
+weights random. The steps:
+
+1. a byte-level BPE tokenizer cut from llama.cpp's models/ggml-vocab-qwen35.gguf (the first tokens,
+   their merges, and the real special strings <|im_start|>, <image>, <slice>, <think>, …);
+2. a transformers MiniCPMV4_6ForConditionalGeneration with a tiny config, random weights (std 0.2,
+   fixed seed), saved as safetensors;
+3. llama.cpp's own converter (convert_hf_to_gguf.py, --no-mtp, --outtype q8_0) writes the language
+   model and the mmproj as GGUF, Q8_0 (tensors too small to quantize stay F16/F32).
+
+Usage: fixture_models.py LLAMA_SRC OUT_DIR
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+SEED = 20261001
+TEXT_TOKENS = 1500           # the first ids of the qwen35 vocabulary that are kept
+SPECIALS = ["<|endoftext|>", "<|im_start|>", "<|im_end|>", "<image>", "</image>", "<slice>", "</slice>",
+            "<think>", "</think>", "<unk>", "<|image_pad|>", "<|video_pad|>"]
+
+
+def make_tokenizer(llama_src: Path, out: Path) -> dict:
+    sys.path.insert(0, str(llama_src / "gguf-py"))
+    import gguf
+    from tokenizers import Tokenizer, AddedToken, decoders, pre_tokenizers, Regex
+    from tokenizers.models import BPE
+
+    reader = gguf.GGUFReader(str(llama_src / "models/ggml-vocab-qwen35.gguf"))
+    field = reader.fields["tokenizer.ggml.tokens"]
+    tokens = [bytes(field.parts[i]).decode("utf-8") for i in field.data]
+    field = reader.fields["tokenizer.ggml.merges"]
+    merges = [bytes(field.parts[i]).decode("utf-8") for i in field.data]
+
+    kept = tokens[:TEXT_TOKENS]
+    vocab = {t: i for i, t in enumerate(kept)}
+    kept_merges = []
+    for m in merges:
+        a, b = m.split(" ")
+        if a in vocab and b in vocab and (a + b) in vocab:
+            kept_merges.append((a, b))
+    for s in SPECIALS:
+        vocab[s] = len(vocab)
+
+    split = Regex(r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+")
+    tok = Tokenizer(BPE(vocab=vocab, merges=kept_merges, byte_fallback=False))
+    tok.pre_tokenizer = pre_tokenizers.Sequence([
+        pre_tokenizers.Split(split, behavior="isolated", invert=False),
+        pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False),
+    ])
+    tok.decoder = decoders.ByteLevel()
+    tok.add_special_tokens([AddedToken(s, special=True, normalized=False) for s in SPECIALS])
+    tok.save(str(out / "tokenizer.json"))
+    chat = ("{% for message in messages %}<|im_start|>{{ message['role'] }}\n{{ message['content'] }}<|im_end|>\n"
+            "{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n<think>\n\n</think>\n\n{% endif %}")
+    (out / "tokenizer_config.json").write_text(json.dumps({
+        "tokenizer_class": "Qwen2Tokenizer", "model_max_length": 4096,
+        "eos_token": "<|im_end|>", "pad_token": "<|endoftext|>", "unk_token": None, "bos_token": None,
+        "chat_template": chat,
+    }, indent=1))
+    return vocab
+
+
+def make_checkpoint(out: Path, vocab: dict) -> None:
+    import torch
+    from transformers import MiniCPMV4_6Config, MiniCPMV4_6ForConditionalGeneration
+
+    torch.manual_seed(SEED)
+    text = dict(
+        model_type="qwen3_5_text", vocab_size=len(vocab), hidden_size=64, intermediate_size=128,
+        num_hidden_layers=4, layer_types=["linear_attention", "linear_attention", "linear_attention", "full_attention"],
+        num_attention_heads=4, num_key_value_heads=2, head_dim=16,
+        linear_num_key_heads=2, linear_num_value_heads=4, linear_key_head_dim=16, linear_value_head_dim=16,
+        linear_conv_kernel_dim=4, max_position_embeddings=4096, rms_norm_eps=1e-6,
+        eos_token_id=vocab["<|im_end|>"], pad_token_id=vocab["<|endoftext|>"],
+        rope_parameters={"rope_type": "default", "rope_theta": 10000000.0, "partial_rotary_factor": 1.0,
+                         "mrope_section": [3, 3, 2], "mrope_interleaved": True},
+    )
+    vision = dict(hidden_size=32, intermediate_size=48, num_hidden_layers=3, num_attention_heads=2,
+                  image_size=980, patch_size=14)
+    config = MiniCPMV4_6Config(text_config=text, vision_config=vision, insert_layer_id=1, image_size=448,
+                               downsample_mode="16x", image_token_id=vocab["<|image_pad|>"],
+                               video_token_id=vocab["<|video_pad|>"])
+    config.architectures = ["MiniCPMV4_6ForConditionalGeneration"]
+    model = MiniCPMV4_6ForConditionalGeneration(config)
+    with torch.no_grad():
+        for name, p in model.named_parameters():
+            if p.dim() >= 2:
+                p.normal_(0.0, 0.2)
+            elif "norm" in name and "bias" not in name:
+                p.fill_(1.0) if not name.endswith("A_log") else p.uniform_(0.0, 1.0)
+    model.save_pretrained(str(out), safe_serialization=True)
+    (out / "preprocessor_config.json").write_text(json.dumps({
+        "image_processor_type": "MiniCPMV4_6ImageProcessor", "scale_resolution": 448, "max_slice_nums": 9,
+        "patch_size": 14, "slice_mode": True, "downsample_mode": "16x",
+        "image_mean": [0.5, 0.5, 0.5], "image_std": [0.5, 0.5, 0.5],
+    }, indent=1))
+
+
+def convert(llama_src: Path, ckpt: Path, out_dir: Path) -> None:
+    # The truncated vocabulary gives another pre-tokenizer hash than the real one: point it at qwen35.
+    runner = f"""
+import sys
+sys.path.insert(0, {str(llama_src)!r}); sys.path.insert(0, {str(llama_src / 'gguf-py')!r})
+import conversion.base as base
+base.TextModel.get_vocab_base_pre = lambda self, tokenizer: "qwen35"
+sys.argv = sys.argv[1:]
+import runpy
+runpy.run_path({str(llama_src / 'convert_hf_to_gguf.py')!r}, run_name="__main__")
+"""
+    for mmproj in (False, True):
+        name = "tiny-minicpmv-mmproj-Q8_0.gguf" if mmproj else "tiny-minicpmv-Q8_0.gguf"
+        args = [sys.executable, "-c", runner, "convert", str(ckpt), "--outtype", "q8_0",
+                "--outfile", str(out_dir / name)] + (["--mmproj"] if mmproj else ["--no-mtp"])
+        subprocess.run(args, check=True)
+
+
+def main() -> None:
+    llama_src, out_dir = Path(sys.argv[1]).resolve(), Path(sys.argv[2]).resolve()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        ckpt = Path(tmp) / "checkpoint"
+        ckpt.mkdir()
+        vocab = make_tokenizer(llama_src, ckpt)
+        make_checkpoint(ckpt, vocab)
+        convert(llama_src, ckpt, Path(tmp))
+        for f in sorted(Path(tmp).glob("*.gguf")):
+            os.replace(f, out_dir / f.name)
+
+
+if __name__ == "__main__":
+    main()
