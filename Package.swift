@@ -32,7 +32,7 @@ let package = Package(
         .testTarget(name: "LookCoreTests", dependencies: ["LookCore", "TestSupport"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "TestSupport"]),
         .testTarget(name: "VLMTests", dependencies: ["VLM", "Capture", "TestSupport"]),
-        .testTarget(name: "lookdTests", dependencies: ["TestSupport"]),
+        .testTarget(name: "lookdTests", dependencies: ["lookd", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

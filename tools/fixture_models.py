@@ -13,6 +13,9 @@ weights random. The steps:
 3. llama.cpp's own converter (convert_hf_to_gguf.py, --no-mtp, --outtype q8_0) writes the language
    model and the mmproj as GGUF, Q8_0 (tensors too small to quantize stay F16/F32).
 
+A second language model, twice as wide (tiny-minicpmv-wide), does not fit that mmproj: the tests
+use it for the "mmproj does not fit the model" error.
+
 Usage: fixture_models.py LLAMA_SRC OUT_DIR
 """
 import json
@@ -69,13 +72,13 @@ def make_tokenizer(llama_src: Path, out: Path) -> dict:
     return vocab
 
 
-def make_checkpoint(out: Path, vocab: dict) -> None:
+def make_checkpoint(out: Path, vocab: dict, hidden: int = 64) -> None:
     import torch
     from transformers import MiniCPMV4_6Config, MiniCPMV4_6ForConditionalGeneration
 
     torch.manual_seed(SEED)
     text = dict(
-        model_type="qwen3_5_text", vocab_size=len(vocab), hidden_size=64, intermediate_size=128,
+        model_type="qwen3_5_text", vocab_size=len(vocab), hidden_size=hidden, intermediate_size=128,
         num_hidden_layers=4, layer_types=["linear_attention", "linear_attention", "linear_attention", "full_attention"],
         num_attention_heads=4, num_key_value_heads=2, head_dim=16,
         linear_num_key_heads=2, linear_num_value_heads=4, linear_key_head_dim=16, linear_value_head_dim=16,
@@ -105,7 +108,7 @@ def make_checkpoint(out: Path, vocab: dict) -> None:
     }, indent=1))
 
 
-def convert(llama_src: Path, ckpt: Path, out_dir: Path) -> None:
+def convert(llama_src: Path, ckpt: Path, out_dir: Path, stem: str, mmproj_too: bool = True) -> None:
     # The truncated vocabulary gives another pre-tokenizer hash than the real one: point it at qwen35.
     runner = f"""
 import sys
@@ -116,8 +119,8 @@ sys.argv = sys.argv[1:]
 import runpy
 runpy.run_path({str(llama_src / 'convert_hf_to_gguf.py')!r}, run_name="__main__")
 """
-    for mmproj in (False, True):
-        name = "tiny-minicpmv-mmproj-Q8_0.gguf" if mmproj else "tiny-minicpmv-Q8_0.gguf"
+    for mmproj in ((False, True) if mmproj_too else (False,)):
+        name = f"{stem}-mmproj-Q8_0.gguf" if mmproj else f"{stem}-Q8_0.gguf"
         args = [sys.executable, "-c", runner, "convert", str(ckpt), "--outtype", "q8_0",
                 "--outfile", str(out_dir / name)] + (["--mmproj"] if mmproj else ["--no-mtp"])
         subprocess.run(args, check=True)
@@ -131,7 +134,10 @@ def main() -> None:
         ckpt.mkdir()
         vocab = make_tokenizer(llama_src, ckpt)
         make_checkpoint(ckpt, vocab)
-        convert(llama_src, ckpt, Path(tmp))
+        convert(llama_src, ckpt, Path(tmp), "tiny-minicpmv")
+        # A language model twice as wide, whose width the mmproj above does not fit (a test of that error).
+        make_checkpoint(ckpt, vocab, hidden=128)
+        convert(llama_src, ckpt, Path(tmp), "tiny-minicpmv-wide", mmproj_too=False)
         for f in sorted(Path(tmp).glob("*.gguf")):
             os.replace(f, out_dir / f.name)
 

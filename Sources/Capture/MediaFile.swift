@@ -94,7 +94,7 @@ enum FFmpegLogging {
     static func describe(_ code: Int32) -> String {
         var buffer = [CChar](repeating: 0, count: 256)
         av_strerror(code, &buffer, buffer.count)
-        let text = String(cString: buffer)
+        let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return text.isEmpty ? "FFmpeg error \(code)" : text.prefix(1).lowercased() + text.dropFirst()
     }
 }

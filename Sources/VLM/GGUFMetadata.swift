@@ -67,7 +67,8 @@ public struct GGUFMetadata: Sendable {
         }
         mutating func little<T: FixedWidthInteger>(_: T.Type) -> T? {
             guard let b = bytes(MemoryLayout<T>.size) else { return nil }
-            return b.reversed().reduce(T(0)) { $0 << 8 | T($1) }
+            let value = b.reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            return T(truncatingIfNeeded: value)
         }
         mutating func u32() -> UInt32? { little(UInt32.self) }
         mutating func u64() -> UInt64? { little(UInt64.self) }

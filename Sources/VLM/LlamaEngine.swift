@@ -129,10 +129,10 @@ public final class LlamaEngine: VisionLanguageModel, @unchecked Sendable {
         }
     }
 
-    /// The last error line llama.cpp logged, without its function-name prefix.
+    /// The first error line llama.cpp logged since the load began, without its prefixes.
     private static func lastError() -> String? {
         let lines = LlamaRuntime.recentLines()
-        return (lines.last { $0.contains("error") || $0.contains("failed") }).map(clean)
+        return (lines.first { $0.contains("error") } ?? lines.last { $0.contains("failed") }).map(clean)
     }
 
     private static func clean(_ line: String) -> String {
@@ -140,6 +140,7 @@ public final class LlamaEngine: VisionLanguageModel, @unchecked Sendable {
         while let colon = s.range(of: ": "), s[..<colon.lowerBound].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) {
             s = s[colon.upperBound...]
         }
+        for prefix in ["error loading model: ", "error: "] where s.hasPrefix(prefix) { s = s.dropFirst(prefix.count) }
         return s.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "."))
     }
 }

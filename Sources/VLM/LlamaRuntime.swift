@@ -6,11 +6,16 @@ import LookCore
 /// lookd's logger (llama.cpp's errors at info, the rest at debug: quiet by default) and are kept in a
 /// short ring so that a failed load can say why.
 enum LlamaRuntime {
-    /// The llama.cpp this lookd was built with, as the error sentences name it.
+    /// The llama.cpp this lookd was built with, as the error sentences name it
+    /// (`of 2026-10-01 (vendored in llama-cpp-python 0.3.36), with BLAS + CPU`).
     static var build: String {
-        let info = String(cString: llama_print_system_info())
-        let backend = info.contains("BLAS = 1") ? "OpenBLAS" : "CPU"
-        return "llama.cpp \(lookd_llama_build()), \(backend)"
+        "\(String(cString: lookd_llama_build())), with \(backends.joined(separator: " + "))"
+    }
+
+    /// The compute backends this llama.cpp registered (`CPU`, `BLAS`, …).
+    static var backends: [String] {
+        start()
+        return (0..<ggml_backend_reg_count()).map { String(cString: ggml_backend_reg_name(ggml_backend_reg_get($0))) }
     }
 
     private static let started: Void = {

@@ -29,7 +29,7 @@ enum AskCommand {
           --threads N           CPU threads (default: every core)
           --plain               no Markdown rendering, even on a terminal
 
-        """ + ExitCode.table
+        """ + "\n" + ExitCode.table
 
     static func run(_ words: [String]) throws(CommandFailure) {
         let args = try Arguments(words, valued: valued, switches: switches)

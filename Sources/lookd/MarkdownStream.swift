@@ -35,13 +35,13 @@ struct MarkdownStream {
     mutating func finish() -> String {
         var out = ""
         if atLineStart, !head.isEmpty { resolveHead(lineEnded: true, into: &out) }
-        if pendingStar { emit("*", into: &out); pendingStar = false }
-        if kind == .heading, inBold { out += bold.off; inBold = false }
+        if pendingStar { literalStar(into: &out); pendingStar = false }
         if inBold { out += bold.off; inBold = false }
         return out
     }
 
-    private mutating func step(_ c: Character, into out: inout String) {
+    private mutating func step(_ character: Character, into out: inout String) {
+        let c: Character = character == "\r\n" ? "\n" : character
         // Control characters (an escape sequence from the model, say) never reach the terminal.
         if c.unicodeScalars.contains(where: { $0 != "\n" && $0 != "\t" && Self.isControl($0) }) { return }
         if atLineStart {
@@ -60,13 +60,12 @@ struct MarkdownStream {
         guard let first = h.first else { return false }
         switch first {
         case "#": return h.contains { $0 != "#" }
-        case ">": return true
+        case ">": return h.dropFirst().contains { $0 != " " }
         case "-", "*", "_":
-            if h.count == 1 { return false }
-            if h == "**" { return false }
             let marks = h.filter { $0 != " " }
-            if marks.allSatisfy({ $0 == first }) && (marks.count >= 2) { return h.last != " " ? false : marks.count < 3 }
-            return true
+            guard marks.allSatisfy({ $0 == first }) else { return true }
+            // Only marks so far: "- " is an item; "--", "**", "---" wait (a rule, bold, or text).
+            return marks.count == 1 && h.count > 1
         default: return true
         }
     }
@@ -81,8 +80,7 @@ struct MarkdownStream {
             atLineStart = true
             return
         }
-        if marks.count >= 3, let m = marks.first, "-*_".contains(m), marks.allSatisfy({ $0 == m }),
-           lineEnded || h.last == " " && false {
+        if lineEnded, marks.count >= 3, let m = marks.first, "-*_".contains(m), marks.allSatisfy({ $0 == m }) {
             atLineStart = true                                    // a --- rule: dropped
             return
         }
@@ -125,7 +123,7 @@ struct MarkdownStream {
         if pendingStar {
             pendingStar = false
             if c == "*" { toggleBold(into: &out); return }
-            emit("*", into: &out)
+            literalStar(into: &out)
         }
         if c == "*" { pendingStar = true; return }
         if c == " " || c == "\t" { pendingSpaces.append(" "); return }
@@ -140,8 +138,13 @@ struct MarkdownStream {
         out += inBold ? bold.on : bold.off
     }
 
+    private mutating func literalStar(into out: inout String) {
+        if !pendingSpaces.isEmpty { emit(pendingSpaces, into: &out); pendingSpaces = "" }
+        emit("*", into: &out)
+    }
+
     private mutating func endLine(into out: inout String) {
-        if pendingStar { emit("*", into: &out); pendingStar = false }
+        if pendingStar { literalStar(into: &out); pendingStar = false }
         pendingSpaces = ""
         if kind == .heading { out += bold.off }
         pendingBreak = kind == .paragraph ? .soft : .line

@@ -15,7 +15,7 @@ let help = """
     Set LOOKD_LOG=debug (or info, notice, warning, error) to see more or less of lookd's and
     llama.cpp's log on standard error.
 
-    """ + ExitCode.table
+    """ + "\n" + ExitCode.table
 
 func main() -> Int32 {
     var words = Array(CommandLine.arguments.dropFirst())
