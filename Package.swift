@@ -14,11 +14,12 @@ let package = Package(
         // C libraries from Debian (and llama.cpp built by tools/setup), one system-library target each.
         .systemLibrary(name: "CLlama", path: "Sources/CLlama", pkgConfig: "lookd-llama"),
         .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg", pkgConfig: "libavformat"),
+        .systemLibrary(name: "CYAML", path: "Sources/CYAML", pkgConfig: "yaml-0.1"),
 
         .target(name: "LookCore", path: "Sources/LookCore"),
         .target(name: "Capture", dependencies: ["LookCore", "CFFmpeg"], path: "Sources/Capture"),
         .target(name: "VLM", dependencies: ["LookCore", "CLlama"], path: "Sources/VLM"),
-        .target(name: "Rules", dependencies: ["LookCore"], path: "Sources/Rules"),
+        .target(name: "Rules", dependencies: ["LookCore", "CYAML"], path: "Sources/Rules"),
         .target(name: "Grounding", dependencies: ["LookCore"], path: "Sources/Grounding"),
         .target(name: "Reactions", dependencies: ["LookCore"], path: "Sources/Reactions"),
         .executableTarget(
@@ -32,6 +33,7 @@ let package = Package(
         .testTarget(name: "LookCoreTests", dependencies: ["LookCore", "TestSupport"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "TestSupport"]),
         .testTarget(name: "VLMTests", dependencies: ["VLM", "Capture", "TestSupport"]),
+        .testTarget(name: "RulesTests", dependencies: ["Rules", "TestSupport"]),
         .testTarget(name: "lookdTests", dependencies: ["lookd", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

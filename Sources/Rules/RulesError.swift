@@ -1,13 +1,37 @@
-/// The Rules module: the rules file and the inline `--rules` form, the numbered prompt, answer
-/// parsing and the firing state machine. It is filled by the watch issue; for now it holds the
-/// module's error type, whose descriptions are the sentences a user reads.
-public enum RulesError: Error, CustomStringConvertible, Equatable {
-    /// No rule at all (the seed's sentence).
-    case noRules
+/// What is wrong with a set of rules. Each description is the sentence a user reads, with the place
+/// (`rules.yaml:4:7:`) when there is one.
+public struct RulesError: Error, CustomStringConvertible, Equatable, Sendable {
+    /// The file, or `--rules` for the inline form.
+    public var source: String
+    /// 1-based; 0 when the problem has no single place.
+    public var line: Int
+    public var column: Int
+    public var problem: String
+
+    public init(source: String, line: Int = 0, column: Int = 0, problem: String) {
+        self.source = source
+        self.line = line
+        self.column = column
+        self.problem = problem
+    }
+
+    /// No rule at all: the seed's sentence.
+    public static func noRules(_ source: String) -> RulesError {
+        RulesError(source: source, problem: "Add a rule first: \(source) has no rules.")
+    }
 
     public var description: String {
-        switch self {
-        case .noRules: return "Add a rule first."
-        }
+        line > 0 ? "\(source):\(line):\(column): \(problem)" : "\(source): \(problem)"
+    }
+}
+
+/// A rule set that is valid, with what is worth a warning (duplicate conditions).
+public struct RuleSet: Sendable, Equatable {
+    public var rules: [Rule]
+    public var warnings: [String]
+
+    public init(rules: [Rule], warnings: [String] = []) {
+        self.rules = rules
+        self.warnings = warnings
     }
 }

@@ -1,0 +1,2 @@
+// libyaml from Debian (libyaml-dev): the rules file's parser.
+#include <yaml.h>

@@ -1,0 +1,65 @@
+/// The inline form of rules, as the seed's `-rules` writes them:
+/// `a chessboard=chime|a lighthouse=say:There is the lighthouse|stones=effect:ripple/water`.
+/// Reactions: chime, glass, bell, say:<line>, timer:<minutes>, count, log,
+/// effect:ripple|zoom|spotlight with an optional /water|horn|bells|chime.
+public enum InlineRules {
+    public static let source = "--rules"
+
+    public static func parse(_ text: String) throws(RulesError) -> RuleSet {
+        let parts = text.split(separator: "|", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        guard parts.contains(where: { !$0.isEmpty }) else { throw .noRules(source) }
+        var rules: [Rule] = []
+        var column = 1
+        for (index, part) in parts.enumerated() {
+            defer { column += part.count + 1 }
+            if part.isEmpty { continue }
+            func fail(_ problem: String) -> RulesError {
+                RulesError(source: source, problem: "rule \(index + 1) (\"\(part)\"): \(problem)")
+            }
+            guard let eq = part.firstIndex(of: "=") else {
+                throw fail("write condition=reaction, for example \"a chessboard=chime\"")
+            }
+            let condition: String
+            switch ReactionWords.condition(String(part[..<eq])) {
+            case .success(let c): condition = c
+            case .failure(let p): throw fail(p.text)
+            }
+            let word = part[part.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+            let (name, value): (String, String?) = {
+                guard let colon = word.firstIndex(of: ":") else { return (word.lowercased(), nil) }
+                return (word[..<colon].lowercased(), String(word[word.index(after: colon)...]))
+            }()
+            func need<T>(_ r: Result<T, Problem>) throws(RulesError) -> T {
+                switch r {
+                case .success(let v): return v
+                case .failure(let p): throw fail(p.text)
+                }
+            }
+            let reaction: Reaction
+            switch (name, value) {
+            case ("say", let line?): reaction = .say(try need(ReactionWords.spoken(line)))
+            case ("timer", let minutes?): reaction = .timer(minutes: try need(ReactionWords.timer(minutes)))
+            case ("count", nil): reaction = .count
+            case ("log", nil): reaction = .log
+            case ("effect", let spec?):
+                let pieces = spec.split(separator: "/", maxSplits: 1).map(String.init)
+                let effect = try need(ReactionWords.effect(pieces.first ?? ""))
+                let sound = pieces.count > 1 ? try need(ReactionWords.effectSound(pieces[1])) : effect.ownSound
+                reaction = .effect(effect, sound: sound)
+            case ("haptic", nil):
+                throw fail("haptic: there is no buzz on Linux; use a sound or say:")
+            case (_, nil) where Sound(rawValue: name) != nil:
+                reaction = .sound(Sound(rawValue: name)!)
+            case ("say", nil), ("timer", nil), ("effect", nil):
+                throw fail("\(name) needs a value after a colon, like \(name == "say" ? "say:Hello" : name == "timer" ? "timer:5" : "effect:ripple")")
+            default:
+                throw fail("unknown reaction \"\(word)\"; use chime, glass, bell, say:<line>, timer:<minutes>, count, log or effect:<ripple|zoom|spotlight>")
+            }
+            rules.append(Rule(condition: condition, reaction: reaction, line: 0, column: column))
+        }
+        return RuleSet(rules: rules, warnings: ReactionWords.duplicates(rules, source: source))
+    }
+}
+
+import Foundation

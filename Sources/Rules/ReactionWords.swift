@@ -1,0 +1,82 @@
+import Foundation
+
+/// A problem with one value, in words.
+struct Problem: Error, ExpressibleByStringInterpolation {
+    let text: String
+    init(stringLiteral value: String) { text = value }
+}
+
+/// The words that name reactions and sounds, shared by the rules file and the inline form, and the
+/// checks on their values.
+enum ReactionWords {
+    /// The longest condition lookd takes: the numbered prompt repeats it, and the model reads it.
+    static let maxConditionLength = 200
+    static let maxSpokenLength = 500
+    static let maxTimerMinutes = 24.0 * 60
+
+    /// The keys of a rule in the file that name its reaction.
+    static let fileKeys = ["sound", "say", "timer", "count", "log", "effect"]
+
+    static func sound(_ word: String) -> Result<Sound, Problem> {
+        if let s = Sound(rawValue: word.lowercased()) { return .success(s) }
+        if EffectSound(rawValue: word.lowercased()) != nil {
+            return .failure("\"\(word)\" is an effect's sound; a sound rule plays chime, glass or bell")
+        }
+        return .failure("unknown sound \"\(word)\"; use chime, glass or bell")
+    }
+
+    static func effect(_ word: String) -> Result<Effect, Problem> {
+        if let e = Effect(rawValue: word.lowercased()) { return .success(e) }
+        return .failure("unknown effect \"\(word)\"; use ripple, zoom or spotlight")
+    }
+
+    static func effectSound(_ word: String) -> Result<EffectSound, Problem> {
+        if let s = EffectSound(rawValue: word.lowercased()) { return .success(s) }
+        return .failure("unknown effect sound \"\(word)\"; use water, horn, bells or chime")
+    }
+
+    static func timer(_ text: String) -> Result<Double, Problem> {
+        let t = text.trimmingCharacters(in: .whitespaces)
+        guard let minutes = Double(t), minutes.isFinite else {
+            return .failure("a timer is a number of minutes, not \"\(text)\"")
+        }
+        guard minutes > 0 else { return .failure("a timer needs a positive number of minutes, not \(t)") }
+        guard minutes <= maxTimerMinutes else { return .failure("a timer of \(t) minutes is longer than a day") }
+        return .success(minutes)
+    }
+
+    static func spoken(_ text: String) -> Result<String, Problem> {
+        let line = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !line.isEmpty else { return .failure("say needs a line to speak") }
+        guard line.count <= maxSpokenLength else { return .failure("the spoken line is over \(maxSpokenLength) characters") }
+        return .success(line)
+    }
+
+    static func condition(_ text: String) -> Result<String, Problem> {
+        let c = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !c.isEmpty else { return .failure("a rule needs a condition: when: <what to look for>") }
+        guard c.count <= maxConditionLength else {
+            return .failure("the condition is \(c.count) characters; keep it under \(maxConditionLength) (a few words work best)")
+        }
+        guard !c.contains("\n") else { return .failure("a condition is one line") }
+        return .success(c)
+    }
+
+    /// Warnings for conditions written twice (the same words, ignoring case and spaces).
+    static func duplicates(_ rules: [Rule], source: String) -> [String] {
+        var seen: [String: Rule] = [:]
+        var warnings: [String] = []
+        for rule in rules {
+            let key = rule.condition.lowercased().split(separator: " ").joined(separator: " ")
+            if let first = seen[key] {
+                let place = rule.line > 0 ? "\(source):\(rule.line):\(rule.column)" : source
+                let firstPlace = first.line > 0 ? "line \(first.line)" : "an earlier rule"
+                warnings.append("\(place): \"\(rule.condition)\" is already a condition (\(firstPlace)); both rules share one answer")
+            } else {
+                seen[key] = rule
+            }
+        }
+        return warnings
+    }
+}
+

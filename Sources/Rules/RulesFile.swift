@@ -1,0 +1,123 @@
+import Foundation
+
+/// The rules file (YAML): a `rules:` list, each rule a `when:` and exactly one reaction.
+///
+///     rules:
+///       - when: a chessboard
+///         sound: chime
+///       - when: water rushing over rows of stones
+///         effect: ripple
+///         sound: water          # an effect's sound (its own when left out)
+public enum RulesFile {
+    /// Reads and checks the file at `path`.
+    public static func load(path: String) throws(RulesError) -> RuleSet {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            let exists = FileManager.default.fileExists(atPath: path)
+            throw RulesError(source: path, problem: exists ? "the rules file cannot be read" : "there is no rules file here")
+        }
+        guard !data.contains(0), let text = String(data: data, encoding: .utf8) else {
+            throw RulesError(source: path, problem: "this is not a text file; a rules file is YAML text")
+        }
+        return try parse(text, source: path)
+    }
+
+    /// Checks rules written as YAML text; `source` names it in messages.
+    public static func parse(_ text: String, source: String) throws(RulesError) -> RuleSet {
+        let root: YAMLNode?
+        do {
+            root = try YAMLNode.parse(text)
+        } catch {
+            throw RulesError(source: source, line: error.mark.line, column: error.mark.column, problem: error.message)
+        }
+        guard let root else { throw .noRules(source) }
+        func fail(_ node: YAMLNode, _ problem: String) -> RulesError {
+            RulesError(source: source, line: node.mark.line, column: node.mark.column, problem: problem)
+        }
+        guard case .mapping(let top, _) = root else {
+            if case .scalar(let s, _, _) = root, s.isEmpty { throw .noRules(source) }
+            throw fail(root, "a rules file starts with rules: and a list of rules")
+        }
+        var list: YAMLNode?
+        for (key, value) in top {
+            guard key.text == "rules" else {
+                throw fail(key, "unknown key \"\(key.text ?? key.kind)\"; a rules file has one key, rules:")
+            }
+            list = value
+        }
+        guard let list else { throw .noRules(source) }
+        let items: [YAMLNode]
+        switch list {
+        case .sequence(let nodes, _): items = nodes
+        case .scalar(let s, _, _) where s.isEmpty || s == "~" || s == "null": items = []
+        default: throw fail(list, "rules: is a list of rules, each starting with \"- when:\"")
+        }
+        guard !items.isEmpty else { throw .noRules(source) }
+        var rules: [Rule] = []
+        for item in items { rules.append(try rule(item, source: source, fail: fail)) }
+        return RuleSet(rules: rules, warnings: ReactionWords.duplicates(rules, source: source))
+    }
+
+    private static func rule(_ node: YAMLNode, source: String,
+                             fail: (YAMLNode, String) -> RulesError) throws(RulesError) -> Rule {
+        guard case .mapping(let pairs, _) = node else {
+            throw fail(node, "each rule is a when: and a reaction, like \"- when: a chessboard\" then \"sound: chime\"")
+        }
+        var values: [String: (key: YAMLNode, value: YAMLNode)] = [:]
+        for pair in pairs {
+            guard let key = pair.key.text else { throw fail(pair.key, "a rule's keys are words such as when: and sound:") }
+            guard key == "when" || ReactionWords.fileKeys.contains(key) else {
+                if key == "haptic" { throw fail(pair.key, "haptic: there is no buzz on Linux; use sound: or say:") }
+                throw fail(pair.key, "unknown reaction \"\(key)\"; use sound, say, timer, count, log or effect")
+            }
+            if values[key] != nil { throw fail(pair.key, "\(key): is written twice in this rule") }
+            guard pair.value.text != nil else { throw fail(pair.value, "\(key): takes a single value, not \(pair.value.kind)") }
+            values[key] = pair
+        }
+        guard let when = values["when"] else { throw fail(node, "a rule needs a condition: when: <what to look for>") }
+        let condition: String
+        switch ReactionWords.condition(when.value.text!) {
+        case .success(let c): condition = c
+        case .failure(let problem): throw fail(when.value, problem.text)
+        }
+        let reactionKeys = ReactionWords.fileKeys.filter { values[$0] != nil }
+        func check<T>(_ result: Result<T, Problem>, _ key: String) throws(RulesError) -> T {
+            switch result {
+            case .success(let v): return v
+            case .failure(let problem): throw fail(values[key]!.value, problem.text)
+            }
+        }
+        func flag(_ key: String) throws(RulesError) {
+            let text = values[key]!.value.text!.lowercased()
+            guard ["true", "yes", "on"].contains(text) else {
+                throw fail(values[key]!.value, "\(key): true is the only setting (\(key): \(text) would do nothing)")
+            }
+        }
+        let reaction: Reaction
+        if values["effect"] != nil {
+            let others = reactionKeys.filter { $0 != "effect" && $0 != "sound" }
+            if let other = others.first {
+                throw fail(values[other]!.key, "a rule has exactly one reaction; this one has effect and \(other)")
+            }
+            let effect = try check(ReactionWords.effect(values["effect"]!.value.text!), "effect")
+            let sound = values["sound"] == nil ? effect.ownSound : try check(ReactionWords.effectSound(values["sound"]!.value.text!), "sound")
+            reaction = .effect(effect, sound: sound)
+        } else {
+            guard let key = reactionKeys.first else {
+                throw fail(node, "the rule \"\(condition)\" has no reaction; add one of sound, say, timer, count, log or effect")
+            }
+            guard reactionKeys.count == 1 else {
+                throw fail(values[reactionKeys[1]]!.key,
+                           "a rule has exactly one reaction; this one has \(reactionKeys.joined(separator: " and "))")
+            }
+            let text = values[key]!.value.text!
+            switch key {
+            case "sound": reaction = .sound(try check(ReactionWords.sound(text), key))
+            case "say": reaction = .say(try check(ReactionWords.spoken(text), key))
+            case "timer": reaction = .timer(minutes: try check(ReactionWords.timer(text), key))
+            case "count": try flag(key); reaction = .count
+            default: try flag(key); reaction = .log
+            }
+        }
+        return Rule(condition: condition, reaction: reaction, line: when.key.mark.line, column: when.key.mark.column)
+    }
+}
