@@ -21,7 +21,7 @@ let package = Package(
         .target(name: "VLM", dependencies: ["LookCore", "CLlama"], path: "Sources/VLM"),
         .target(name: "Rules", dependencies: ["LookCore", "CYAML"], path: "Sources/Rules"),
         .target(name: "Grounding", dependencies: ["LookCore"], path: "Sources/Grounding"),
-        .target(name: "Reactions", dependencies: ["LookCore"], path: "Sources/Reactions"),
+        .target(name: "Reactions", dependencies: ["LookCore", "CFFmpeg"], path: "Sources/Reactions"),
         .executableTarget(
             name: "lookd",
             dependencies: ["LookCore", "Capture", "VLM", "Rules", "Grounding", "Reactions"],

@@ -5,6 +5,16 @@ public enum CaptureError: Error, CustomStringConvertible, Equatable {
     case noPhoto(path: String)
     /// The file exists but no decoder could read a picture from it (`reason` from FFmpeg).
     case unreadablePhoto(path: String, reason: String)
+    /// A video file or stream that cannot be opened.
+    case unopenableVideo(source: String, reason: String)
+    /// A video that opened but whose pictures cannot be decoded.
+    case unreadableVideo(source: String, reason: String)
+    /// A folder with no photo in it.
+    case noPhotos(folder: String)
+    /// A stream that stopped sending pictures.
+    case streamStalled(source: String, seconds: Double)
+    /// A source this build cannot open yet.
+    case unsupported(source: String, reason: String)
 
     public var description: String {
         switch self {
@@ -12,6 +22,16 @@ public enum CaptureError: Error, CustomStringConvertible, Equatable {
             return "Choose a photo first: \(path) does not exist."
         case .unreadablePhoto(let path, let reason):
             return "Could not read that photo (\(path)): \(reason)."
+        case .unopenableVideo(let source, let reason):
+            return "Could not open that video (\(source)): \(reason)."
+        case .unreadableVideo(let source, let reason):
+            return "Could not read that video (\(source)): \(reason)."
+        case .noPhotos(let folder):
+            return "There are no photos in \(folder) (JPEG, PNG or WebP files)."
+        case .streamStalled(let source, let seconds):
+            return "The stream \(source) sent no picture for \(Int(seconds)) s."
+        case .unsupported(let source, let reason):
+            return "lookd cannot watch \(source): \(reason)."
         }
     }
 }

@@ -14,16 +14,28 @@ final class MediaFile {
     /// The stored picture size before any reduction.
     let storedWidth: Int
     let storedHeight: Int
+    /// Seconds per tick of the stream's timestamps, and the stream's first timestamp.
+    let timeBase: Double
+    let startTicks: Int64
+    /// Frames per second as the container states it (0 when unknown).
+    let fps: Double
+    /// The length in seconds, when known.
+    let duration: Double?
+    /// The container's name (`mov,mp4,m4a,3gp,3g2,mj2`, `mpegts`, …).
+    let formatName: String
 
     /// Opens `path`; `lowres(w, h, maxLowres)` may pick a power-of-two reduction that the decoder
     /// applies while decoding (JPEG supports 1/2, 1/4, 1/8).
-    init(path: String, lowres: (Int, Int, Int) -> Int = { _, _, _ in 0 }) throws(MediaError) {
+    init(path: String, options: [String: String] = [:], lowres: (Int, Int, Int) -> Int = { _, _, _ in 0 }) throws(MediaError) {
         FFmpegLogging.quiet()
         guard let packet = av_packet_alloc(), let frame = av_frame_alloc() else { throw .failed("out of memory") }
         self.packet = packet
         self.frame = frame
         var fmt: UnsafeMutablePointer<AVFormatContext>?
-        var rc = avformat_open_input(&fmt, path, nil, nil)
+        var dictionary: OpaquePointer?
+        for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
+        var rc = avformat_open_input(&fmt, path, nil, &dictionary)
+        av_dict_free(&dictionary)
         guard rc >= 0, let fmt else { throw .failed(FFmpegLogging.describe(rc)) }
         format = fmt
         rc = avformat_find_stream_info(fmt, nil)
@@ -34,6 +46,19 @@ final class MediaFile {
             throw .failed("it holds no picture")
         }
         streamIndex = index
+        let tb = stream.pointee.time_base
+        timeBase = tb.den == 0 ? 0 : Double(tb.num) / Double(tb.den)
+        startTicks = stream.pointee.start_time == Int64.min ? 0 : stream.pointee.start_time
+        let rate = stream.pointee.avg_frame_rate.den != 0 ? stream.pointee.avg_frame_rate : stream.pointee.r_frame_rate
+        fps = rate.den == 0 ? 0 : Double(rate.num) / Double(rate.den)
+        if stream.pointee.duration > 0 && stream.pointee.duration != Int64.min {
+            duration = Double(stream.pointee.duration) * timeBase
+        } else if fmt.pointee.duration > 0 {
+            duration = Double(fmt.pointee.duration) / 1_000_000
+        } else {
+            duration = nil
+        }
+        formatName = fmt.pointee.iformat.map { String(cString: $0.pointee.name) } ?? "unknown"
         guard let ctx = avcodec_alloc_context3(decoder) else { throw .failed("out of memory") }
         codec = ctx
         rc = avcodec_parameters_to_context(ctx, stream.pointee.codecpar)
@@ -55,6 +80,22 @@ final class MediaFile {
         av_packet_free(&p)
         var f: UnsafeMutablePointer<AVFrame>? = frame
         av_frame_free(&f)
+    }
+
+    /// Seconds into the stream of a decoded frame.
+    func seconds(of frame: UnsafeMutablePointer<AVFrame>) -> Double {
+        let ticks = frame.pointee.best_effort_timestamp != Int64.min ? frame.pointee.best_effort_timestamp : frame.pointee.pts
+        return ticks == Int64.min ? 0 : Double(ticks - startTicks) * timeBase
+    }
+
+    /// Jumps to the last key frame at or before `seconds`; decoding goes on from there.
+    func seek(to seconds: Double) {
+        guard let format, let codec, timeBase > 0 else { return }
+        let ticks = startTicks + Int64(seconds / timeBase)
+        if av_seek_frame(format, streamIndex, ticks, AVSEEK_FLAG_BACKWARD) >= 0 {
+            avcodec_flush_buffers(codec)
+            draining = false
+        }
     }
 
     /// The next decoded picture, or nil at the end of the stream. Valid until the next call.

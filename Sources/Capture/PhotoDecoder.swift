@@ -19,7 +19,7 @@ public enum PhotoDecoder {
         do throws(MediaError) {
             let file = try MediaFile(path: path) { w, h, maxLowres in reduction(width: w, height: h, maxLowres: maxLowres, maxSide: maxSide) }
             guard let frame = try file.nextFrame() else { throw MediaError.failed("it holds no picture") }
-            let (w, h) = fitted(width: Int(frame.pointee.width), height: Int(frame.pointee.height), maxSide: maxSide)
+            let (w, h) = fittedSize(width: Int(frame.pointee.width), height: Int(frame.pointee.height), maxSide: maxSide)
             let stored = try FrameScaler().rgb(frame, width: w, height: h)
             return stored.upright(from: orientation)
         } catch {
@@ -34,13 +34,5 @@ public enum PhotoDecoder {
         var k = 0
         while k < maxLowres, long >> (k + 1) >= maxSide { k += 1 }
         return k
-    }
-
-    /// The size with the same shape whose long side is at most `maxSide`.
-    static func fitted(width: Int, height: Int, maxSide: Int) -> (Int, Int) {
-        let long = max(width, height)
-        guard long > maxSide else { return (width, height) }
-        let scale = Double(maxSide) / Double(long)
-        return (max(1, Int((Double(width) * scale).rounded())), max(1, Int((Double(height) * scale).rounded())))
     }
 }

@@ -1,3 +1,4 @@
+import LookCore
 /// The inline form of rules, as the seed's `-rules` writes them:
 /// `a chessboard=chime|a lighthouse=say:There is the lighthouse|stones=effect:ripple/water`.
 /// Reactions: chime, glass, bell, say:<line>, timer:<minutes>, count, log,

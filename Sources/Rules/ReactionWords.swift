@@ -1,3 +1,4 @@
+import LookCore
 import Foundation
 
 /// A problem with one value, in words.

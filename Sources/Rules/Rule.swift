@@ -1,3 +1,5 @@
+import LookCore
+
 /// One rule: a thing to look for, in words, and the one thing to do when the model sees it.
 public struct Rule: Sendable, Equatable {
     /// The condition as written (`a chessboard`), trimmed.
@@ -13,79 +15,4 @@ public struct Rule: Sendable, Equatable {
         self.line = line
         self.column = column
     }
-}
-
-/// What a rule does when it fires.
-public enum Reaction: Sendable, Equatable {
-    case sound(Sound)
-    case say(String)
-    case timer(minutes: Double)
-    case count
-    case log
-    /// The frame is held and edited at the thing's place, with the edit's sound (its own unless chosen).
-    case effect(Effect, sound: EffectSound)
-
-    /// The reaction's name in records and status (`chime`, `say`, `timer`, `count`, `log`, `ripple · water`).
-    public var name: String {
-        switch self {
-        case .sound(let s): return s.rawValue
-        case .say: return "say"
-        case .timer: return "timer"
-        case .count: return "count"
-        case .log: return "log"
-        case .effect(let e, let s): return "\(e.rawValue) · \(s.rawValue)"
-        }
-    }
-
-    /// The kind, without its detail: `sound`, `say`, `timer`, `count`, `log`, `effect`.
-    public var kind: String {
-        switch self {
-        case .sound: return "sound"
-        case .say: return "say"
-        case .timer: return "timer"
-        case .count: return "count"
-        case .log: return "log"
-        case .effect: return "effect"
-        }
-    }
-
-    /// The rule written back in the inline form's words (`chime`, `say:Hello`, `effect:zoom/bells`).
-    public var inlineForm: String {
-        switch self {
-        case .sound(let s): return s.rawValue
-        case .say(let line): return "say:\(line)"
-        case .timer(let m): return "timer:\(Self.number(m))"
-        case .count: return "count"
-        case .log: return "log"
-        case .effect(let e, let s): return s == e.ownSound ? "effect:\(e.rawValue)" : "effect:\(e.rawValue)/\(s.rawValue)"
-        }
-    }
-
-    static func number(_ x: Double) -> String {
-        x == x.rounded() && abs(x) < 1e9 ? String(Int(x)) : String(x)
-    }
-}
-
-/// The desktop sounds a `sound:` rule plays.
-public enum Sound: String, Sendable, CaseIterable {
-    case chime, glass, bell
-}
-
-/// The held-frame edits.
-public enum Effect: String, Sendable, CaseIterable {
-    case ripple, zoom, spotlight
-
-    /// The sound each edit plays unless the rule picks another.
-    public var ownSound: EffectSound {
-        switch self {
-        case .ripple: return .water
-        case .zoom: return .horn
-        case .spotlight: return .bells
-        }
-    }
-}
-
-/// The sounds an effect can play.
-public enum EffectSound: String, Sendable, CaseIterable {
-    case water, horn, bells, chime
 }

@@ -1,3 +1,4 @@
+import LookCore
 import Foundation
 
 /// The rules file (YAML): a `rules:` list, each rule a `when:` and exactly one reaction.

@@ -1,0 +1,69 @@
+import Foundation
+import LookCore
+
+/// Where frames come from: a video file, a stream, a folder of photos (a camera comes with the service).
+/// The loop asks for the next frame when the answer before it is in.
+public protocol FrameSource: AnyObject {
+    /// What the source is, for records and logs.
+    var info: SourceInfo { get }
+    /// The frame to show the model now, or nil when the source has ended.
+    func next() throws(CaptureError) -> Frame?
+    /// Stops the source's own time (a video stands still while a frame is held).
+    func pause()
+    /// Goes on from where it paused, without rewinding.
+    func resume()
+}
+
+/// A description of an open source.
+public struct SourceInfo: Sendable, Codable, Equatable {
+    /// `video`, `stream` or `photos`.
+    public var kind: String
+    public var name: String
+    public var width: Int
+    public var height: Int
+    public var fps: Double?
+    public var duration: Double?
+    /// How it moves: `realtime`, `frames` (a fixed video-time step) or `hold` (photos).
+    public var pace: String
+    public var count: Int?
+
+    public init(kind: String, name: String, width: Int, height: Int, fps: Double? = nil, duration: Double? = nil,
+                pace: String, count: Int? = nil) {
+        self.kind = kind
+        self.name = name
+        self.width = width
+        self.height = height
+        self.fps = fps
+        self.duration = duration
+        self.pace = pace
+        self.count = count
+    }
+}
+
+/// The time a source runs on: a clock that stands still while paused.
+final class SourceClock {
+    private let clock: any Clock
+    private var started: Double?
+    private var pausedAt: Double?
+    private var pausedTotal = 0.0
+
+    init(clock: any Clock) { self.clock = clock }
+
+    /// Seconds of source time since the first call (0 at the first call).
+    func elapsed() -> Double {
+        let now = clock.now()
+        if started == nil { started = now }
+        let standing = pausedAt.map { now - $0 } ?? 0
+        return now - started! - pausedTotal - standing
+    }
+
+    func now() -> Double { clock.now() }
+
+    func pause() {
+        if pausedAt == nil { pausedAt = clock.now() }
+    }
+
+    func resume() {
+        if let at = pausedAt { pausedTotal += clock.now() - at; pausedAt = nil }
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+import LookCore
+
+/// Opens what `--source` names: a folder of photos, a URL (a stream), a camera device or a video file.
+public enum SourceOpener {
+    public struct Options: Sendable {
+        public var pace: VideoFileSource.Pace = .realtime
+        /// Seconds each photo of a folder stays on (0: the next photo every frame).
+        public var hold: Double = 4.5
+        /// The long side of the frames the model gets.
+        public var maxSide: Int = 448
+        public init() {}
+    }
+
+    public static func open(_ spec: String, options: Options = Options(), clock: any Clock = MonotonicClock()) throws(CaptureError) -> any FrameSource {
+        if spec.hasPrefix("/dev/video") {
+            throw .unsupported(source: spec, reason: "this build reads video files, streams and photo folders; the V4L2 camera comes with the service")
+        }
+        if spec.hasPrefix("file://") {
+            return try VideoFileSource(path: String(spec.dropFirst(7)), pace: options.pace, maxSide: options.maxSide, clock: clock)
+        }
+        if spec.contains("://") {
+            return try LiveStreamSource(url: spec, maxSide: options.maxSide, clock: clock)
+        }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: spec, isDirectory: &isDirectory), isDirectory.boolValue {
+            return try PhotoFolderSource(folder: spec, hold: options.hold, maxSide: options.maxSide, clock: clock)
+        }
+        return try VideoFileSource(path: spec, pace: options.pace, maxSide: options.maxSide, clock: clock)
+    }
+}

@@ -1,0 +1,59 @@
+import CFFmpeg
+import Foundation
+import LookCore
+
+/// Writes pictures as PNG with FFmpeg's encoder (the frames the model got, held frames' edits).
+public enum PNGWriter {
+    public struct Failure: Error, CustomStringConvertible {
+        public let path: String
+        public let reason: String
+        public var description: String { "Could not write \(path): \(reason)." }
+    }
+
+    /// The PNG bytes of `image`.
+    public static func encode(_ image: RGBImage) throws(Failure) -> Data {
+        guard let codec = avcodec_find_encoder(AV_CODEC_ID_PNG), let ctx = avcodec_alloc_context3(codec) else {
+            throw Failure(path: "", reason: "this FFmpeg has no PNG encoder")
+        }
+        defer { var c: UnsafeMutablePointer<AVCodecContext>? = ctx; avcodec_free_context(&c) }
+        ctx.pointee.width = Int32(image.width)
+        ctx.pointee.height = Int32(image.height)
+        ctx.pointee.pix_fmt = AV_PIX_FMT_RGB24
+        ctx.pointee.time_base = AVRational(num: 1, den: 1)
+        guard avcodec_open2(ctx, codec, nil) >= 0, let frame = av_frame_alloc(), let packet = av_packet_alloc() else {
+            throw Failure(path: "", reason: "the PNG encoder did not open")
+        }
+        defer {
+            var f: UnsafeMutablePointer<AVFrame>? = frame; av_frame_free(&f)
+            var p: UnsafeMutablePointer<AVPacket>? = packet; av_packet_free(&p)
+        }
+        frame.pointee.width = Int32(image.width)
+        frame.pointee.height = Int32(image.height)
+        frame.pointee.format = AV_PIX_FMT_RGB24.rawValue
+        guard av_frame_get_buffer(frame, 0) >= 0, let dst = frame.pointee.data.0 else {
+            throw Failure(path: "", reason: "out of memory")
+        }
+        let stride = Int(frame.pointee.linesize.0)
+        image.pixels.withUnsafeBufferPointer { src in
+            for y in 0..<image.height {
+                (dst + y * stride).update(from: src.baseAddress! + y * image.width * 3, count: image.width * 3)
+            }
+        }
+        guard avcodec_send_frame(ctx, frame) >= 0, avcodec_receive_packet(ctx, packet) >= 0 else {
+            throw Failure(path: "", reason: "the PNG encoder failed")
+        }
+        defer { av_packet_unref(packet) }
+        return Data(bytes: packet.pointee.data, count: Int(packet.pointee.size))
+    }
+
+    /// Writes `image` to `path` (whole or not at all).
+    public static func write(_ image: RGBImage, to path: String) throws(Failure) {
+        let data: Data
+        do { data = try encode(image) } catch { throw Failure(path: path, reason: error.reason) }
+        do {
+            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw Failure(path: path, reason: error.localizedDescription)
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import LookCore
+
+/// A model double that answers from a text file instead of looking (`--model script:FILE`), so rules
+/// can be tried without a model, and tests can drive firing from outside the process.
+///
+/// The file: one answer per line, used in order, one line per question; `\n` in a line is a line
+/// break; blank lines and lines starting with `#` are skipped; after the last line, the last line
+/// answers every further question. The file is read again at every question, so lines appended
+/// while lookd runs are used when their turn comes.
+///
+///     # three rules; the chessboard turns up on the third frame
+///     1. No\n2. No\n3. No
+///     1. No\n2. No\n3. No
+///     1. Yes\n2. No\n3. No
+public final class ScriptedModel: VisionLanguageModel, @unchecked Sendable {
+    public let path: String
+    public var engineName: String { "script · \((path as NSString).lastPathComponent)" }
+    private let lock = NSLock()
+    private var asked = 0
+
+    public init(path: String) throws(VLMError) {
+        guard FileManager.default.fileExists(atPath: path) else { throw .fileMissing(role: "script", path: path) }
+        self.path = path
+    }
+
+    /// How many questions it has answered.
+    public var questions: Int { lock.withLock { asked } }
+
+    public func encode(_ image: RGBImage) throws -> EncodedImage {
+        EncodedImage(image: image, encodeSeconds: 0, tokenCount: 0)
+    }
+
+    public func generate(image: EncodedImage, prompt: String, maxTokens: Int,
+                         cancellation: Cancellation?, onText: (String) -> Void) throws -> Generation {
+        let started = MonotonicClock().now()
+        let index = lock.withLock { () -> Int in asked += 1; return asked - 1 }
+        let lines = Self.answers(in: (try? String(contentsOfFile: path, encoding: .utf8)) ?? "")
+        let answer = lines.isEmpty ? "" : lines[min(index, lines.count - 1)]
+        // Stream word by word, like a model; a token per word.
+        var text = ""
+        var tokens = 0
+        var first: Double?
+        for piece in Self.pieces(answer) {
+            if cancellation?.isCancelled == true {
+                return Generation(text: text, stop: .cancelled, timings: timings(started, first, tokens, prompt))
+            }
+            if tokens == maxTokens { break }
+            if first == nil { first = MonotonicClock().now() - started }
+            text += piece
+            tokens += 1
+            onText(piece)
+        }
+        let stop: StopReason = tokens == maxTokens && text.count < answer.count ? .tokenLimit : .endOfText
+        return Generation(text: text, stop: stop, timings: timings(started, first, tokens, prompt))
+    }
+
+    private func timings(_ started: Double, _ first: Double?, _ out: Int, _ prompt: String) -> GenerationTimings {
+        GenerationTimings(firstToken: first, total: MonotonicClock().now() - started, imageEncode: 0,
+                          inputTokens: prompt.split(separator: " ").count, outputTokens: out)
+    }
+
+    /// The answer lines of a script.
+    static func answers(in text: String) -> [String] {
+        text.split(separator: "\n", omittingEmptySubsequences: true)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+            .map { $0.replacingOccurrences(of: "\\n", with: "\n") }
+    }
+
+    /// Splits an answer into word-sized pieces that join back to it.
+    static func pieces(_ text: String) -> [String] {
+        var out: [String] = []
+        var current = ""
+        for c in text {
+            if (c == " " || c == "\n"), !current.isEmpty, current.last != " ", current.last != "\n" {
+                out.append(current); current = ""
+            }
+            current.append(c)
+        }
+        if !current.isEmpty { out.append(current) }
+        return out
+    }
+}
