@@ -1,4 +1,5 @@
 import Foundation
+import LookCore
 import VLM
 
 /// The numbers under an answer: the measured line, then where it ran.
@@ -15,4 +16,11 @@ enum NumbersLine {
     static let place = "CPU · on-device"
 
     static func seconds(_ s: Double) -> String { String(format: "%.2f s", s) }
+
+    /// `CPU · on-device · frame 18 · 52 °C · 349 MB`: where a watch frame ran, and the machine's state.
+    static func watchPlace(frame: Int) -> String {
+        var parts = [place, "frame \(frame)", SystemStats.thermal() ?? "no thermal sensor"]
+        if let bytes = SystemStats.residentBytes() { parts.append("\(bytes / 1_000_000) MB") }
+        return parts.joined(separator: " · ")
+    }
 }

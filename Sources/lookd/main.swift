@@ -9,6 +9,8 @@ let help = """
 
     Usage:
       lookd ask PHOTO "QUESTION" [options]   answer one question about one photo (lookd ask --help)
+      lookd watch --source S --rules R [options]   watch a video, stream or photos (lookd watch --help)
+      lookd check FILE                       check a rules file and print the rules as understood
       lookd --help | --version
 
     The model runs on this machine's CPU through llama.cpp; no picture leaves the machine.
@@ -29,6 +31,12 @@ func main() -> Int32 {
         case "ask":
             if words.contains("--help") || words.contains("-h") { print(AskCommand.help); return 0 }
             try AskCommand.run(words)
+        case "watch":
+            if words.contains("--help") || words.contains("-h") { print(WatchCommand.help); return 0 }
+            try WatchCommand.run(words)
+        case "check":
+            if words.contains("--help") || words.contains("-h") { print(CheckCommand.help); return 0 }
+            try CheckCommand.run(words)
         case "--help", "-h", "help":
             print(help)
         case "--version", "version":

@@ -1,0 +1,118 @@
+import Foundation
+import LookCore
+import Rules
+import VLM
+
+/// The run record written at stop, `watch-run-<epoch>.json`: the rules, the prompt, the settings,
+/// every frame, every fire and what was held back, and a summary.
+final class RunRecord {
+    static let schema = "lookd-watch-run/1"
+
+    let epoch: Int
+    var header: [(String, JSON)] = []
+    private(set) var frames: [JSON] = []
+    var fires: [JSON] = []
+    var suppressed: [JSON] = []
+    var timers: [JSON] = []
+
+    private var series: [String: [Double]] = [:]
+    private var yes: [Int]
+    private var unread = 0
+    private var firesByRule: [String: Int] = [:]
+    private var firesByReaction: [String: Int] = [:]
+    private var firesByEffect: [String: Int] = [:]
+    private var firesBySound: [String: Int] = [:]
+    private var scored = 0
+    private var matched = 0
+    private let conditions: [String]
+
+    init(epoch: Int, rules: [Rule]) {
+        self.epoch = epoch
+        self.conditions = rules.map(\.condition)
+        self.yes = Array(repeating: 0, count: rules.count)
+    }
+
+    func addFrame(_ fields: [(String, JSON)], answers: [Answer], fired: [Int], timings: GenerationTimings,
+                  grab: Double, model: Double, age: Double, done: Double, prompt: Double, parse: Double, recordWrite: Double) {
+        frames.append(.object(fields))
+        for (i, a) in answers.enumerated() where i < yes.count {
+            if a == .yes { yes[i] += 1 }
+            if a == .unread { unread += 1 }
+        }
+        func add(_ key: String, _ seconds: Double?) { if let s = seconds { series[key, default: []].append(s * 1000) } }
+        add("frame_ms", done)
+        add("model_ms", model)
+        add("first_token_ms", timings.firstToken)
+        add("grab_ms", grab)
+        add("age_ms", age)
+        add("prompt_ms", prompt)
+        add("parse_ms", parse)
+        add("record_ms", recordWrite)
+        series["tokens_in", default: []].append(Double(timings.inputTokens))
+        series["tokens_out", default: []].append(Double(timings.outputTokens))
+    }
+
+    func countFire(rule: Rule) {
+        firesByRule[rule.condition, default: 0] += 1
+        firesByReaction[rule.reaction.kind, default: 0] += 1
+        switch rule.reaction {
+        case .effect(let e, let s): firesByEffect[e.rawValue, default: 0] += 1; firesBySound[s.rawValue, default: 0] += 1
+        case .sound(let s): firesBySound[s.rawValue, default: 0] += 1
+        default: break
+        }
+    }
+
+    func score(matched m: Int, of n: Int) {
+        scored += n
+        matched += m
+    }
+
+    /// The summary: frame count, median and range of each time, yes counts, unread answers, fires.
+    func summary(stopReason: String, seconds: Double) -> JSON {
+        func stats(_ values: [Double]) -> JSON {
+            let sorted = values.sorted()
+            guard !sorted.isEmpty else { return .null }
+            let mid = sorted.count / 2
+            let median = sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
+            return .object([("median", .number(median, places: 2)), ("min", .number(sorted.first!, places: 2)),
+                            ("max", .number(sorted.last!, places: 2))])
+        }
+        func table(_ d: [String: Int]) -> JSON { .object(d.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) }) }
+        var fields: [(String, JSON)] = [
+            ("frames", .int(frames.count)),
+            ("seconds", .number(seconds)),
+            ("stop", .string(stopReason)),
+        ]
+        for key in ["frame_ms", "model_ms", "first_token_ms", "grab_ms", "age_ms", "prompt_ms", "parse_ms", "record_ms",
+                    "tokens_in", "tokens_out"] {
+            fields.append((key, stats(series[key] ?? [])))
+        }
+        fields += [
+            ("yes", .object(zip(conditions, yes).map { ($0.0, .int($0.1)) })),
+            ("unread", .int(unread)),
+            ("fires", .int(fires.count)),
+            ("fires_by_rule", table(firesByRule)),
+            ("fires_by_reaction", table(firesByReaction)),
+            ("fires_by_effect", table(firesByEffect)),
+            ("fires_by_sound", table(firesBySound)),
+            ("suppressed", .int(suppressed.count)),
+            ("holds", .object([("count", .int(0)), ("total_ms", .int(0))])),
+        ]
+        if scored > 0 { fields += [("answers_scored", .int(scored)), ("answers_matched", .int(matched))] }
+        return .object(fields)
+    }
+
+    /// Writes the record into `dir`; returns its path.
+    func write(to dir: String, stopReason: String, seconds: Double) throws -> String {
+        let path = (dir as NSString).appendingPathComponent("watch-run-\(epoch).json")
+        let json = JSON.object([("schema", .string(Self.schema))] + header + [
+            ("frames", .array(frames)),
+            ("fires", .array(fires)),
+            ("suppressed", .array(suppressed)),
+            ("timers", .array(timers)),
+            ("summary", summary(stopReason: stopReason, seconds: seconds)),
+        ])
+        try (json.text(indent: 1) + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import VLM
+
+/// Why and whether a run should stop, set from a signal handler, a timer or the loop itself.
+/// The first request stops the run after the frame being answered; a second interrupt also cancels
+/// that frame's answer.
+final class StopSignal: @unchecked Sendable {
+    private let lock = NSLock()
+    private var why: String?
+    let cancellation = Cancellation()
+
+    var reason: String? { lock.withLock { why } }
+    var isRequested: Bool { reason != nil }
+
+    /// Asks the run to stop; returns false when it was asked already.
+    @discardableResult
+    func request(_ reason: String) -> Bool {
+        lock.withLock {
+            guard why == nil else { return false }
+            why = reason
+            return true
+        }
+    }
+
+    /// A signal: the first stops after this frame, the next cancels its answer too.
+    func interrupt(_ name: String) {
+        if !request(name) { cancellation.cancel() }
+    }
+}

@@ -1,0 +1,175 @@
+import Capture
+import Foundation
+import LookCore
+import Reactions
+import Rules
+import VLM
+
+/// `lookd watch`: rules in words over a video, a stream or a folder of photos.
+enum WatchCommand {
+    static let help = """
+        Usage: lookd watch --source FILE|URL|DIR --rules FILE|"a=b|…" [options]
+
+        Shows the model one frame at a time and asks one numbered yes/no question covering every rule.
+        A rule fires when its answer turns yes (not yes on the frame before, and not fired in the last
+        --cooldown seconds); its reaction runs and the fire is logged. The next frame is taken when the
+        answer before it is in. The run ends with the video, after --seconds, or on Ctrl-C / SIGTERM
+        (after the frame being answered; a second Ctrl-C also cancels that frame's answer), and writes
+        its record.
+
+        Source:
+          --source FILE         a video file, played in real time (or --pace frames)
+          --source URL          a stream libavformat opens (rtsp://, http://, udp://, …); the newest frame
+          --source DIR          a folder of photos, each shown --hold seconds, round and round
+          --pace realtime|frames   frames: step through the video --every S seconds of video time
+          --every S             the step for --pace frames (default 1)
+          --hold S              seconds each photo stays on (default 4.5; 0: the next photo every frame)
+          --size N              the long side of the frames the model gets (default 448)
+        Rules and model:
+          --rules FILE          a rules file (YAML; see rules.example.yaml and lookd check)
+          --rules "a=b|…"       rules inline: condition=chime|glass|bell|say:<line>|timer:<minutes>|count|log|
+                                effect:ripple|zoom|spotlight[/water|horn|bells|chime]
+          --model FILE.gguf --mmproj FILE.gguf   the model; --model script:FILE answers from a file (README)
+          --tokens N            the most answer tokens per frame (default 32)
+          --cooldown S          seconds after a fire in which the rule does not fire again (default 3)
+        Run:
+          --seconds N           watch this long (the frame being answered is finished)
+          --delay S             wait this long before the first frame
+          --trigger FILE        wait until FILE exists before the first frame
+        Records:
+          --record DIR          where watch-run-<epoch>.json goes (default: the current folder)
+          --log FILE            the JSON Lines event log, appended (default: DIR/lookd-events.jsonl)
+          --frames DIR          write each frame the model got as PNG
+          --truth "photo:yes,no,…;…"   what each photo shows, rule by rule; the record scores the answers
+
+        """ + "\n" + ExitCode.table
+
+    static func run(_ words: [String]) throws(CommandFailure) {
+        let args = try Arguments(words, valued: WatchSettings.valued, switches: WatchSettings.switches)
+        let settings = try WatchSettings(args)
+        let ruleSet: RuleSet, rulesSource: String
+        do {
+            (ruleSet, rulesSource) = try settings.loadRules()
+        } catch {
+            throw CommandFailure(code: .usage, message: error.description)
+        }
+        for warning in ruleSet.warnings { Log.shared.warning(warning) }
+
+        let fm = FileManager.default
+        do {
+            try fm.createDirectory(atPath: settings.recordDir, withIntermediateDirectories: true)
+            if let frames = settings.framesDir { try fm.createDirectory(atPath: frames, withIntermediateDirectories: true) }
+        } catch {
+            throw CommandFailure(code: .failure, message: "The record folder cannot be made: \(error.localizedDescription)")
+        }
+        let events = try EventLog(path: settings.logPath ?? (settings.recordDir as NSString).appendingPathComponent("lookd-events.jsonl"))
+        let clock = MonotonicClock()
+        let started = clock.now()
+        let epoch = Int(Date().timeIntervalSince1970)
+        events.write("start", [("version", .string(version)), ("pid", .int(Int(getpid()))),
+                               ("args", .strings(Array(CommandLine.arguments.dropFirst())))])
+
+        let model: any VisionLanguageModel
+        let engineFiles: JSON
+        do throws(CommandFailure) {
+            (model, engineFiles) = try loadModel(args)
+        } catch {
+            events.write("error", [("stage", .string("model")), ("message", .string(error.message))])
+            throw error
+        }
+        events.write("ready", [("engine", .string(model.engineName)), ("load_s", .number(clock.now() - started))])
+
+        let source: any FrameSource
+        do {
+            source = try SourceOpener.open(settings.source, options: settings.sourceOptions, clock: clock)
+        } catch {
+            events.write("error", [("stage", .string("source")), ("message", .string(error.description))])
+            throw CommandFailure(code: .badSource, message: error.description)
+        }
+        let info = source.info
+        events.write("source", [("kind", .string(info.kind)), ("name", .string(info.name)),
+                                ("size", .ints([info.width, info.height])), ("fps", .optional(info.fps)),
+                                ("duration", .optional(info.duration)), ("pace", .string(info.pace)), ("count", .optional(info.count))])
+        let rulesJSON = JSON.array(ruleSet.rules.enumerated().map { i, r in
+            .object([("rule", .int(i + 1)), ("condition", .string(r.condition)), ("reaction", .string(r.reaction.name)),
+                     ("kind", .string(r.reaction.kind)), ("inline", .string(r.reaction.inlineForm))])
+        })
+        events.write("rules", [("action", .string("loaded")), ("source", .string(rulesSource)),
+                               ("count", .int(ruleSet.rules.count)), ("rules", rulesJSON), ("warnings", .strings(ruleSet.warnings))])
+
+        let stop = StopSignal()
+        let trap = SignalTrap { sig in stop.interrupt(sig == SIGINT ? "SIGINT" : "SIGTERM") }
+        defer { withExtendedLifetime(trap) {} }
+        waitToStart(settings, stop: stop, events: events)
+
+        let record = RunRecord(epoch: epoch, rules: ruleSet.rules)
+        record.header = [
+            ("version", .string(version)),
+            ("started", .string(ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(epoch))))),
+            ("engine", .string(model.engineName)), ("model", engineFiles),
+            ("source", .object([("kind", .string(info.kind)), ("name", .string(info.name)), ("size", .ints([info.width, info.height])),
+                                ("fps", .optional(info.fps)), ("duration", .optional(info.duration)), ("pace", .string(info.pace))])),
+            ("rules_source", .string(rulesSource)), ("rules", rulesJSON),
+            ("prompt", .string(WatchPrompt.text(for: ruleSet.rules))),
+            ("settings", .object([("cooldown", .number(settings.cooldown)), ("tokens", .int(settings.maxTokens)),
+                                  ("seconds", .optional(settings.seconds)), ("hold", .number(settings.sourceOptions.hold)),
+                                  ("size", .int(settings.sourceOptions.maxSide)), ("frames_dir", .optional(settings.framesDir)),
+                                  ("log", .optional(events.path))])),
+        ]
+        let loop = WatchLoop(source: source, model: model, rules: ruleSet.rules, settings: settings, events: events,
+                             reactor: Reactor(), stop: stop, clock: clock, record: record)
+        let tty = Terminal.stderrIsTTY
+        if tty {
+            loop.onFrame = { report in
+                let answers = report.answers.enumerated().map { "\($0.offset + 1). \($0.element.rawValue)" }.joined(separator: " ")
+                FileHandle.standardError.write(Data("\u{1B}[2K\r\(answers) · \(report.numbers) · \(report.place)".utf8))
+            }
+        }
+        var failure: CommandFailure?
+        let reason: String
+        let runStart = clock.now()
+        do {
+            reason = try loop.run()
+        } catch {
+            failure = error
+            reason = "error"
+            events.write("error", [("stage", .string("watch")), ("message", .string(error.message))])
+        }
+        if tty { FileHandle.standardError.write(Data("\n".utf8)) }
+        let seconds = clock.now() - runStart
+        events.write("stop", [("reason", .string(reason)), ("frames", .int(record.frames.count))])
+        let path: String
+        do {
+            path = try record.write(to: settings.recordDir, stopReason: reason, seconds: seconds)
+        } catch {
+            throw CommandFailure(code: .failure, message: "The run record could not be written: \(error.localizedDescription)")
+        }
+        events.write("done", [("frames", .int(record.frames.count)), ("fires", .int(record.fires.count)), ("record", .string(path))])
+        Terminal.err("Stopped · \(record.frames.count) frames · \(record.fires.count) reactions (\(reason)) · record \(path)")
+        if let failure { throw failure }
+    }
+
+    /// The engine: `script:FILE` or a GGUF pair.
+    private static func loadModel(_ args: Arguments) throws(CommandFailure) -> (any VisionLanguageModel, JSON) {
+        if let spec = args.value("model"), spec.hasPrefix("script:") {
+            let path = String(spec.dropFirst("script:".count))
+            do {
+                return (try ScriptedModel(path: path), .object([("script", .string(path))]))
+            } catch {
+                throw CommandFailure(code: .modelFailed, message: "FAILED: \(error)")
+            }
+        }
+        let engine = try ModelChoice.load(args)
+        return (engine, .object([("model", .string(engine.modelPath)), ("mmproj", .string(engine.mmprojPath))]))
+    }
+
+    /// `--trigger FILE` and `--delay S`, both cut short by a stop.
+    private static func waitToStart(_ settings: WatchSettings, stop: StopSignal, events: EventLog) {
+        if let trigger = settings.trigger {
+            while !FileManager.default.fileExists(atPath: trigger) && !stop.isRequested { usleep(20_000) }
+            events.write("trigger", [("file", .string(trigger))])
+        }
+        let until = Date().addingTimeInterval(settings.delay)
+        while Date() < until && !stop.isRequested { usleep(20_000) }
+    }
+}

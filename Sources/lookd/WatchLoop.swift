@@ -1,0 +1,181 @@
+import Capture
+import Foundation
+import LookCore
+import Reactions
+import Rules
+import VLM
+
+/// The watch loop: take a frame, ask the numbered question, read the answers, fire what turned yes,
+/// record it all; the next frame is taken when the answer before it is in.
+final class WatchLoop {
+    let source: any FrameSource
+    let model: any VisionLanguageModel
+    private(set) var rules: [Rule]
+    private(set) var machine: RuleMachine
+    let settings: WatchSettings
+    let events: EventLog
+    let reactor: Reactor
+    let stop: StopSignal
+    let clock: any Clock
+    let record: RunRecord
+    /// Called after each frame with its numbers lines (the terminal's status line).
+    var onFrame: ((FrameReport) -> Void)?
+
+    private var runStart = 0.0
+
+    struct FrameReport {
+        var frame: Int
+        var answers: [Answer]
+        var numbers: String
+        var place: String
+    }
+
+    init(source: any FrameSource, model: any VisionLanguageModel, rules: [Rule], settings: WatchSettings,
+         events: EventLog, reactor: Reactor, stop: StopSignal, clock: any Clock, record: RunRecord) {
+        self.source = source
+        self.model = model
+        self.rules = rules
+        self.machine = RuleMachine(ruleCount: rules.count, cooldown: settings.cooldown)
+        self.settings = settings
+        self.events = events
+        self.reactor = reactor
+        self.stop = stop
+        self.clock = clock
+        self.record = record
+    }
+
+    /// Runs until the source ends, `--seconds` pass, or a stop is requested. Returns why it stopped.
+    func run() throws(CommandFailure) -> String {
+        runStart = clock.now()
+        var index = 0
+        while true {
+            if let reason = stop.reason { return reason }
+            if let limit = settings.seconds, clock.now() - runStart >= limit { return "seconds" }
+            index += 1
+            guard try step(index) else { return "end of source" }
+        }
+    }
+
+    /// One frame; false when the source has ended.
+    private func step(_ index: Int) throws(CommandFailure) -> Bool {
+        let t0 = clock.now()
+        let frame: Frame
+        do {
+            guard let f = try source.next() else { return false }
+            frame = f
+        } catch {
+            throw CommandFailure(code: .failure, message: error.description)
+        }
+        let t1 = clock.now()
+        let prompt = WatchPrompt.text(for: rules)
+        let t2 = clock.now()
+        let generation: Generation
+        do {
+            generation = try model.generate(image: frame.image, prompt: prompt, maxTokens: settings.maxTokens,
+                                            cancellation: stop.cancellation, onText: { _ in })
+        } catch {
+            throw CommandFailure(code: .failure, message: "FAILED: the model failed on frame \(index): \(error)")
+        }
+        let t3 = clock.now()
+        let answers = AnswerParser.parse(generation.text, ruleCount: rules.count)
+        let outcomes = machine.step(answers, at: ruleTime(frame))
+        let t4 = clock.now()
+
+        var fired: [Int] = [], suppressed: [Int] = []
+        for (i, outcome) in outcomes.enumerated() {
+            switch outcome {
+            case .fired: fired.append(i)
+            case .suppressed: suppressed.append(i)
+            case .none: break
+            }
+        }
+        var framePNG: String?
+        if let dir = settings.framesDir {
+            let path = (dir as NSString).appendingPathComponent(String(format: "frame-%05d.png", index))
+            do { try PNGWriter.write(frame.image, to: path); framePNG = path } catch {
+                Log.shared.warning(error.description)
+            }
+        }
+        for i in fired { fire(rule: i, frame: index, captured: frame) }
+        for i in suppressed {
+            let entry: [(String, JSON)] = [("rule", .int(i + 1)), ("condition", .string(rules[i].condition)), ("frame", .int(index)),
+                                           ("t", .number(frame.captured - runStart))]
+            record.suppressed.append(.object(entry))
+        }
+        let timings = generation.timings
+        let numbers = "first token \(NumbersLine.seconds(timings.firstToken ?? timings.total)) · total \(NumbersLine.seconds(t3 - t2))"
+        let place = NumbersLine.watchPlace(frame: index)
+        let truth = frame.label.flatMap { settings.truth[($0 as NSString).deletingPathExtension] }
+        var fields: [(String, JSON)] = [
+            ("frame", .int(index)),
+            ("capture_t", .number(frame.captured - runStart)),
+            ("source_t", .optional(frame.sourceTime)),
+            ("label", .optional(frame.label)),
+            ("age_ms", .number(frame.age * 1000, places: 1)),
+            ("grab_ms", .number((t1 - t0) * 1000, places: 1)),
+            ("prompt_ms", .number((t2 - t1) * 1000, places: 2)),
+            ("model_ms", .number((t3 - t2) * 1000, places: 1)),
+            ("first_token_ms", .optional(timings.firstToken.map { $0 * 1000 }, places: 1)),
+            ("parse_ms", .number((t4 - t3) * 1000, places: 2)),
+            ("done_ms", .number((clock.now() - frame.captured) * 1000, places: 1)),
+            ("tokens_in", .int(timings.inputTokens)),
+            ("tokens_out", .int(timings.outputTokens)),
+            ("answers", .strings(answers.map(\.rawValue))),
+            ("raw", .string(generation.text)),
+            ("fired", .ints(fired.map { $0 + 1 })),
+            ("suppressed", .ints(suppressed.map { $0 + 1 })),
+            ("size", .ints([frame.image.width, frame.image.height])),
+            ("numbers", .string(numbers)),
+            ("place", .string(place)),
+        ]
+        if let truth {
+            let matched = zip(answers, truth).filter { $0.0 == $0.1 }.count
+            fields += [("truth", .strings(truth.map(\.rawValue))), ("matched", .int(matched))]
+            record.score(matched: matched, of: min(truth.count, answers.count))
+        }
+        if let framePNG { fields.append(("png", .string(framePNG))) }
+        let t5 = clock.now()
+        events.write("watch", fields)
+        let recordMs = (clock.now() - t5) * 1000
+        record.addFrame(fields + [("record_ms", .number(recordMs, places: 2))], answers: answers, fired: fired,
+                        timings: timings, grab: t1 - t0, model: t3 - t2, age: frame.age, done: clock.now() - frame.captured,
+                        prompt: t2 - t1, parse: t4 - t3, recordWrite: recordMs / 1000)
+        onFrame?(FrameReport(frame: index, answers: answers, numbers: numbers, place: place))
+        return true
+    }
+
+    /// The time the cooldown counts in: video time when stepping through a file (so a batch run
+    /// fires the same whatever the machine's speed), the run's clock otherwise.
+    private func ruleTime(_ frame: Frame) -> Double {
+        if case .frames = settings.sourceOptions.pace, let t = frame.sourceTime { return t }
+        return frame.captured
+    }
+
+    private func fire(rule i: Int, frame index: Int, captured frame: Frame) {
+        let rule = rules[i]
+        let result = reactor.perform(rule.reaction, condition: rule.condition)
+        let now = clock.now()
+        var fields: [(String, JSON)] = [
+            ("rule", .int(i + 1)),
+            ("condition", .string(rule.condition)),
+            ("reaction", .string(rule.reaction.name)),
+            ("kind", .string(rule.reaction.kind)),
+            ("frame", .int(index)),
+            ("latency_ms", .number((now - frame.captured) * 1000, places: 1)),
+            ("performed", .bool(result.performed)),
+            ("shown", .string(result.shown)),
+            ("note", .optional(result.note)),
+        ]
+        if let shownAt = frame.shownAt { fields.append(("since_change_ms", .number((now - shownAt) * 1000, places: 1))) }
+        if case .effect(let effect, let sound) = rule.reaction {
+            fields += [("effect", .string(effect.rawValue)), ("sound", .string(sound.rawValue))]
+        } else if case .sound(let sound) = rule.reaction {
+            fields.append(("sound", .string(sound.rawValue)))
+        }
+        events.write("fire", fields)
+        record.fires.append(.object(fields))
+        record.countFire(rule: rule)
+        let outcome = result.performed ? result.shown : "recorded, not performed: \(result.note ?? "")"
+        Log.shared.notice("fire: \(rule.condition) → \(rule.reaction.name) (frame \(index); \(outcome))")
+    }
+}
