@@ -8,9 +8,15 @@ import VLM
 final class RunRecord {
     static let schema = "lookd-watch-run/1"
 
+    /// Per-frame detail kept for at most this many frames (the newest): an always-on service must not
+    /// grow without bound. The summary's counts cover every frame; its times, the frames kept.
+    static let detailLimit = 50_000
+
     let epoch: Int
     var header: [(String, JSON)] = []
     private(set) var frames: [JSON] = []
+    private(set) var frameCount = 0
+    private var framesDropped = 0
     var fires: [JSON] = []
     var suppressed: [JSON] = []
     var timers: [JSON] = []
@@ -34,7 +40,13 @@ final class RunRecord {
 
     func addFrame(_ fields: [(String, JSON)], answers: [Answer], fired: [Int], timings: GenerationTimings,
                   grab: Double, model: Double, age: Double, done: Double, prompt: Double, parse: Double, recordWrite: Double) {
+        frameCount += 1
         frames.append(.object(fields))
+        if frames.count > Self.detailLimit {
+            frames.removeFirst(frames.count - Self.detailLimit)
+            framesDropped += 1
+            for key in series.keys { series[key]!.removeFirst(max(0, series[key]!.count - Self.detailLimit + 1)) }
+        }
         for (i, a) in answers.enumerated() where i < yes.count {
             if a == .yes { yes[i] += 1 }
             if a == .unread { unread += 1 }
@@ -79,7 +91,8 @@ final class RunRecord {
         }
         func table(_ d: [String: Int]) -> JSON { .object(d.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) }) }
         var fields: [(String, JSON)] = [
-            ("frames", .int(frames.count)),
+            ("frames", .int(frameCount)),
+            ("frames_detailed", .int(frames.count)),
             ("seconds", .number(seconds)),
             ("stop", .string(stopReason)),
         ]

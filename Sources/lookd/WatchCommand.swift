@@ -137,15 +137,15 @@ enum WatchCommand {
         }
         if tty { FileHandle.standardError.write(Data("\n".utf8)) }
         let seconds = clock.now() - runStart
-        events.write("stop", [("reason", .string(reason)), ("frames", .int(record.frames.count))])
+        events.write("stop", [("reason", .string(reason)), ("frames", .int(record.frameCount))])
         let path: String
         do {
             path = try record.write(to: settings.recordDir, stopReason: reason, seconds: seconds)
         } catch {
             throw CommandFailure(code: .failure, message: "The run record could not be written: \(error.localizedDescription)")
         }
-        events.write("done", [("frames", .int(record.frames.count)), ("fires", .int(record.fires.count)), ("record", .string(path))])
-        Terminal.err("Stopped · \(record.frames.count) frames · \(record.fires.count) reactions (\(reason)) · record \(path)")
+        events.write("done", [("frames", .int(record.frameCount)), ("fires", .int(record.fires.count)), ("record", .string(path))])
+        Terminal.err("Stopped · \(record.frameCount) frames · \(record.fires.count) reactions (\(reason)) · record \(path)")
         if let failure { throw failure }
     }
 

@@ -52,8 +52,9 @@ struct WatchSettings {
 
     /// The rules: a file when one exists at the path (or it ends in .yaml/.yml), else the inline form.
     func loadRules() throws(RulesError) -> (RuleSet, source: String) {
-        let looksLikeFile = FileManager.default.fileExists(atPath: rulesSpec) || rulesSpec.hasSuffix(".yaml")
-            || rulesSpec.hasSuffix(".yml") || !rulesSpec.contains("=")
+        let trimmed = rulesSpec.trimmingCharacters(in: .whitespaces)
+        let looksLikeFile = !trimmed.isEmpty && (FileManager.default.fileExists(atPath: rulesSpec)
+            || rulesSpec.hasSuffix(".yaml") || rulesSpec.hasSuffix(".yml") || !rulesSpec.contains("="))
         if looksLikeFile { return (try RulesFile.load(path: rulesSpec), rulesSpec) }
         return (try InlineRules.parse(rulesSpec), InlineRules.source)
     }

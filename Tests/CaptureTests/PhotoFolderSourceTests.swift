@@ -1,0 +1,51 @@
+import Capture
+import Foundation
+import LookCore
+import TestSupport
+import XCTest
+
+final class PhotoFolderSourceTests: XCTestCase {
+    private func folder() throws -> String {
+        let dir = try Fixtures.scratch()
+        try Media.photo(dir.appendingPathComponent("b-object.png").path, width: 300, height: 200, source: "color=c=green")
+        try Media.photo(dir.appendingPathComponent("a-sign.jpg").path, width: 1200, height: 800, source: "color=c=red")
+        try Media.photo(dir.appendingPathComponent("c-scene.webp").path, width: 200, height: 300, source: "color=c=blue")
+        try Data("not a photo".utf8).write(to: dir.appendingPathComponent("notes.txt"))
+        return dir.path
+    }
+
+    func testEachPhotoHoldsForItsSecondsRoundAndRound() throws {
+        let clock = ManualClock()
+        let source = try PhotoFolderSource(folder: try folder(), hold: 4.5, maxSide: 448, clock: clock)
+        XCTAssertEqual(source.names, ["a-sign.jpg", "b-object.png", "c-scene.webp"])
+        var labels: [String] = []
+        for _ in 0..<12 {
+            let frame = try XCTUnwrap(try source.next())
+            labels.append(try XCTUnwrap(frame.label))
+            clock.advance(1.5)
+        }
+        XCTAssertEqual(labels, ["a-sign.jpg", "a-sign.jpg", "a-sign.jpg", "b-object.png", "b-object.png", "b-object.png",
+                                "c-scene.webp", "c-scene.webp", "c-scene.webp", "a-sign.jpg", "a-sign.jpg", "a-sign.jpg"])
+        clock.set(2000)
+        let frame = try XCTUnwrap(try source.next())
+        XCTAssertNotNil(frame.shownAt)
+        XCTAssertEqual([frame.image.width, frame.image.height].max(), 448, "scaled for the model")
+    }
+
+    func testHoldZeroShowsTheNextPhotoEveryFrame() throws {
+        let source = try PhotoFolderSource(folder: try folder(), hold: 0, clock: ManualClock())
+        let labels = try (0..<4).map { _ in try source.next()?.label }
+        XCTAssertEqual(labels, ["a-sign.jpg", "b-object.png", "c-scene.webp", "a-sign.jpg"])
+        let first = try XCTUnwrap(try PhotoFolderSource(folder: try folder(), hold: 0).next())
+        XCTAssertEqual([first.image.width, first.image.height], [448, 299])
+        let p = first.image.pixel(x: 10, y: 10)
+        XCTAssertGreaterThan(Int(p.r), 200)
+    }
+
+    func testAFolderWithoutPhotos() throws {
+        let dir = try Fixtures.scratch()
+        XCTAssertThrowsError(try PhotoFolderSource(folder: dir.path)) { error in
+            XCTAssertEqual("\(error)", "There are no photos in \(dir.path) (JPEG, PNG or WebP files).")
+        }
+    }
+}

@@ -1,0 +1,207 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `lookd watch` run as a subprocess on media ffmpeg makes: the scripted engine drives firing from a
+/// file, and the real engine runs on the fixture model.
+final class WatchCommandTests: XCTestCase {
+    private var dir: URL!
+    override func setUpWithError() throws { dir = try Fixtures.scratch() }
+
+    private func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+
+    private func watch(_ arguments: [String], onStart: ((Process) -> Void)? = nil) throws -> Subprocess {
+        try Subprocess.run(Fixtures.lookd, ["watch"] + arguments, environment: ["GGML_NO_BACKTRACE": "1"], onStart: onStart)
+    }
+
+    /// Every line of the event log, parsed; fails on a line that is not a whole JSON object.
+    private func events(_ file: String) throws -> [[String: Any]] {
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        return try text.split(separator: "\n").map { line in
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8))
+            let event = try XCTUnwrap(object as? [String: Any], String(line))
+            XCTAssertNotNil(event["t"] as? String)
+            XCTAssertNotNil(event["event"] as? String)
+            return event
+        }
+    }
+
+    private func record(in folder: String) throws -> [String: Any] {
+        let name = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: folder).first { $0.hasPrefix("watch-run-") })
+        let data = try Data(contentsOf: URL(fileURLWithPath: (folder as NSString).appendingPathComponent(name)))
+        return try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    private func script(_ lines: [String]) throws -> String {
+        let file = path("script.txt")
+        try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
+    func testScriptedAnswersFireOnTheRisingEdgeWithTheCooldownInVideoTime() throws {
+        let clip = path("clip.mp4")
+        try Media.clip(clip, seconds: 5, fps: 10)
+        // Frames every 0.5 s of video: rule 1 yes at 0.5 s, no, yes at 1.5 s (within 3 s: held back),
+        // no, yes at 4.0 s (fires again); rule 2 never readable.
+        let answers = ["1. No\\n2. Hmm", "1. Yes\\n2. Hmm", "1. No\\n2. Hmm", "1. Yes\\n2. Hmm", "1. No\\n2. Hmm",
+                       "1. No\\n2. Hmm", "1. No\\n2. Hmm", "1. No\\n2. Hmm", "1. Yes\\n2. Hmm", "1. Yes\\n2. Hmm"]
+        let out = path("out")
+        let r = try watch(["--source", clip, "--rules", "a test card=count|a bird=log", "--model", "script:" + (try script(answers)),
+                           "--pace", "frames", "--every", "0.5", "--record", out, "--frames", path("frames")])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let log = try events((out as NSString).appendingPathComponent("lookd-events.jsonl"))
+        XCTAssertEqual(log.map { $0["event"] as! String }.filter { $0 != "watch" && $0 != "fire" },
+                       ["start", "ready", "source", "rules", "stop", "done"])
+        let watches = log.filter { $0["event"] as? String == "watch" }
+        XCTAssertEqual(watches.count, 10)
+        XCTAssertEqual(watches.map { ($0["fired"] as! [Int]).count }, [0, 1, 0, 0, 0, 0, 0, 0, 1, 0])
+        XCTAssertEqual(watches[3]["suppressed"] as? [Int], [1])
+        XCTAssertEqual(watches[2]["answers"] as? [String], ["no", "?"])
+        XCTAssertEqual(watches[1]["source_t"] as? Double ?? -1, 0.5, accuracy: 0.01)
+        let fires = log.filter { $0["event"] as? String == "fire" }
+        XCTAssertEqual(fires.map { $0["frame"] as! Int }, [2, 9])
+        XCTAssertEqual(fires.map { $0["shown"] as! String }, ["×1", "×2"])
+        XCTAssertEqual(fires.first?["performed"] as? Bool, true)
+
+        let rec = try record(in: out)
+        XCTAssertEqual(rec["schema"] as? String, "lookd-watch-run/1")
+        XCTAssertEqual(rec["engine"] as? String, "script · script.txt")
+        XCTAssertEqual(rec["prompt"] as? String, "Answer each question with Yes or No, each answer on its own numbered line.\n1. Is there a test card?\n2. Is there a bird?")
+        XCTAssertEqual((rec["frames"] as? [Any])?.count, 10)
+        XCTAssertEqual((rec["fires"] as? [Any])?.count, 2)
+        XCTAssertEqual((rec["suppressed"] as? [Any])?.count, 1)
+        let summary = try XCTUnwrap(rec["summary"] as? [String: Any])
+        XCTAssertEqual(summary["frames"] as? Int, 10)
+        XCTAssertEqual(summary["unread"] as? Int, 10)
+        XCTAssertEqual(summary["yes"] as? [String: Int], ["a test card": 4, "a bird": 0])
+        XCTAssertEqual(summary["fires_by_rule"] as? [String: Int], ["a test card": 2])
+        XCTAssertEqual(summary["fires_by_reaction"] as? [String: Int], ["count": 2])
+        XCTAssertEqual(summary["stop"] as? String, "end of source")
+        for key in ["frame_ms", "model_ms", "grab_ms", "first_token_ms"] {
+            let s = try XCTUnwrap(summary[key] as? [String: Double], key)
+            XCTAssertLessThanOrEqual(s["min"]!, s["median"]!)
+            XCTAssertLessThanOrEqual(s["median"]!, s["max"]!)
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: path("frames")).filter { $0.hasSuffix(".png") }.count, 10)
+    }
+
+    func testTheRealEngineEndToEndOnAGeneratedClip() throws {
+        let clip = path("clip.mp4")
+        try Media.clip(clip, seconds: 2, fps: 15)
+        let out = path("out")
+        let r = try watch(["--source", clip, "--rules", Fixtures.root.appendingPathComponent("rules.example.yaml").path,
+                           "--model", Fixtures.model, "--mmproj", Fixtures.mmproj, "--record", out])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let rec = try record(in: out)
+        XCTAssertEqual(rec["engine"] as? String, "llama.cpp · tiny-minicpmv-Q8_0.gguf")
+        let frames = try XCTUnwrap(rec["frames"] as? [[String: Any]])
+        XCTAssertGreaterThan(frames.count, 1)
+        for frame in frames {
+            XCTAssertEqual((frame["answers"] as? [String])?.count, 6)
+            XCTAssertGreaterThan(frame["tokens_in"] as? Int ?? 0, 64)
+            XCTAssertLessThanOrEqual(frame["tokens_out"] as? Int ?? 99, 32)
+            XCTAssertNotNil(frame["raw"] as? String)
+        }
+        let times = frames.compactMap { $0["source_t"] as? Double }
+        XCTAssertEqual(times, times.sorted(), "real time moves forward")
+        XCTAssertTrue(r.stderr.contains("Stopped · \(frames.count) frames"), r.stderr)
+    }
+
+    func testSIGTERMStopsAfterTheFrameAndStillWritesTheRecord() throws {
+        let photos = path("photos")
+        try FileManager.default.createDirectory(atPath: photos, withIntermediateDirectories: true)
+        try Media.photo((photos as NSString).appendingPathComponent("one.png"), width: 64, height: 64)
+        let out = path("out")
+        let log = (out as NSString).appendingPathComponent("lookd-events.jsonl")
+        let r = try watch(["--source", photos, "--hold", "0", "--rules", "a cat=log", "--model", "script:" + (try script(["1. No"])),
+                           "--record", out]) { process in
+            self.waitForLines(log, containing: "\"watch\"", count: 5)
+            kill(process.processIdentifier, SIGTERM)
+        }
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let log2 = try events(log)
+        XCTAssertEqual(log2.last?["event"] as? String, "done")
+        XCTAssertEqual(log2.first { $0["event"] as? String == "stop" }?["reason"] as? String, "SIGTERM")
+        let summary = try XCTUnwrap(try record(in: out)["summary"] as? [String: Any])
+        XCTAssertEqual(summary["stop"] as? String, "SIGTERM")
+        XCTAssertGreaterThanOrEqual(summary["frames"] as? Int ?? 0, 5)
+    }
+
+    func testSIGKILLLosesNothingAlreadyLogged() throws {
+        let photos = path("photos")
+        try FileManager.default.createDirectory(atPath: photos, withIntermediateDirectories: true)
+        try Media.photo((photos as NSString).appendingPathComponent("one.png"), width: 64, height: 64)
+        let log = path("events.jsonl")
+        _ = try watch(["--source", photos, "--hold", "0", "--rules", "a cat=log", "--model", "script:" + (try script(["1. Yes", "1. No"])),
+                       "--log", log, "--record", path("out")]) { process in
+            self.waitForLines(log, containing: "\"watch\"", count: 30)
+            kill(process.processIdentifier, SIGKILL)
+        }
+        let text = try String(contentsOfFile: log, encoding: .utf8)
+        XCTAssertTrue(text.hasSuffix("\n"), "no half-written line")
+        let all = try events(log)
+        XCTAssertGreaterThanOrEqual(all.filter { $0["event"] as? String == "watch" }.count, 30)
+        XCTAssertEqual(all.filter { $0["event"] as? String == "fire" }.count, 1, "a yes that stays fires once")
+    }
+
+    func testSecondsTriggerAndDelay() throws {
+        let photos = path("photos")
+        try FileManager.default.createDirectory(atPath: photos, withIntermediateDirectories: true)
+        try Media.photo((photos as NSString).appendingPathComponent("one.png"), width: 64, height: 64)
+        let trigger = path("go")
+        let out = path("out")
+        let started = Date()
+        let r = try watch(["--source", photos, "--rules", "a cat=log", "--model", "script:" + (try script(["1. No"])),
+                           "--trigger", trigger, "--delay", "0.3", "--seconds", "1", "--record", out]) { _ in
+            usleep(500_000)
+            FileManager.default.createFile(atPath: trigger, contents: Data())
+        }
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 1.8, "trigger, delay, then one second")
+        let all = try events((out as NSString).appendingPathComponent("lookd-events.jsonl"))
+        XCTAssertEqual(all.map { $0["event"] as! String }.first { $0 == "trigger" }, "trigger")
+        XCTAssertEqual(try XCTUnwrap(try record(in: out)["summary"] as? [String: Any])["stop"] as? String, "seconds")
+    }
+
+    func testBadRulesAndSourcesStopBeforeStarting() throws {
+        let rules = path("rules.yaml")
+        try "rules:\n  - when: a cat\n    sound: trumpet\n".write(toFile: rules, atomically: true, encoding: .utf8)
+        let clip = path("clip.mp4")
+        try Media.clip(clip, seconds: 1)
+        let bad = try watch(["--source", clip, "--rules", rules, "--model", "script:" + (try script(["1. No"]))])
+        XCTAssertEqual(bad.status, 2)
+        XCTAssertTrue(bad.stderr.contains("\(rules):3:12: unknown sound \"trumpet\""), bad.stderr)
+
+        let none = try watch(["--source", clip, "--rules", "", "--model", "script:" + (try script(["1. No"]))])
+        XCTAssertEqual(none.status, 2)
+        XCTAssertTrue(none.stderr.contains("Add a rule first"), none.stderr)
+
+        let notVideo = path("notes.mp4")
+        try "hello".write(toFile: notVideo, atomically: true, encoding: .utf8)
+        let r = try watch(["--source", notVideo, "--rules", "a cat=log", "--model", "script:" + (try script(["1. No"])), "--record", path("o")])
+        XCTAssertEqual(r.status, 7)
+        XCTAssertTrue(r.stderr.contains("Could not open that video (\(notVideo))"), r.stderr)
+    }
+
+    func testCheckPrintsTheRulesAsUnderstood() throws {
+        let r = try Subprocess.run(Fixtures.lookd, ["check", Fixtures.root.appendingPathComponent("rules.example.yaml").path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.contains("6 rules in"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("  1. a chessboard → chime  (line 6)"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("  6. water rushing over rows of stones → effect:ripple"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("  2. Is there a lighthouse?"), r.stdout)
+        let bad = try Subprocess.run(Fixtures.lookd, ["check", "a cat=woof"])
+        XCTAssertEqual(bad.status, 2)
+        XCTAssertTrue(bad.stderr.contains("unknown reaction \"woof\""), bad.stderr)
+    }
+
+    /// Waits (up to 30 s) until `file` has `count` lines containing `text`.
+    private func waitForLines(_ file: String, containing text: String, count: Int) {
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            if let content = try? String(contentsOfFile: file, encoding: .utf8),
+               content.split(separator: "\n").filter({ $0.contains(text) }).count >= count { return }
+            usleep(10_000)
+        }
+    }
+}
