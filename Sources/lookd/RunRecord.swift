@@ -16,7 +16,6 @@ final class RunRecord {
     var header: [(String, JSON)] = []
     private(set) var frames: [JSON] = []
     private(set) var frameCount = 0
-    private var framesDropped = 0
     var fires: [JSON] = []
     var suppressed: [JSON] = []
     var timers: [JSON] = []
@@ -42,26 +41,26 @@ final class RunRecord {
                   grab: Double, model: Double, age: Double, done: Double, prompt: Double, parse: Double, recordWrite: Double) {
         frameCount += 1
         frames.append(.object(fields))
-        if frames.count > Self.detailLimit {
-            frames.removeFirst(frames.count - Self.detailLimit)
-            framesDropped += 1
-            for key in series.keys { series[key]!.removeFirst(max(0, series[key]!.count - Self.detailLimit + 1)) }
-        }
+        if frames.count > Self.detailLimit { frames.removeFirst(frames.count - Self.detailLimit) }
         for (i, a) in answers.enumerated() where i < yes.count {
             if a == .yes { yes[i] += 1 }
             if a == .unread { unread += 1 }
         }
-        func add(_ key: String, _ seconds: Double?) { if let s = seconds { series[key, default: []].append(s * 1000) } }
-        add("frame_ms", done)
-        add("model_ms", model)
-        add("first_token_ms", timings.firstToken)
-        add("grab_ms", grab)
-        add("age_ms", age)
-        add("prompt_ms", prompt)
-        add("parse_ms", parse)
-        add("record_ms", recordWrite)
-        series["tokens_in", default: []].append(Double(timings.inputTokens))
-        series["tokens_out", default: []].append(Double(timings.outputTokens))
+        func add(_ key: String, _ value: Double?) {
+            guard let value else { return }
+            series[key, default: []].append(value)
+            if series[key]!.count > Self.detailLimit { series[key]!.removeFirst() }
+        }
+        add("frame_ms", done * 1000)
+        add("model_ms", model * 1000)
+        add("first_token_ms", timings.firstToken.map { $0 * 1000 })
+        add("grab_ms", grab * 1000)
+        add("age_ms", age * 1000)
+        add("prompt_ms", prompt * 1000)
+        add("parse_ms", parse * 1000)
+        add("record_ms", recordWrite * 1000)
+        add("tokens_in", Double(timings.inputTokens))
+        add("tokens_out", Double(timings.outputTokens))
     }
 
     func countFire(rule: Rule) {
