@@ -29,11 +29,12 @@ let package = Package(
         ),
 
         // Test doubles and helpers shared by the test targets (generated media, fixture paths).
-        .target(name: "TestSupport", dependencies: ["LookCore"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["LookCore", "Capture", "Reactions"], path: "Tests/TestSupport"),
         .testTarget(name: "LookCoreTests", dependencies: ["LookCore", "TestSupport"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "TestSupport"]),
         .testTarget(name: "VLMTests", dependencies: ["VLM", "Capture", "TestSupport"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "TestSupport"]),
+        .testTarget(name: "ReactionsTests", dependencies: ["Reactions", "TestSupport"]),
         .testTarget(name: "lookdTests", dependencies: ["lookd", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

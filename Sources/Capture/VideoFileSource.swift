@@ -23,6 +23,7 @@ public final class VideoFileSource: FrameSource {
     private var lastTaken: Double?            // source time of the last frame handed out
     private var nextStep = 0.0                // frames pace: the next video time to show
     private var ended = false
+    private var waited = 0.0                  // real time: how long the last call waited for its frame
 
     /// If the video is this far ahead of the last decoded frame, seek instead of decoding every frame.
     static let seekGap = 2.0
@@ -55,10 +56,15 @@ public final class VideoFileSource: FrameSource {
     public func next() throws(CaptureError) -> Frame? {
         guard !ended else { return nil }
         do {
+            let started = clock.now()
+            waited = 0
+            var frame: Frame?
             switch pace {
-            case .realtime: return try nextRealtime()
-            case .frames(let every): return try nextStepped(every: every)
+            case .realtime: frame = try nextRealtime()
+            case .frames(let every): frame = try nextStepped(every: every)
             }
+            if let scale = frame?.scaleSeconds { frame?.decodeSeconds = clock.now() - started - scale - waited }
+            return frame
         } catch let error as MediaError {
             throw .unreadableVideo(source: path, reason: error.reason)
         } catch let error as CaptureError {
@@ -91,7 +97,7 @@ public final class VideoFileSource: FrameSource {
             // The frame due was shown already: wait for the next one, or end with the video.
             guard !pending.isEmpty else { ended = true; return nil }
             let wait = pending.seconds - clock.elapsed()
-            if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+            if wait > 0 { Thread.sleep(forTimeInterval: wait); waited = wait }
             current.take(pending)
             lastTaken = current.seconds
             return try frame(current, captured: clock.now(), age: max(0, clock.elapsed() - current.seconds))
@@ -122,7 +128,10 @@ public final class VideoFileSource: FrameSource {
     private func frame(_ d: DecodedFrame, captured: Double, age: Double) throws -> Frame {
         let w = Int(d.frame.pointee.width), h = Int(d.frame.pointee.height)
         let size = fittedSize(width: w, height: h, maxSide: maxSide)
+        let started = clock.now()
         let image = try scaler.rgb(d.frame, width: size.width, height: size.height)
-        return Frame(image: image, captured: captured, sourceTime: d.seconds, age: age, sourceSize: (w, h))
+        var frame = Frame(image: image, captured: captured, sourceTime: d.seconds, age: age, sourceSize: (w, h))
+        frame.scaleSeconds = clock.now() - started
+        return frame
     }
 }

@@ -15,6 +15,9 @@ public struct Frame: Sendable {
     public var sourceSize: (width: Int, height: Int)
     /// For a photo folder: when (the run's clock) this photo came on.
     public var shownAt: Double?
+    /// What taking it cost: decoding (and seeking) up to it, and scaling it for the model, in seconds.
+    public var decodeSeconds: Double?
+    public var scaleSeconds: Double?
 
     public init(image: RGBImage, captured: Double, sourceTime: Double? = nil, age: Double = 0,
                 label: String? = nil, sourceSize: (width: Int, height: Int)? = nil) {

@@ -17,9 +17,15 @@ public struct ReactionResult: Sendable, Equatable {
     }
 }
 
+/// Something that carries out a rule's reaction when it fires.
+public protocol ReactionPerformer: AnyObject, Sendable {
+    /// Performs `reaction` for the rule with `condition`, fired at `time`.
+    func perform(_ reaction: Reaction, condition: String, at time: Date) -> ReactionResult
+}
+
 /// Carries out reactions. Counts and log lines are done here; sounds, speech, timers and effects
 /// are recorded as not performed until their own parts of lookd exist.
-public final class Reactor: @unchecked Sendable {
+public final class Reactor: ReactionPerformer, @unchecked Sendable {
     private let lock = NSLock()
     private var counts: [String: Int] = [:]
     private var lines: [String] = []
@@ -31,8 +37,7 @@ public final class Reactor: @unchecked Sendable {
         self.timestamp = timestamp
     }
 
-    /// Performs `reaction` for the rule with `condition`, fired at `time`.
-    public func perform(_ reaction: Reaction, condition: String, at time: Date = Date()) -> ReactionResult {
+    public func perform(_ reaction: Reaction, condition: String, at time: Date) -> ReactionResult {
         switch reaction {
         case .count:
             let n = lock.withLock { () -> Int in counts[condition, default: 0] += 1; return counts[condition]! }

@@ -38,7 +38,7 @@ final class RunRecord {
     }
 
     func addFrame(_ fields: [(String, JSON)], answers: [Answer], fired: [Int], timings: GenerationTimings,
-                  grab: Double, model: Double, age: Double, done: Double, prompt: Double, parse: Double, recordWrite: Double) {
+                  grab: Double, decode: Double?, scale: Double?, model: Double, age: Double, done: Double, prompt: Double, parse: Double, recordWrite: Double) {
         frameCount += 1
         frames.append(.object(fields))
         if frames.count > Self.detailLimit { frames.removeFirst(frames.count - Self.detailLimit) }
@@ -55,6 +55,8 @@ final class RunRecord {
         add("model_ms", model * 1000)
         add("first_token_ms", timings.firstToken.map { $0 * 1000 })
         add("grab_ms", grab * 1000)
+        add("decode_ms", decode.map { $0 * 1000 })
+        add("scale_ms", scale.map { $0 * 1000 })
         add("age_ms", age * 1000)
         add("prompt_ms", prompt * 1000)
         add("parse_ms", parse * 1000)
@@ -95,7 +97,7 @@ final class RunRecord {
             ("seconds", .number(seconds)),
             ("stop", .string(stopReason)),
         ]
-        for key in ["frame_ms", "model_ms", "first_token_ms", "grab_ms", "age_ms", "prompt_ms", "parse_ms", "record_ms",
+        for key in ["frame_ms", "model_ms", "first_token_ms", "grab_ms", "decode_ms", "scale_ms", "age_ms", "prompt_ms", "parse_ms", "record_ms",
                     "tokens_in", "tokens_out"] {
             fields.append((key, stats(series[key] ?? [])))
         }

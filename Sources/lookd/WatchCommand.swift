@@ -145,7 +145,8 @@ enum WatchCommand {
             throw CommandFailure(code: .failure, message: "The run record could not be written: \(error.localizedDescription)")
         }
         events.write("done", [("frames", .int(record.frameCount)), ("fires", .int(record.fires.count)), ("record", .string(path))])
-        Terminal.err("Stopped · \(record.frameCount) frames · \(record.fires.count) reactions (\(reason)) · record \(path)")
+        let n = record.fires.count
+        Terminal.err("Stopped · \(record.frameCount) frames · \(n) reaction\(n == 1 ? "" : "s") (\(reason)) · record \(path)")
         if let failure { throw failure }
     }
 

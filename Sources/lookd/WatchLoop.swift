@@ -14,7 +14,7 @@ final class WatchLoop {
     private(set) var machine: RuleMachine
     let settings: WatchSettings
     let events: EventLog
-    let reactor: Reactor
+    let reactor: any ReactionPerformer
     let stop: StopSignal
     let clock: any Clock
     let record: RunRecord
@@ -31,7 +31,7 @@ final class WatchLoop {
     }
 
     init(source: any FrameSource, model: any VisionLanguageModel, rules: [Rule], settings: WatchSettings,
-         events: EventLog, reactor: Reactor, stop: StopSignal, clock: any Clock, record: RunRecord) {
+         events: EventLog, reactor: any ReactionPerformer, stop: StopSignal, clock: any Clock, record: RunRecord) {
         self.source = source
         self.model = model
         self.rules = rules
@@ -113,6 +113,8 @@ final class WatchLoop {
             ("label", .optional(frame.label)),
             ("age_ms", .number(frame.age * 1000, places: 1)),
             ("grab_ms", .number((t1 - t0) * 1000, places: 1)),
+            ("decode_ms", .optional(frame.decodeSeconds.map { $0 * 1000 }, places: 2)),
+            ("scale_ms", .optional(frame.scaleSeconds.map { $0 * 1000 }, places: 2)),
             ("prompt_ms", .number((t2 - t1) * 1000, places: 2)),
             ("model_ms", .number((t3 - t2) * 1000, places: 1)),
             ("first_token_ms", .optional(timings.firstToken.map { $0 * 1000 }, places: 1)),
@@ -138,7 +140,7 @@ final class WatchLoop {
         events.write("watch", fields)
         let recordMs = (clock.now() - t5) * 1000
         record.addFrame(fields + [("record_ms", .number(recordMs, places: 2))], answers: answers, fired: fired,
-                        timings: timings, grab: t1 - t0, model: t3 - t2, age: frame.age, done: clock.now() - frame.captured,
+                        timings: timings, grab: t1 - t0, decode: frame.decodeSeconds, scale: frame.scaleSeconds, model: t3 - t2, age: frame.age, done: clock.now() - frame.captured,
                         prompt: t2 - t1, parse: t4 - t3, recordWrite: recordMs / 1000)
         onFrame?(FrameReport(frame: index, answers: answers, numbers: numbers, place: place))
         return true
@@ -153,7 +155,7 @@ final class WatchLoop {
 
     private func fire(rule i: Int, frame index: Int, captured frame: Frame) {
         let rule = rules[i]
-        let result = reactor.perform(rule.reaction, condition: rule.condition)
+        let result = reactor.perform(rule.reaction, condition: rule.condition, at: Date())
         let now = clock.now()
         var fields: [(String, JSON)] = [
             ("rule", .int(i + 1)),

@@ -183,6 +183,33 @@ final class WatchCommandTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("Could not open that video (\(notVideo))"), r.stderr)
     }
 
+    func testPhotosWithTruthLabelsAreScored() throws {
+        let photos = path("photos")
+        try FileManager.default.createDirectory(atPath: photos, withIntermediateDirectories: true)
+        try Media.photo((photos as NSString).appendingPathComponent("object.png"), width: 64, height: 64, source: "color=c=brown")
+        try Media.photo((photos as NSString).appendingPathComponent("sign.png"), width: 64, height: 64, source: "color=c=white")
+        let out = path("out")
+        // Photos in name order, the next every frame: object, sign, object, sign. The script is right
+        // about the object and wrong about the sign's second rule.
+        let r = try watch(["--source", photos, "--hold", "0", "--rules", "a chessboard=chime|a sign=count",
+                           "--truth", "object:yes,no;sign:no,yes", "--seconds", "60",
+                           "--model", "script:" + (try script(["1. Yes\\n2. No", "1. No\\n2. No", "1. Yes\\n2. No", "1. No\\n2. No"])),
+                           "--record", out]) { process in
+            self.waitForLines((out as NSString).appendingPathComponent("lookd-events.jsonl"), containing: "\"watch\"", count: 4)
+            kill(process.processIdentifier, SIGINT)
+        }
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let rec = try record(in: out)
+        let frames = try XCTUnwrap(rec["frames"] as? [[String: Any]]).prefix(4)
+        XCTAssertEqual(frames.map { $0["label"] as? String }, ["object.png", "sign.png", "object.png", "sign.png"])
+        XCTAssertEqual(frames.map { $0["matched"] as? Int }, [2, 1, 2, 1])
+        let summary = try XCTUnwrap(rec["summary"] as? [String: Any])
+        let scored = try XCTUnwrap(summary["answers_scored"] as? Int)
+        let matched = try XCTUnwrap(summary["answers_matched"] as? Int)
+        XCTAssertEqual(scored, 2 * (summary["frames"] as? Int ?? 0))
+        XCTAssertGreaterThanOrEqual(matched, 6)
+    }
+
     func testCheckPrintsTheRulesAsUnderstood() throws {
         let r = try Subprocess.run(Fixtures.lookd, ["check", Fixtures.root.appendingPathComponent("rules.example.yaml").path])
         XCTAssertEqual(r.status, 0, r.stderr)

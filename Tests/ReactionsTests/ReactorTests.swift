@@ -1,0 +1,42 @@
+import Foundation
+import LookCore
+import Reactions
+import TestSupport
+import XCTest
+
+final class ReactorTests: XCTestCase {
+    private final class Lines: @unchecked Sendable {
+        let lock = NSLock()
+        var all: [String] = []
+        func add(_ s: String) { lock.withLock { all.append(s) } }
+    }
+
+    func testCountsAndLogLines() {
+        let lines = Lines()
+        let reactor = Reactor(log: Log(threshold: .notice, journal: true) { lines.add($0) }, timestamp: { _ in "14:03:27" })
+        XCTAssertEqual(reactor.perform(.count, condition: "a sign", at: Date()).shown, "×1")
+        XCTAssertEqual(reactor.perform(.count, condition: "a sign", at: Date()).shown, "×2")
+        XCTAssertEqual(reactor.perform(.count, condition: "a cat", at: Date()).shown, "×1")
+        XCTAssertEqual(reactor.count(for: "a sign"), 2)
+        for i in 1...4 { _ = reactor.perform(.log, condition: "visitor \(i)", at: Date()) }
+        XCTAssertEqual(reactor.latestLines, ["14:03:27 visitor 2", "14:03:27 visitor 3", "14:03:27 visitor 4"])
+        XCTAssertEqual(lines.all.last, "<5>log: 14:03:27 visitor 4\n")
+    }
+
+    func testReactionsThisBuildCannotPerformAreSaidSo() {
+        let result = Reactor().perform(.sound(.chime), condition: "a cat", at: Date())
+        XCTAssertFalse(result.performed)
+        XCTAssertEqual(result.shown, "chime")
+        XCTAssertEqual(result.note, "sound reactions are not in this build yet; the fire is recorded")
+    }
+
+    func testPNGWriterWritesWhatFFmpegReadsBack() throws {
+        let image = Media.halves(width: 64, height: 32, left: (255, 0, 0), right: (0, 0, 255))
+        let path = try Fixtures.scratch().appendingPathComponent("halves.png").path
+        try PNGWriter.write(image, to: path)
+        let probe = try Subprocess.shell("ffprobe -v error -show_entries stream=codec_name,width,height -of csv=p=0 '\(path)'")
+        XCTAssertEqual(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "png,64,32")
+        let raw = try Subprocess.shell("ffmpeg -v error -i '\(path)' -f rawvideo -pix_fmt rgb24 - | od -An -tu1 -N3 -j \(63 * 3)")
+        XCTAssertEqual(raw.stdout.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }, [0, 0, 255])
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import LookCore
+import Rules
+import TestSupport
+import VLM
+import XCTest
+@testable import lookd
+
+/// The loop in-process, with test doubles: a scripted source on a manual clock, the scripted model,
+/// and a reaction sink that records.
+final class WatchLoopTests: XCTestCase {
+    private func loop(answers: [String], frames: Int, step: Double, rules: String,
+                      stopAfter: Int? = nil) throws -> (WatchLoop, RecordingReactions, RunRecord, String) {
+        let dir = try Fixtures.scratch()
+        let script = dir.appendingPathComponent("script.txt").path
+        try (answers.joined(separator: "\n") + "\n").write(toFile: script, atomically: true, encoding: .utf8)
+        let clock = ManualClock()
+        let settings = try WatchSettings(Arguments(["--source", "-", "--rules", rules, "--record", dir.path],
+                                                   valued: WatchSettings.valued, switches: []))
+        let set = try settings.loadRules().0
+        let reactions = RecordingReactions()
+        let record = RunRecord(epoch: 1, rules: set.rules)
+        let log = dir.appendingPathComponent("events.jsonl").path
+        let loop = WatchLoop(source: ScriptedSource(count: frames, clock: clock, step: step), model: try ScriptedModel(path: script),
+                             rules: set.rules, settings: settings, events: try EventLog(path: log), reactor: reactions,
+                             stop: StopSignal(), clock: clock, record: record)
+        if let stopAfter {
+            loop.onFrame = { [stop = loop.stop] report in if report.frame == stopAfter { stop.request("test") } }
+        }
+        return (loop, reactions, record, log)
+    }
+
+    func testFiresOnTheRisingEdgeWithTheCooldownOnTheFramesClock() throws {
+        // A frame every 1.4 s: yes, no, yes (2.8 s after the fire: held back), no, yes (5.6 s: fires).
+        let (loop, reactions, record, _) = try loop(answers: ["1. Yes", "1. No", "1. Yes", "1. No", "1. Yes"], frames: 5,
+                                                    step: 1.4, rules: "a cat=chime")
+        XCTAssertEqual(try loop.run(), "end of source")
+        XCTAssertEqual(reactions.performed.map(\.condition), ["a cat", "a cat"])
+        XCTAssertEqual(record.fires.count, 2)
+        XCTAssertEqual(record.suppressed.count, 1)
+        XCTAssertEqual(record.frameCount, 5)
+    }
+
+    func testAStopRequestEndsTheRunAfterTheFrame() throws {
+        let (loop, _, record, log) = try loop(answers: ["1. No"], frames: 100, step: 1, rules: "a cat=log", stopAfter: 3)
+        XCTAssertEqual(try loop.run(), "test")
+        XCTAssertEqual(record.frameCount, 3)
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(lines.count, 3)
+    }
+
+    func testTheNumberedPromptReachesTheModelAndEveryRuleIsAnswered() throws {
+        let (loop, reactions, record, _) = try loop(answers: ["1. No\\n2. Yes\\n3. Maybe"], frames: 2, step: 1,
+                                                    rules: "a cat=chime|a dog=count|a bird=log")
+        _ = try loop.run()
+        XCTAssertEqual(reactions.performed.map(\.condition), ["a dog"])
+        let summary = record.summary(stopReason: "x", seconds: 1).text()
+        XCTAssertTrue(summary.contains("\"yes\":{\"a cat\":0,\"a dog\":2,\"a bird\":0}"), summary)
+        XCTAssertTrue(summary.contains("\"unread\":2"), summary)
+    }
+}
