@@ -15,13 +15,15 @@ let package = Package(
         .systemLibrary(name: "CLlama", path: "Sources/CLlama", pkgConfig: "lookd-llama"),
         .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg", pkgConfig: "libavformat"),
         .systemLibrary(name: "CYAML", path: "Sources/CYAML", pkgConfig: "yaml-0.1"),
+        .systemLibrary(name: "CPulse", path: "Sources/CPulse", pkgConfig: "libpulse-simple"),
+        .systemLibrary(name: "CEspeak", path: "Sources/CEspeak", pkgConfig: "espeak-ng"),
 
         .target(name: "LookCore", path: "Sources/LookCore"),
         .target(name: "Capture", dependencies: ["LookCore", "CFFmpeg"], path: "Sources/Capture"),
         .target(name: "VLM", dependencies: ["LookCore", "CLlama"], path: "Sources/VLM"),
         .target(name: "Rules", dependencies: ["LookCore", "CYAML"], path: "Sources/Rules"),
         .target(name: "Grounding", dependencies: ["LookCore"], path: "Sources/Grounding"),
-        .target(name: "Reactions", dependencies: ["LookCore", "CFFmpeg"], path: "Sources/Reactions"),
+        .target(name: "Reactions", dependencies: ["LookCore", "CFFmpeg", "CPulse", "CEspeak"], path: "Sources/Reactions"),
         .executableTarget(
             name: "lookd",
             dependencies: ["LookCore", "Capture", "VLM", "Rules", "Grounding", "Reactions"],

@@ -44,7 +44,7 @@ public enum Reaction: Sendable, Equatable {
         }
     }
 
-    static func number(_ x: Double) -> String {
+    public static func number(_ x: Double) -> String {
         x == x.rounded() && abs(x) < 1e9 ? String(Int(x)) : String(x)
     }
 }

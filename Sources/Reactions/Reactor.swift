@@ -3,9 +3,9 @@ import LookCore
 
 /// What became of one reaction.
 public struct ReactionResult: Sendable, Equatable {
-    /// Whether lookd did what the reaction says (false when this build cannot, or it failed).
+    /// Whether lookd did (or started) what the reaction says; false when it cannot or it failed.
     public var performed: Bool
-    /// What the rule's row shows now: `×3`, `log`, `chime`, `say`, `ripple · water`.
+    /// What the rule's row shows now: `×3`, `log`, `chime`, `say`, `4:00`, `ripple · water`.
     public var shown: String
     /// Why it was not performed, or a detail worth keeping.
     public var note: String?
@@ -19,25 +19,47 @@ public struct ReactionResult: Sendable, Equatable {
 
 /// Something that carries out a rule's reaction when it fires.
 public protocol ReactionPerformer: AnyObject, Sendable {
-    /// Performs `reaction` for the rule with `condition`, fired at `time`.
-    func perform(_ reaction: Reaction, condition: String, at time: Date) -> ReactionResult
+    /// Performs `reaction` for the rule with `condition`; `fire` numbers the fire in the run.
+    func perform(_ reaction: Reaction, condition: String, fire: Int, at time: Date) -> ReactionResult
 }
 
-/// Carries out reactions. Counts and log lines are done here; sounds, speech, timers and effects
-/// are recorded as not performed until their own parts of lookd exist.
+/// The sound side of reactions: the clips, the output and the voice.
+public struct Audio: Sendable {
+    public let library: SoundLibrary
+    public let output: SoundOutput
+    /// nil when espeak-ng could not start (spoken lines then fail with that reason).
+    public let speech: Speech?
+    public let speechProblem: String?
+
+    public init(library: SoundLibrary = SoundLibrary(), output: SoundOutput = SoundOutput()) {
+        self.library = library
+        self.output = output
+        do { speech = try Speech(); speechProblem = nil } catch { speech = nil; speechProblem = error.description }
+    }
+}
+
+/// Carries out reactions: counts and log lines here, sounds and spoken lines through `Audio`,
+/// countdowns through `Timers`. What finishes later (a sound played, a line spoken, a timer's end)
+/// is reported through `onReport` as an event name and its fields.
 public final class Reactor: ReactionPerformer, @unchecked Sendable {
     private let lock = NSLock()
     private var counts: [String: Int] = [:]
     private var lines: [String] = []
     private let log: Log
     private let timestamp: @Sendable (Date) -> String
+    public let audio: Audio?
+    public let timers = Timers()
+    /// Later outcomes: `sound`, `speech`, `timer` events with their fields.
+    public var onReport: (@Sendable (String, [(String, JSON)]) -> Void)?
 
-    public init(log: Log = .shared, timestamp: @escaping @Sendable (Date) -> String = Reactor.clockTime) {
+    public init(audio: Audio? = nil, log: Log = .shared, timestamp: @escaping @Sendable (Date) -> String = Reactor.clockTime) {
+        self.audio = audio
         self.log = log
         self.timestamp = timestamp
+        timers.onEnd = { [weak self] condition, minutes in self?.timerEnded(condition, minutes: minutes) }
     }
 
-    public func perform(_ reaction: Reaction, condition: String, at time: Date) -> ReactionResult {
+    public func perform(_ reaction: Reaction, condition: String, fire: Int, at time: Date) -> ReactionResult {
         switch reaction {
         case .count:
             let n = lock.withLock { () -> Int in counts[condition, default: 0] += 1; return counts[condition]! }
@@ -50,10 +72,75 @@ public final class Reactor: ReactionPerformer, @unchecked Sendable {
             }
             log.notice("log: \(line)")
             return ReactionResult(performed: true, shown: "log", note: line)
-        case .sound, .say, .timer, .effect:
-            return ReactionResult(performed: false, shown: reaction.name,
-                                  note: "\(reaction.kind) reactions are not in this build yet; the fire is recorded")
+        case .sound(let sound):
+            return play(sound.rawValue, fire: fire, condition: condition, shown: sound.rawValue)
+        case .say(let line):
+            log.notice("say: \(line)")
+            return say(line, fire: fire, condition: condition)
+        case .timer(let minutes):
+            let restarted = timers.start(condition, minutes: minutes)
+            return ReactionResult(performed: true, shown: Timers.clock(minutes * 60), note: restarted ? "restarted" : nil)
+        case .effect(_, let sound):
+            var result = play(sound.rawValue, fire: fire, condition: condition, shown: reaction.name)
+            result.performed = false
+            result.note = "the held-frame edit is not in this build yet" + (result.note.map { "; \($0)" } ?? "; its sound played")
+            return result
         }
+    }
+
+    /// Starts a sound; its `sound` report follows when it has played.
+    private func play(_ name: String, fire: Int, condition: String, shown: String) -> ReactionResult {
+        guard let audio else { return ReactionResult(performed: false, shown: shown, note: "sound is off") }
+        let (clip, origin) = audio.library.clip(name)
+        let id = origin == .fallback ? "fallback" : name
+        let failure = audio.output.play(clip, name: name) { [weak self] played in
+            self?.onReport?("sound", Self.fields(played, fire: fire, condition: condition, id: id, chosen: name))
+        }
+        if let failure { return ReactionResult(performed: false, shown: shown, note: failure) }
+        return ReactionResult(performed: true, shown: shown, note: origin == .fallback ? "\(name) is not in this build: the chime played" : nil)
+    }
+
+    /// Speaks a line; its `speech` report follows when it has been spoken.
+    private func say(_ line: String, fire: Int, condition: String) -> ReactionResult {
+        guard let audio else { return ReactionResult(performed: false, shown: "say", note: "sound is off") }
+        guard let speech = audio.speech else { return ReactionResult(performed: false, shown: "say", note: audio.speechProblem) }
+        let requested = Date()
+        let clip: AudioClip
+        do { clip = try speech.synthesize(line) } catch { return ReactionResult(performed: false, shown: "say", note: error.description) }
+        let synthesized = Date().timeIntervalSince(requested)
+        let failure = audio.output.play(clip, name: "say") { [weak self] played in
+            var fields: [(String, JSON)] = [("fire", .int(fire)), ("condition", .string(condition)), ("line", .string(line)),
+                                            ("synth_ms", .number(synthesized * 1000, places: 1))]
+            if let started = played.started {
+                fields.append(("speech_start_ms", .number((synthesized + started) * 1000, places: 1)))
+                fields.append(("speech_end_ms", .optional(played.lasted.map { (synthesized + started + $0) * 1000 }, places: 1)))
+            }
+            fields += [("speech_s", .number(clip.duration)), ("error", .optional(played.error))]
+            self?.onReport?("speech", fields)
+        }
+        if let failure { return ReactionResult(performed: false, shown: "say", note: failure) }
+        return ReactionResult(performed: true, shown: "say")
+    }
+
+    /// A countdown ended: the chime, then "Time's up", and a `timer` report.
+    private func timerEnded(_ condition: String, minutes: Double) {
+        log.notice("timer: \(condition): time's up (\(Reaction.number(minutes)) min)")
+        var fields: [(String, JSON)] = [("condition", .string(condition)), ("minutes", .number(minutes))]
+        if let audio {
+            let chime = audio.library.clip("chime").clip
+            let played = audio.output.playAndWait(chime, name: "chime")
+            fields.append(("chime_error", .optional(played.error)))
+            if let speech = audio.speech, let clip = try? speech.synthesize("Time's up") {
+                fields.append(("speech_error", .optional(audio.output.playAndWait(clip, name: "say").error)))
+            }
+        }
+        onReport?("timer", fields)
+    }
+
+    private static func fields(_ p: SoundOutput.Played, fire: Int, condition: String, id: String, chosen: String) -> [(String, JSON)] {
+        [("fire", .int(fire)), ("condition", .string(condition)), ("sound", .string(id)), ("sound_chosen", .string(chosen)),
+         ("sound_ms", .optional(p.started.map { $0 * 1000 }, places: 1)), ("sound_s", .optional(p.lasted, places: 3)),
+         ("clip_s", .number(p.clipSeconds)), ("error", .optional(p.error))]
     }
 
     /// How many times a count rule has counted.
@@ -61,9 +148,6 @@ public final class Reactor: ReactionPerformer, @unchecked Sendable {
 
     /// The latest three log lines, oldest first.
     public var latestLines: [String] { lock.withLock { lines } }
-
-    /// Forgets a rule's count (a rule whose words changed on reload).
-    public func forget(_ condition: String) { _ = lock.withLock { counts.removeValue(forKey: condition) } }
 
     /// `14:03:27`, the local time of day.
     public static let clockTime: @Sendable (Date) -> String = { date in

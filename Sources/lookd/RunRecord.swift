@@ -5,7 +5,8 @@ import VLM
 
 /// The run record written at stop, `watch-run-<epoch>.json`: the rules, the prompt, the settings,
 /// every frame, every fire and what was held back, and a summary.
-final class RunRecord {
+/// Used from the loop's thread, except `addReport`, which takes a lock: reactions report from theirs.
+final class RunRecord: @unchecked Sendable {
     static let schema = "lookd-watch-run/1"
 
     /// Per-frame detail kept for at most this many frames (the newest): an always-on service must not
@@ -18,7 +19,22 @@ final class RunRecord {
     private(set) var frameCount = 0
     var fires: [JSON] = []
     var suppressed: [JSON] = []
-    var timers: [JSON] = []
+    /// What reactions reported later, from other threads: sounds played, lines spoken, timers ended.
+    private let reportLock = NSLock()
+    private var sounds: [JSON] = []
+    private var speech: [JSON] = []
+    private var timers: [JSON] = []
+
+    /// Keeps a later report (`sound`, `speech` or `timer`); safe from any thread.
+    func addReport(_ event: String, _ fields: [(String, JSON)]) {
+        reportLock.withLock {
+            switch event {
+            case "sound": sounds.append(.object(fields))
+            case "speech": speech.append(.object(fields))
+            default: timers.append(.object(fields))
+            }
+        }
+    }
 
     private var series: [String: [Double]] = [:]
     private var yes: [Int]
@@ -123,7 +139,9 @@ final class RunRecord {
             ("frames", .array(frames)),
             ("fires", .array(fires)),
             ("suppressed", .array(suppressed)),
-            ("timers", .array(timers)),
+            ("sounds", .array(reportLock.withLock { sounds })),
+            ("speech", .array(reportLock.withLock { speech })),
+            ("timers", .array(reportLock.withLock { timers })),
             ("summary", summary(stopReason: stopReason, seconds: seconds)),
         ])
         try (json.text(indent: 1) + "\n").write(toFile: path, atomically: true, encoding: .utf8)

@@ -32,6 +32,7 @@ enum WatchCommand {
           --model FILE.gguf --mmproj FILE.gguf   the model; --model script:FILE answers from a file (README)
           --tokens N            the most answer tokens per frame (default 32)
           --cooldown S          seconds after a fire in which the rule does not fire again (default 3)
+          --no-sound            perform no sound, spoken line or timer sound (they are recorded as not performed)
         Run:
           --seconds N           watch this long (the frame being answered is finished)
           --delay S             wait this long before the first frame
@@ -116,8 +117,14 @@ enum WatchCommand {
                                   ("size", .int(settings.sourceOptions.maxSide)), ("frames_dir", .optional(settings.framesDir)),
                                   ("log", .optional(events.path))])),
         ]
+        let reactor = Reactor(audio: settings.sound ? Audio() : nil)
+        reactor.onReport = { event, fields in
+            events.write(event, fields)
+            record.addReport(event, fields)
+        }
+        if let audio = reactor.audio { events.write("sounds", [("in_build", .strings(audio.library.soundsInBuild))]) }
         let loop = WatchLoop(source: source, model: model, rules: ruleSet.rules, settings: settings, events: events,
-                             reactor: Reactor(), stop: stop, clock: clock, record: record)
+                             reactor: reactor, stop: stop, clock: clock, record: record)
         let tty = Terminal.stderrIsTTY
         if tty {
             loop.onFrame = { report in
@@ -136,6 +143,7 @@ enum WatchCommand {
             events.write("error", [("stage", .string("watch")), ("message", .string(error.message))])
         }
         if tty { FileHandle.standardError.write(Data("\n".utf8)) }
+        settleSounds(reactor)
         let seconds = clock.now() - runStart
         events.write("stop", [("reason", .string(reason)), ("frames", .int(record.frameCount))])
         let path: String
@@ -162,6 +170,14 @@ enum WatchCommand {
         }
         let engine = try ModelChoice.load(args)
         return (engine, .object([("model", .string(engine.modelPath)), ("mmproj", .string(engine.mmprojPath))]))
+    }
+
+    /// Lets sounds and spoken lines that are still playing finish (at most a few seconds), so their
+    /// reports reach the records.
+    private static func settleSounds(_ reactor: Reactor) {
+        guard reactor.audio != nil else { return }
+        let until = Date().addingTimeInterval(5)
+        while SoundOutput.playing > 0 && Date() < until { usleep(20_000) }
     }
 
     /// `--trigger FILE` and `--delay S`, both cut short by a stop.

@@ -155,9 +155,11 @@ final class WatchLoop {
 
     private func fire(rule i: Int, frame index: Int, captured frame: Frame) {
         let rule = rules[i]
-        let result = reactor.perform(rule.reaction, condition: rule.condition, at: Date())
+        let number = record.fires.count + 1
+        let result = reactor.perform(rule.reaction, condition: rule.condition, fire: number, at: Date())
         let now = clock.now()
         var fields: [(String, JSON)] = [
+            ("fire", .int(number)),
             ("rule", .int(i + 1)),
             ("condition", .string(rule.condition)),
             ("reaction", .string(rule.reaction.name)),
@@ -169,10 +171,12 @@ final class WatchLoop {
             ("note", .optional(result.note)),
         ]
         if let shownAt = frame.shownAt { fields.append(("since_change_ms", .number((now - shownAt) * 1000, places: 1))) }
-        if case .effect(let effect, let sound) = rule.reaction {
-            fields += [("effect", .string(effect.rawValue)), ("sound", .string(sound.rawValue))]
-        } else if case .sound(let sound) = rule.reaction {
-            fields.append(("sound", .string(sound.rawValue)))
+        switch rule.reaction {
+        case .effect(let effect, let sound): fields += [("effect", .string(effect.rawValue)), ("sound_chosen", .string(sound.rawValue))]
+        case .sound(let sound): fields.append(("sound_chosen", .string(sound.rawValue)))
+        case .timer(let minutes): fields.append(("minutes", .number(minutes)))
+        case .say(let line): fields.append(("line", .string(line)))
+        default: break
         }
         events.write("fire", fields)
         record.fires.append(.object(fields))

@@ -16,13 +16,15 @@ struct WatchSettings {
     var framesDir: String?
     var logPath: String?
     var recordDir = "."
+    /// Whether sounds, spoken lines and timers' sounds play (`--no-sound` turns them off).
+    var sound = true
     /// What each photo shows, rule by rule, keyed by the photo's name without its extension.
     var truth: [String: [Answer]] = [:]
 
     static let valued: Set<String> = ["source", "rules", "model", "mmproj", "cooldown", "tokens", "seconds", "delay",
                                       "trigger", "pace", "every", "hold", "size", "frames", "log", "record", "truth",
                                       "context", "threads"]
-    static let switches: Set<String> = []
+    static let switches: Set<String> = ["no-sound"]
 
     init(_ args: Arguments) throws(CommandFailure) {
         guard let source = args.value("source") else { throw usage("watch needs --source FILE|URL|DIR") }
@@ -38,6 +40,7 @@ struct WatchSettings {
         framesDir = args.value("frames")
         logPath = args.value("log")
         recordDir = args.value("record") ?? "."
+        sound = !args.has("no-sound")
         sourceOptions.hold = try Self.number(args, "hold", default: 4.5, in: 0...86400)
         sourceOptions.maxSide = try args.integer("size", default: 448, in: 32...4096)
         switch args.value("pace") ?? "realtime" {

@@ -14,20 +14,20 @@ final class ReactorTests: XCTestCase {
     func testCountsAndLogLines() {
         let lines = Lines()
         let reactor = Reactor(log: Log(threshold: .notice, journal: true) { lines.add($0) }, timestamp: { _ in "14:03:27" })
-        XCTAssertEqual(reactor.perform(.count, condition: "a sign", at: Date()).shown, "×1")
-        XCTAssertEqual(reactor.perform(.count, condition: "a sign", at: Date()).shown, "×2")
-        XCTAssertEqual(reactor.perform(.count, condition: "a cat", at: Date()).shown, "×1")
+        XCTAssertEqual(reactor.perform(.count, condition: "a sign", fire: 1, at: Date()).shown, "×1")
+        XCTAssertEqual(reactor.perform(.count, condition: "a sign", fire: 1, at: Date()).shown, "×2")
+        XCTAssertEqual(reactor.perform(.count, condition: "a cat", fire: 1, at: Date()).shown, "×1")
         XCTAssertEqual(reactor.count(for: "a sign"), 2)
-        for i in 1...4 { _ = reactor.perform(.log, condition: "visitor \(i)", at: Date()) }
+        for i in 1...4 { _ = reactor.perform(.log, condition: "visitor \(i)", fire: i, at: Date()) }
         XCTAssertEqual(reactor.latestLines, ["14:03:27 visitor 2", "14:03:27 visitor 3", "14:03:27 visitor 4"])
         XCTAssertEqual(lines.all.last, "<5>log: 14:03:27 visitor 4\n")
     }
 
-    func testReactionsThisBuildCannotPerformAreSaidSo() {
-        let result = Reactor().perform(.sound(.chime), condition: "a cat", at: Date())
+    func testWithSoundOffSoundsAreNotPerformedAndSaySo() {
+        let result = Reactor(audio: nil).perform(.sound(.chime), condition: "a cat", fire: 1, at: Date())
         XCTAssertFalse(result.performed)
         XCTAssertEqual(result.shown, "chime")
-        XCTAssertEqual(result.note, "sound reactions are not in this build yet; the fire is recorded")
+        XCTAssertEqual(result.note, "sound is off")
     }
 
     func testPNGWriterWritesWhatFFmpegReadsBack() throws {

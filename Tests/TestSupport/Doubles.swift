@@ -40,7 +40,7 @@ public final class RecordingReactions: ReactionPerformer, @unchecked Sendable {
 
     public var performed: [(reaction: Reaction, condition: String)] { lock.withLock { _performed } }
 
-    public func perform(_ reaction: Reaction, condition: String, at time: Date) -> ReactionResult {
+    public func perform(_ reaction: Reaction, condition: String, fire: Int, at time: Date) -> ReactionResult {
         lock.withLock { _performed.append((reaction, condition)) }
         return ReactionResult(performed: true, shown: reaction.name)
     }
