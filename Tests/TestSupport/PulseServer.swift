@@ -43,9 +43,16 @@ public final class PulseServer {
         guard let text = try? String(contentsOfFile: pidFile, encoding: .utf8),
               let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { return }
         kill(pid, SIGKILL)
-        for _ in 0..<100 where kill(pid, 0) == 0 { usleep(20_000) }
+        for _ in 0..<100 where Self.isAlive(pid) { usleep(20_000) }
         try? FileManager.default.removeItem(atPath: pidFile)
         try? FileManager.default.removeItem(atPath: socket)
+    }
+
+    /// Whether `pid` runs (a zombie that nobody reaped does not).
+    static func isAlive(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return false }
+        return stat[stat.index(close, offsetBy: 2)] != "Z"
     }
 
     /// Records the sink's monitor until `stop()` is called on the result.
