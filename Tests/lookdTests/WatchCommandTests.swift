@@ -51,7 +51,7 @@ final class WatchCommandTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         let log = try events((out as NSString).appendingPathComponent("lookd-events.jsonl"))
         XCTAssertEqual(log.map { $0["event"] as! String }.filter { $0 != "watch" && $0 != "fire" },
-                       ["start", "ready", "source", "rules", "stop", "done"])
+                       ["start", "ready", "source", "rules", "sounds", "stop", "done"])
         let watches = log.filter { $0["event"] as? String == "watch" }
         XCTAssertEqual(watches.count, 10)
         XCTAssertEqual(watches.map { ($0["fired"] as! [Int]).count }, [0, 1, 0, 0, 0, 0, 0, 0, 1, 0])
