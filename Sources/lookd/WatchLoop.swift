@@ -96,7 +96,6 @@ final class WatchLoop {
                 Log.shared.warning(error.description)
             }
         }
-        for i in fired { fire(rule: i, frame: index, captured: frame) }
         for i in suppressed {
             let entry: [(String, JSON)] = [("rule", .int(i + 1)), ("condition", .string(rules[i].condition)), ("frame", .int(index)),
                                            ("t", .number(frame.captured - runStart))]
@@ -142,6 +141,8 @@ final class WatchLoop {
         record.addFrame(fields + [("record_ms", .number(recordMs, places: 2))], answers: answers, fired: fired,
                         timings: timings, grab: t1 - t0, decode: frame.decodeSeconds, scale: frame.scaleSeconds, model: t3 - t2, age: frame.age, done: clock.now() - frame.captured,
                         prompt: t2 - t1, parse: t4 - t3, recordWrite: recordMs / 1000)
+        // The frame's line first, then its fires, as the seed's log has them.
+        for i in fired { fire(rule: i, frame: index, captured: frame) }
         onFrame?(FrameReport(frame: index, answers: answers, numbers: numbers, place: place))
         return true
     }
