@@ -17,10 +17,11 @@ let package = Package(
         .systemLibrary(name: "CYAML", path: "Sources/CYAML", pkgConfig: "yaml-0.1"),
         .systemLibrary(name: "CPulse", path: "Sources/CPulse", pkgConfig: "libpulse-simple"),
         .systemLibrary(name: "CEspeak", path: "Sources/CEspeak", pkgConfig: "espeak-ng"),
+        .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto"),
 
         .target(name: "LookCore", path: "Sources/LookCore"),
         .target(name: "Capture", dependencies: ["LookCore", "CFFmpeg"], path: "Sources/Capture"),
-        .target(name: "VLM", dependencies: ["LookCore", "CLlama"], path: "Sources/VLM"),
+        .target(name: "VLM", dependencies: ["LookCore", "CLlama", "CCrypto"], path: "Sources/VLM"),
         .target(name: "Rules", dependencies: ["LookCore", "CYAML"], path: "Sources/Rules"),
         .target(name: "Grounding", dependencies: ["LookCore"], path: "Sources/Grounding"),
         .target(name: "Reactions", dependencies: ["LookCore", "CFFmpeg", "CPulse", "CEspeak"], path: "Sources/Reactions"),

@@ -1,10 +1,10 @@
 import Foundation
 import VLM
 
-/// Which model a command runs: `--model PATH --mmproj PATH` for local GGUF files.
-/// Catalog ids (`minicpm-v-4.7-1b`, the default) and downloading come with `lookd pull`.
+/// Which model a command runs: `--model PATH --mmproj PATH` for local GGUF files, or a catalog id
+/// (`--model minicpm-v-4.7-1b`, the default), pulled into the cache the first time.
 enum ModelChoice {
-    static let defaultID = "minicpm-v-4.7-1b"
+    static let defaultID = ModelCatalog.defaultID
 
     /// The language-model and mmproj paths, or a usage error that says what to give.
     static func paths(_ args: Arguments) throws(CommandFailure) -> (model: String, mmproj: String) {
@@ -18,11 +18,8 @@ enum ModelChoice {
         case (nil, _?):
             throw usage("--mmproj needs --model FILE.gguf beside it")
         case (let id, nil):
-            let name = id ?? defaultID
-            throw CommandFailure(code: .modelFailed, message: """
-                FAILED: the model \(name) is not on this machine, and this build of lookd cannot download \
-                models yet. Run a local GGUF pair: --model LANGUAGE-MODEL.gguf --mmproj MMPROJ.gguf.
-                """)
+            let manifest = try ModelsCommand.fetch(id ?? defaultID)
+            return ModelCache().paths(manifest)
         }
     }
 

@@ -11,6 +11,8 @@ let help = """
       lookd ask PHOTO "QUESTION" [options]   answer one question about one photo (lookd ask --help)
       lookd watch --source S --rules R [options]   watch a video, stream or photos (lookd watch --help)
       lookd check FILE                       check a rules file and print the rules as understood
+      lookd models                           the model catalog and the model cache
+      lookd pull ID                          download a model into the cache
       lookd --help | --version
 
     The model runs on this machine's CPU through llama.cpp; no picture leaves the machine.
@@ -37,6 +39,12 @@ func main() -> Int32 {
         case "check":
             if words.contains("--help") || words.contains("-h") { print(CheckCommand.help); return 0 }
             try CheckCommand.run(words)
+        case "models":
+            if words.contains("--help") { print(ModelsCommand.help); return 0 }
+            ModelsCommand.list()
+        case "pull":
+            if words.contains("--help") || words.contains("-h") { print(ModelsCommand.help); return 0 }
+            try ModelsCommand.pull(words)
         case "--help", "-h", "help":
             print(help)
         case "--version", "version":

@@ -1,0 +1,41 @@
+import Foundation
+
+/// Brings a catalog model into the cache: reads the repo's listing, picks the pair, downloads both
+/// files (resumable, verified), and records what was chosen. A model already there is not fetched.
+public struct ModelPuller {
+    public let cache: ModelCache
+    public let downloader: Downloader
+
+    /// `HF_ENDPOINT` (default https://huggingface.co) and `HF_TOKEN` are honoured.
+    public init(cache: ModelCache = ModelCache(), environment: [String: String] = ProcessInfo.processInfo.environment,
+                progress: @escaping @Sendable (Downloader.Progress) -> Void = { _ in }) {
+        self.cache = cache
+        downloader = Downloader(endpoint: environment["HF_ENDPOINT"] ?? "https://huggingface.co",
+                                token: environment["HF_TOKEN"], progress: progress)
+    }
+
+    public func pull(_ id: String) throws(PullError) -> ModelCache.Manifest {
+        guard let entry = ModelCatalog.model(id) else { throw .unknownModel(id: id) }
+        if let present = cache.present(id) { return present }
+        let listing = try downloader.listing(repo: entry.repo, revision: entry.revision, cache: cache.root)
+        guard let (model, mmproj) = HubChoice.choose(listing) else { throw .noPair(repo: entry.repo, revision: entry.revision) }
+        let dir = cache.folder(id)
+        do {
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        } catch {
+            throw .disk(file: dir, reason: error.localizedDescription)
+        }
+        var files: [ModelCache.Manifest.File] = []
+        for file in [model, mmproj] {
+            let name = (file.path as NSString).lastPathComponent
+            try downloader.download(downloader.fileURL(repo: entry.repo, revision: entry.revision, path: file.path),
+                                    to: (dir as NSString).appendingPathComponent(name), size: file.fileSize,
+                                    sha256: file.lfs?.oid, cache: cache.root)
+            let size = (try? FileManager.default.attributesOfItem(atPath: (dir as NSString).appendingPathComponent(name))[.size] as? Int) ?? 0
+            files.append(.init(name: name, size: size, sha256: file.lfs?.oid))
+        }
+        let manifest = ModelCache.Manifest(id: id, repo: entry.repo, revision: entry.revision, model: files[0], mmproj: files[1])
+        do { try cache.write(manifest) } catch { throw .disk(file: dir, reason: error.localizedDescription) }
+        return manifest
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import TestSupport
+import VLM
+import XCTest
+
+/// Pulling a catalog model from a local Hub stand-in that serves the fixture pair.
+final class ModelPullTests: XCTestCase {
+    private let files = [
+        "MiniCPM-V-4.6-Q4_K_M.gguf": Fixtures.model,
+        "MiniCPM-V-4.6-Q8_0.gguf": Fixtures.model,
+        "mmproj-model-f16.gguf": Fixtures.mmproj,
+        "README.md": Fixtures.root.appendingPathComponent("README.md").path,
+    ]
+
+    private func puller(_ hub: HubServer, cache: String) -> ModelPuller {
+        ModelPuller(cache: ModelCache(root: cache), environment: ["HF_ENDPOINT": hub.endpoint])
+    }
+
+    func testPullsTheQ8PairVerifiedAndLoadsIt() throws {
+        let hub = try HubServer(files: files)
+        let cache = try Fixtures.scratch().path
+        let manifest = try puller(hub, cache: cache).pull("minicpm-v-4.6")
+        XCTAssertEqual(manifest.model.name, "MiniCPM-V-4.6-Q8_0.gguf")
+        XCTAssertEqual(manifest.mmproj.name, "mmproj-model-f16.gguf")
+        XCTAssertEqual(manifest.repo, "openbmb/MiniCPM-V-4.6-gguf")
+        let paths = ModelCache(root: cache).paths(manifest)
+        XCTAssertEqual(SHA256.hex(ofFile: paths.model), SHA256.hex(ofFile: Fixtures.model))
+        XCTAssertNotNil(ModelCache(root: cache).present("minicpm-v-4.6"))
+        XCTAssertNoThrow(try LlamaEngine(modelPath: paths.model, mmprojPath: paths.mmproj))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: ModelCache(root: cache).folder("minicpm-v-4.6"))
+            .filter { $0.hasSuffix(".part") }
+        XCTAssertEqual(leftovers, [])
+    }
+
+    func testAConnectionCutMidwayIsResumedWithRange() throws {
+        let hub = try HubServer(files: files, options: ["--cut", "100000"])
+        let cache = try Fixtures.scratch().path
+        let manifest = try puller(hub, cache: cache).pull("minicpm-v-4.6")
+        XCTAssertEqual(SHA256.hex(ofFile: ModelCache(root: cache).paths(manifest).mmproj), SHA256.hex(ofFile: Fixtures.mmproj))
+        XCTAssertTrue(hub.requests.contains("mmproj-model-f16.gguf bytes=100000-"), "\(hub.requests)")
+    }
+
+    func testTwoPullsOfTheSameModelDoNotCollide() throws {
+        let hub = try HubServer(files: files, options: ["--slow", "3000000"])
+        let cache = try Fixtures.scratch().path
+        let group = DispatchGroup()
+        let failures = Failures()
+        let endpoint = hub.endpoint
+        for _ in 0..<2 {
+            DispatchQueue.global().async(group: group) {
+                let puller = ModelPuller(cache: ModelCache(root: cache), environment: ["HF_ENDPOINT": endpoint])
+                do { _ = try puller.pull("minicpm-v-4.6") } catch {
+                    failures.add("\(error)")
+                }
+            }
+        }
+        XCTAssertEqual(group.wait(timeout: .now() + 60), .success)
+        XCTAssertEqual(failures.count, 0)
+        let manifest = try XCTUnwrap(ModelCache(root: cache).present("minicpm-v-4.6"))
+        XCTAssertEqual(SHA256.hex(ofFile: ModelCache(root: cache).paths(manifest).model), SHA256.hex(ofFile: Fixtures.model))
+        XCTAssertEqual(hub.requests.filter { $0.hasPrefix("MiniCPM-V-4.6-Q8_0.gguf") }.count, 1, "the second pull waited and found it done")
+    }
+
+    func testAWrongChecksumLeavesNothingBehind() throws {
+        let hub = try HubServer(files: files, options: ["--wrong-sha"])
+        let cache = try Fixtures.scratch().path
+        XCTAssertThrowsError(try puller(hub, cache: cache).pull("minicpm-v-4.6")) { error in
+            guard case .checksum(let file, _, _, let root)? = error as? PullError else { return XCTFail("\(error)") }
+            XCTAssertTrue(file.hasSuffix("MiniCPM-V-4.6-Q8_0.gguf"))
+            XCTAssertEqual(root, cache)
+        }
+        let left = try FileManager.default.contentsOfDirectory(atPath: ModelCache(root: cache).folder("minicpm-v-4.6"))
+            .filter { !$0.hasPrefix(".") }
+        XCTAssertEqual(left, [], "no half-written or unverified file where a complete one would be")
+        XCTAssertNil(ModelCache(root: cache).present("minicpm-v-4.6"))
+    }
+
+    func testA404AndNoNetworkSayWhatAndWhere() throws {
+        let hub = try HubServer(files: files, options: ["--missing-repo", "openbmb/MiniCPM-V-4.6-gguf"])
+        let cache = try Fixtures.scratch().path
+        XCTAssertThrowsError(try puller(hub, cache: cache).pull("minicpm-v-4.6")) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.contains("\(hub.endpoint)/api/models/openbmb/MiniCPM-V-4.6-gguf/tree/main answered HTTP 404"), text)
+            XCTAssertTrue(text.contains(cache), text)
+        }
+        let offline = ModelPuller(cache: ModelCache(root: cache), environment: ["HF_ENDPOINT": "http://127.0.0.1:9"])
+        XCTAssertThrowsError(try offline.pull("minicpm-v-4.6")) { error in
+            guard case .unreachable(let url, _, let root)? = error as? PullError else { return XCTFail("\(error)") }
+            XCTAssertTrue(url.hasPrefix("http://127.0.0.1:9/api/models/"))
+            XCTAssertEqual(root, cache)
+        }
+        XCTAssertThrowsError(try offline.pull("no-such-model")) { error in
+            XCTAssertEqual(error as? PullError, .unknownModel(id: "no-such-model"))
+        }
+    }
+
+    func testASlowServerStillCompletesAndReportsProgress() throws {
+        let hub = try HubServer(files: files, options: ["--slow", "2000000"])
+        let cache = try Fixtures.scratch().path
+        let seen = Seen()
+        let puller = ModelPuller(cache: ModelCache(root: cache), environment: ["HF_ENDPOINT": hub.endpoint]) { seen.add($0) }
+        _ = try puller.pull("minicpm-v-4.6")
+        XCTAssertGreaterThan(seen.count, 2, "progress while it downloads")
+        XCTAssertEqual(seen.lastBytes, Int64(try FileManager.default.attributesOfItem(atPath: Fixtures.mmproj)[.size] as! Int))
+    }
+
+    func testChoosingFromAListing() {
+        let f = { (p: String) in HubFile(path: p, size: 10, lfs: nil) }
+        let pick = HubChoice.choose([f("m-F16.gguf"), f("m-Q4_K_M.gguf"), f("mmproj-m-F16.gguf"), f("m-Q8_0.gguf")])
+        XCTAssertEqual(pick?.model.path, "m-Q8_0.gguf")
+        XCTAssertEqual(pick?.mmproj.path, "mmproj-m-F16.gguf")
+        XCTAssertEqual(HubChoice.choose([f("m-Q4_K_M.gguf"), f("mmproj.gguf")])?.model.path, "m-Q4_K_M.gguf")
+        XCTAssertNil(HubChoice.choose([f("m-Q8_0.gguf")]), "no mmproj")
+    }
+
+    func testTheCacheFolder() {
+        XCTAssertEqual(ModelCache(environment: ["LOOKD_MODELS": "/m", "XDG_CACHE_HOME": "/x"]).root, "/m")
+        XCTAssertEqual(ModelCache(environment: ["XDG_CACHE_HOME": "/x", "HOME": "/h"]).root, "/x/lookd/models")
+        XCTAssertEqual(ModelCache(environment: ["HOME": "/h"]).root, "/h/.cache/lookd/models")
+    }
+
+    private final class Failures: @unchecked Sendable {
+        private let lock = NSLock()
+        private var all: [String] = []
+        func add(_ s: String) { lock.withLock { all.append(s) } }
+        var count: Int { lock.withLock { all.count } }
+    }
+
+    private final class Seen: @unchecked Sendable {
+        private let lock = NSLock()
+        private var all: [Downloader.Progress] = []
+        func add(_ p: Downloader.Progress) { lock.withLock { all.append(p) } }
+        var count: Int { lock.withLock { all.count } }
+        var lastBytes: Int64 { lock.withLock { all.last?.bytes ?? 0 } }
+    }
+}
