@@ -16,7 +16,13 @@ weights random. The steps:
 A second language model, twice as wide (tiny-minicpmv-wide), does not fit that mmproj: the tests
 use it for the "mmproj does not fit the model" error.
 
-Usage: fixture_models.py LLAMA_SRC OUT_DIR
+With --bench it makes one pair at sizes close to the real MiniCPM-V 4.6 (the full 151,936-token
+Qwen vocabulary of the vendored test vocab, a 1024-wide 24-layer qwen35 language model, a
+SigLIP-400M-sized vision tower): the same kind of compute as the real model, for tools/bench. Those
+sizes are estimates, not read from the real checkpoint (it could not be downloaded here), and the
+pair is never committed.
+
+Usage: fixture_models.py LLAMA_SRC OUT_DIR [--bench]
 """
 import json
 import os
@@ -31,7 +37,7 @@ SPECIALS = ["<|endoftext|>", "<|im_start|>", "<|im_end|>", "<image>", "</image>"
             "<think>", "</think>", "<unk>", "<|image_pad|>", "<|video_pad|>"]
 
 
-def make_tokenizer(llama_src: Path, out: Path) -> dict:
+def make_tokenizer(llama_src: Path, out: Path, text_tokens: int = TEXT_TOKENS) -> dict:
     sys.path.insert(0, str(llama_src / "gguf-py"))
     import gguf
     from tokenizers import Tokenizer, AddedToken, decoders, pre_tokenizers, Regex
@@ -43,7 +49,8 @@ def make_tokenizer(llama_src: Path, out: Path) -> dict:
     field = reader.fields["tokenizer.ggml.merges"]
     merges = [bytes(field.parts[i]).decode("utf-8") for i in field.data]
 
-    kept = tokens[:TEXT_TOKENS]
+    specials_there = set(SPECIALS)
+    kept = [t for t in tokens[:text_tokens] if t not in specials_there and not t.startswith("[PAD")]
     vocab = {t: i for i, t in enumerate(kept)}
     kept_merges = []
     for m in merges:
@@ -72,24 +79,42 @@ def make_tokenizer(llama_src: Path, out: Path) -> dict:
     return vocab
 
 
-def make_checkpoint(out: Path, vocab: dict, hidden: int = 64) -> None:
+TINY = dict(
+    text=dict(hidden_size=64, intermediate_size=128, num_hidden_layers=4,
+              layer_types=["linear_attention", "linear_attention", "linear_attention", "full_attention"],
+              num_attention_heads=4, num_key_value_heads=2, head_dim=16,
+              linear_num_key_heads=2, linear_num_value_heads=4, linear_key_head_dim=16, linear_value_head_dim=16,
+              rope=dict(partial_rotary_factor=1.0, mrope_section=[3, 3, 2])),
+    vision=dict(hidden_size=32, intermediate_size=48, num_hidden_layers=3, num_attention_heads=2),
+    insert_layer_id=1,
+)
+BENCH = dict(
+    text=dict(hidden_size=1024, intermediate_size=3584, num_hidden_layers=24,
+              layer_types=["linear_attention", "linear_attention", "linear_attention", "full_attention"] * 6,
+              num_attention_heads=8, num_key_value_heads=2, head_dim=256,
+              linear_num_key_heads=16, linear_num_value_heads=16, linear_key_head_dim=128, linear_value_head_dim=128,
+              rope=dict(partial_rotary_factor=0.25, mrope_section=[11, 11, 10])),
+    vision=dict(hidden_size=1152, intermediate_size=4304, num_hidden_layers=27, num_attention_heads=16),
+    insert_layer_id=6,
+)
+
+
+def make_checkpoint(out: Path, vocab: dict, hidden: int = 64, shapes: dict = TINY) -> None:
     import torch
     from transformers import MiniCPMV4_6Config, MiniCPMV4_6ForConditionalGeneration
 
     torch.manual_seed(SEED)
+    t = dict(shapes["text"])
+    rope = t.pop("rope")
+    if shapes is TINY:
+        t["hidden_size"] = hidden
     text = dict(
-        model_type="qwen3_5_text", vocab_size=len(vocab), hidden_size=hidden, intermediate_size=128,
-        num_hidden_layers=4, layer_types=["linear_attention", "linear_attention", "linear_attention", "full_attention"],
-        num_attention_heads=4, num_key_value_heads=2, head_dim=16,
-        linear_num_key_heads=2, linear_num_value_heads=4, linear_key_head_dim=16, linear_value_head_dim=16,
-        linear_conv_kernel_dim=4, max_position_embeddings=4096, rms_norm_eps=1e-6,
-        eos_token_id=vocab["<|im_end|>"], pad_token_id=vocab["<|endoftext|>"],
-        rope_parameters={"rope_type": "default", "rope_theta": 10000000.0, "partial_rotary_factor": 1.0,
-                         "mrope_section": [3, 3, 2], "mrope_interleaved": True},
+        model_type="qwen3_5_text", vocab_size=len(vocab), linear_conv_kernel_dim=4, max_position_embeddings=4096,
+        rms_norm_eps=1e-6, eos_token_id=vocab["<|im_end|>"], pad_token_id=vocab["<|endoftext|>"],
+        rope_parameters={"rope_type": "default", "rope_theta": 10000000.0, "mrope_interleaved": True, **rope}, **t,
     )
-    vision = dict(hidden_size=32, intermediate_size=48, num_hidden_layers=3, num_attention_heads=2,
-                  image_size=980, patch_size=14)
-    config = MiniCPMV4_6Config(text_config=text, vision_config=vision, insert_layer_id=1, image_size=448,
+    vision = dict(image_size=980, patch_size=14, **shapes["vision"])
+    config = MiniCPMV4_6Config(text_config=text, vision_config=vision, insert_layer_id=shapes["insert_layer_id"], image_size=448,
                                downsample_mode="16x", image_token_id=vocab["<|image_pad|>"],
                                video_token_id=vocab["<|video_pad|>"])
     config.architectures = ["MiniCPMV4_6ForConditionalGeneration"]
@@ -129,6 +154,16 @@ runpy.run_path({str(llama_src / 'convert_hf_to_gguf.py')!r}, run_name="__main__"
 def main() -> None:
     llama_src, out_dir = Path(sys.argv[1]).resolve(), Path(sys.argv[2]).resolve()
     out_dir.mkdir(parents=True, exist_ok=True)
+    if "--bench" in sys.argv:
+        with tempfile.TemporaryDirectory(dir=out_dir) as tmp:
+            ckpt = Path(tmp) / "checkpoint"
+            ckpt.mkdir()
+            vocab = make_tokenizer(llama_src, ckpt, text_tokens=10**9)
+            make_checkpoint(ckpt, vocab, shapes=BENCH)
+            convert(llama_src, ckpt, Path(tmp), "bench-minicpmv")
+            for f in sorted(Path(tmp).glob("*.gguf")):
+                os.replace(f, out_dir / f.name)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         ckpt = Path(tmp) / "checkpoint"
         ckpt.mkdir()
