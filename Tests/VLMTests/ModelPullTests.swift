@@ -104,6 +104,25 @@ final class ModelPullTests: XCTestCase {
         XCTAssertEqual(seen.lastBytes, Int64(try FileManager.default.attributesOfItem(atPath: Fixtures.mmproj)[.size] as! Int))
     }
 
+    func testAFullDiskSaysSoAndLeavesNoCompleteLookingFile() throws {
+        // A 300 KB tmpfs as the cache: the 435 KB language model cannot fit. Needs root (as CI runs).
+        let cache = try Fixtures.scratch().path
+        guard (try Subprocess.run("/bin/mount", ["-t", "tmpfs", "-o", "size=300k", "tmpfs", cache])).status == 0 else {
+            return XCTFail("this test mounts a small tmpfs, which needs root")
+        }
+        defer { _ = try? Subprocess.run("/bin/umount", [cache]) }
+        let hub = try HubServer(files: files)
+        XCTAssertThrowsError(try puller(hub, cache: cache).pull("minicpm-v-4.6")) { error in
+            guard case .disk(let file, let reason)? = error as? PullError else { return XCTFail("\(error)") }
+            XCTAssertTrue(file.hasSuffix("MiniCPM-V-4.6-Q8_0.gguf.part"), file)
+            XCTAssertFalse(reason.isEmpty)
+            XCTAssertTrue("\(error)".hasPrefix("Could not write \(file)"), "\(error)")
+        }
+        let dir = ModelCache(root: cache).folder("minicpm-v-4.6")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: (dir as NSString).appendingPathComponent("MiniCPM-V-4.6-Q8_0.gguf")))
+        XCTAssertNil(ModelCache(root: cache).present("minicpm-v-4.6"))
+    }
+
     func testChoosingFromAListing() {
         let f = { (p: String) in HubFile(path: p, size: 10, lfs: nil) }
         let pick = HubChoice.choose([f("m-F16.gguf"), f("m-Q4_K_M.gguf"), f("mmproj-m-F16.gguf"), f("m-Q8_0.gguf")])

@@ -103,7 +103,9 @@ public final class Downloader: @unchecked Sendable {
         sink.done.wait()
         delegateSession.finishTasksAndInvalidate()
         if let status = sink.status, status == 416, have > 0 { return }      // the part was already whole
-        if let failure = sink.writeFailure { throw .disk(file: part, reason: failure) }
+        if let failure = sink.writeFailure {
+            throw .disk(file: part, reason: "\(failure); free some space and pull again: the download resumes from what is there")
+        }
         if let error = sink.error { throw .unreachable(url: url, reason: error, cache: cache) }
         guard let status = sink.status, status == 200 || status == 206 else {
             throw .http(url: url, status: sink.status ?? 0, cache: cache)
