@@ -18,12 +18,9 @@ enum CheckCommand {
         let spec = args.positional[0]
         let set: RuleSet
         do {
-            let settings = try WatchSettings(Arguments(["--source", "-", "--rules", spec], valued: WatchSettings.valued, switches: []))
-            set = try settings.loadRules().0
-        } catch let error as RulesError {
-            throw CommandFailure(code: .usage, message: error.description)
+            set = try RuleSpec.load(spec).rules
         } catch {
-            throw CommandFailure(code: .usage, message: "\(error)")
+            throw CommandFailure(code: .usage, message: error.description)
         }
         print("\(set.rules.count) rule\(set.rules.count == 1 ? "" : "s") in \(spec):")
         for (i, rule) in set.rules.enumerated() {

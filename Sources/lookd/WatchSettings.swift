@@ -53,13 +53,10 @@ struct WatchSettings {
         if let t = args.value("truth") { truth = try Self.truth(t) }
     }
 
-    /// The rules: a file when one exists at the path (or it ends in .yaml/.yml), else the inline form.
+    /// The rules `--rules` names.
     func loadRules() throws(RulesError) -> (RuleSet, source: String) {
-        let trimmed = rulesSpec.trimmingCharacters(in: .whitespaces)
-        let looksLikeFile = !trimmed.isEmpty && (FileManager.default.fileExists(atPath: rulesSpec)
-            || rulesSpec.hasSuffix(".yaml") || rulesSpec.hasSuffix(".yml") || !rulesSpec.contains("="))
-        if looksLikeFile { return (try RulesFile.load(path: rulesSpec), rulesSpec) }
-        return (try InlineRules.parse(rulesSpec), InlineRules.source)
+        let loaded = try RuleSpec.load(rulesSpec)
+        return (loaded.rules, loaded.source)
     }
 
     private static func number(_ args: Arguments, _ name: String, default fallback: Double,
