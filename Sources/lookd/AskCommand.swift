@@ -21,7 +21,8 @@ enum AskCommand {
         Ctrl-C stops the answer: STOPPED, with the answer so far.
 
         Options:
-          --model FILE.gguf     the language model (GGUF)
+          --model ID            a catalog model (lookd models; default minicpm-v-4.7-1b), pulled the first time
+          --model FILE.gguf     a local language model (GGUF), with
           --mmproj FILE.gguf    its vision projector (GGUF)
           --tokens N            the most answer tokens (default 256)
           --json FILE           write a record of the question and answer as JSON

@@ -26,7 +26,7 @@ enum ExitCode: Int32 {
           3    no photo (none given, or the path does not exist)
           4    empty question
           5    the photo could not be read
-          6    the model did not load
+          6    the model did not load (or could not be downloaded)
           7    the source cannot be opened (watch)
           130  stopped by Ctrl-C while answering (the answer so far is printed)
         """

@@ -29,7 +29,9 @@ enum WatchCommand {
           --rules FILE          a rules file (YAML; see rules.example.yaml and lookd check)
           --rules "a=b|…"       rules inline: condition=chime|glass|bell|say:<line>|timer:<minutes>|count|log|
                                 effect:ripple|zoom|spotlight[/water|horn|bells|chime]
-          --model FILE.gguf --mmproj FILE.gguf   the model; --model script:FILE answers from a file (README)
+          --model ID            a catalog model (lookd models; default minicpm-v-4.7-1b), pulled the first time
+          --model FILE.gguf --mmproj FILE.gguf   a local GGUF pair
+          --model script:FILE   answers from a text file instead of a model (README: the scripted engine)
           --tokens N            the most answer tokens per frame (default 32)
           --cooldown S          seconds after a fire in which the rule does not fire again (default 3)
           --no-sound            perform no sound, spoken line or timer sound (they are recorded as not performed)
