@@ -38,6 +38,7 @@ let package = Package(
         .testTarget(name: "VLMTests", dependencies: ["VLM", "Capture", "TestSupport"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "TestSupport"]),
         .testTarget(name: "ReactionsTests", dependencies: ["Reactions", "TestSupport"]),
+        .testTarget(name: "GroundingTests", dependencies: ["Grounding"]),
         .testTarget(name: "lookdTests", dependencies: ["lookd", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
