@@ -1,10 +1,9 @@
 import Foundation
+import LookCore
 import VLM
 
 /// The JSON record `lookd ask --json FILE` writes: the question, the photo, the times and the answer.
-struct AskRecord: Encodable {
-    let schema = "lookd-ask/1"
-    let time = ISO8601DateFormatter().string(from: Date())
+struct AskRecord {
     let question: String
     let photo: String
     let photoSize: [Int]
@@ -20,48 +19,37 @@ struct AskRecord: Encodable {
     let footer: String
     let maxTokens: Int
 
-    enum CodingKeys: String, CodingKey {
-        case schema, time, question, photo, engine, model, mmproj, footer
-        case photoSize = "photo_px", photoDecodeSeconds = "photo_decode_s", engineReadySeconds = "engine_ready_s"
-        case readySeconds = "t_ready_s", answerShown = "answer_shown", numbersLine = "numbers_line"
-        case maxTokens = "max_tokens", firstToken = "first_token_s", generate = "generate_s"
-        case imageEncode = "image_encode_s", inputTokens = "input_tokens", outputTokens = "output_tokens"
-        case tokS = "tok_s", answer, stop
-    }
-
-    func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(schema, forKey: .schema)
-        try c.encode(time, forKey: .time)
-        try c.encode(question, forKey: .question)
-        try c.encode(photo, forKey: .photo)
-        try c.encode(photoSize, forKey: .photoSize)
-        try c.encode(engine, forKey: .engine)
-        try c.encode(model, forKey: .model)
-        try c.encode(mmproj, forKey: .mmproj)
-        try c.encode(photoDecodeSeconds, forKey: .photoDecodeSeconds)
-        try c.encode(engineReadySeconds, forKey: .engineReadySeconds)
-        try c.encode(readySeconds, forKey: .readySeconds)
+    var json: JSON {
         let t = generation.timings
-        try c.encode(t.firstToken, forKey: .firstToken)
-        try c.encode(t.total, forKey: .generate)
-        try c.encode(t.imageEncode, forKey: .imageEncode)
-        try c.encode(t.inputTokens, forKey: .inputTokens)
-        try c.encode(t.outputTokens, forKey: .outputTokens)
-        try c.encode(t.tokensPerSecond, forKey: .tokS)
-        try c.encode(maxTokens, forKey: .maxTokens)
-        try c.encode(generation.text, forKey: .answer)
-        try c.encode(answerShown, forKey: .answerShown)
-        try c.encode(generation.stop.rawValue, forKey: .stop)
-        try c.encode(numbersLine, forKey: .numbersLine)
-        try c.encode(footer, forKey: .footer)
+        return .object([
+            ("schema", .string("lookd-ask/1")),
+            ("time", .string(ISO8601DateFormatter().string(from: Date()))),
+            ("question", .string(question)),
+            ("photo", .string(photo)),
+            ("photo_px", .ints(photoSize)),
+            ("engine", .string(engine)),
+            ("model", .string(model)),
+            ("mmproj", .string(mmproj)),
+            ("photo_decode_s", .number(photoDecodeSeconds, places: 4)),
+            ("engine_ready_s", .number(engineReadySeconds, places: 4)),
+            ("t_ready_s", .number(readySeconds, places: 4)),
+            ("first_token_s", .optional(t.firstToken, places: 4)),
+            ("generate_s", .number(t.total, places: 4)),
+            ("image_encode_s", .number(t.imageEncode, places: 4)),
+            ("input_tokens", .int(t.inputTokens)),
+            ("output_tokens", .int(t.outputTokens)),
+            ("tok_s", .optional(t.tokensPerSecond, places: 2)),
+            ("max_tokens", .int(maxTokens)),
+            ("answer", .string(generation.text)),
+            ("answer_shown", .string(answerShown)),
+            ("stop", .string(generation.stop.rawValue)),
+            ("numbers_line", .string(numbersLine)),
+            ("footer", .string(footer)),
+        ])
     }
 
     /// Writes the record whole or not at all (a temporary file renamed into place).
     func write(to path: String) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(self)
-        try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        try (json.text(indent: 2) + "\n").write(toFile: path, atomically: true, encoding: .utf8)
     }
 }
