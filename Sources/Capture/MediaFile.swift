@@ -21,8 +21,6 @@ final class MediaFile {
     let fps: Double
     /// The length in seconds, when known.
     let duration: Double?
-    /// The container's name (`mov,mp4,m4a,3gp,3g2,mj2`, `mpegts`, …).
-    let formatName: String
 
     /// Opens `path`; `lowres(w, h, maxLowres)` may pick a power-of-two reduction that the decoder
     /// applies while decoding (JPEG supports 1/2, 1/4, 1/8).
@@ -58,7 +56,6 @@ final class MediaFile {
         } else {
             duration = nil
         }
-        formatName = fmt.pointee.iformat.map { String(cString: $0.pointee.name) } ?? "unknown"
         guard let ctx = avcodec_alloc_context3(decoder) else { throw .failed("out of memory") }
         codec = ctx
         rc = avcodec_parameters_to_context(ctx, stream.pointee.codecpar)

@@ -1,16 +1,11 @@
 import Foundation
 import LookCore
+import TestSupport
 import XCTest
 
 final class LogTests: XCTestCase {
-    private final class Lines: @unchecked Sendable {
-        let lock = NSLock()
-        var all: [String] = []
-        func add(_ s: String) { lock.withLock { all.append(s) } }
-    }
-
     func testJournalLinesCarryTheirPriority() {
-        let lines = Lines()
+        let lines = CollectedLines()
         let log = Log(threshold: .info, journal: true) { lines.add($0) }
         log.error("camera lost")
         log.info("frame 3")
@@ -19,7 +14,7 @@ final class LogTests: XCTestCase {
     }
 
     func testTerminalLinesAreReadable() {
-        let lines = Lines()
+        let lines = CollectedLines()
         let log = Log(threshold: .notice, journal: false) { lines.add($0) }
         log.warning("no sound server")
         log.info("hidden at notice")

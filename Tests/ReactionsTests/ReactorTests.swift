@@ -5,14 +5,8 @@ import TestSupport
 import XCTest
 
 final class ReactorTests: XCTestCase {
-    private final class Lines: @unchecked Sendable {
-        let lock = NSLock()
-        var all: [String] = []
-        func add(_ s: String) { lock.withLock { all.append(s) } }
-    }
-
     func testCountsAndLogLines() {
-        let lines = Lines()
+        let lines = CollectedLines()
         let reactor = Reactor(log: Log(threshold: .notice, journal: true) { lines.add($0) }, timestamp: { _ in "14:03:27" })
         XCTAssertEqual(reactor.perform(.count, condition: "a sign", fire: 1, at: Date()).shown, "×1")
         XCTAssertEqual(reactor.perform(.count, condition: "a sign", fire: 1, at: Date()).shown, "×2")

@@ -47,6 +47,14 @@ public enum Media {
 }
 
 extension Media {
+    /// A folder `photos` inside `dir` holding one 64 × 64 test-pattern photo; returns its path.
+    public static func photoFolder(in dir: URL) throws -> String {
+        let folder = dir.appendingPathComponent("photos").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try photo((folder as NSString).appendingPathComponent("one.png"), width: 64, height: 64)
+        return folder
+    }
+
     /// An H.264 clip of `seconds` at `fps` from a lavfi source (testsrc2 shows a running frame counter).
     public static func clip(_ path: String, seconds: Double, fps: Int = 30, width: Int = 320, height: Int = 180,
                             source: String = "testsrc2") throws {

@@ -14,17 +14,7 @@ final class WatchCommandTests: XCTestCase {
         try Subprocess.run(Fixtures.lookd, ["watch"] + arguments, environment: ["GGML_NO_BACKTRACE": "1"], onStart: onStart)
     }
 
-    /// Every line of the event log, parsed; fails on a line that is not a whole JSON object.
-    private func events(_ file: String) throws -> [[String: Any]] {
-        let text = try String(contentsOfFile: file, encoding: .utf8)
-        return try text.split(separator: "\n").map { line in
-            let object = try JSONSerialization.jsonObject(with: Data(line.utf8))
-            let event = try XCTUnwrap(object as? [String: Any], String(line))
-            XCTAssertNotNil(event["t"] as? String)
-            XCTAssertNotNil(event["event"] as? String)
-            return event
-        }
-    }
+    private func events(_ file: String) throws -> [[String: Any]] { try EventLogFile.read(file) }
 
     private func record(in folder: String) throws -> [String: Any] {
         let name = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: folder).first { $0.hasPrefix("watch-run-") })
@@ -108,9 +98,7 @@ final class WatchCommandTests: XCTestCase {
     }
 
     func testSIGTERMStopsAfterTheFrameAndStillWritesTheRecord() throws {
-        let photos = path("photos")
-        try FileManager.default.createDirectory(atPath: photos, withIntermediateDirectories: true)
-        try Media.photo((photos as NSString).appendingPathComponent("one.png"), width: 64, height: 64)
+        let photos = try Media.photoFolder(in: dir)
         let out = path("out")
         let log = (out as NSString).appendingPathComponent("lookd-events.jsonl")
         let r = try watch(["--source", photos, "--hold", "0", "--rules", "a cat=log", "--model", "script:" + (try script(["1. No"])),
@@ -128,9 +116,7 @@ final class WatchCommandTests: XCTestCase {
     }
 
     func testSIGKILLLosesNothingAlreadyLogged() throws {
-        let photos = path("photos")
-        try FileManager.default.createDirectory(atPath: photos, withIntermediateDirectories: true)
-        try Media.photo((photos as NSString).appendingPathComponent("one.png"), width: 64, height: 64)
+        let photos = try Media.photoFolder(in: dir)
         let log = path("events.jsonl")
         _ = try watch(["--source", photos, "--hold", "0", "--rules", "a cat=log", "--model", "script:" + (try script(["1. Yes", "1. No"])),
                        "--log", log, "--record", path("out")]) { process in
@@ -145,9 +131,7 @@ final class WatchCommandTests: XCTestCase {
     }
 
     func testSecondsTriggerAndDelay() throws {
-        let photos = path("photos")
-        try FileManager.default.createDirectory(atPath: photos, withIntermediateDirectories: true)
-        try Media.photo((photos as NSString).appendingPathComponent("one.png"), width: 64, height: 64)
+        let photos = try Media.photoFolder(in: dir)
         let trigger = path("go")
         let out = path("out")
         let started = Date()

@@ -16,29 +16,17 @@ final class WatchSoundTests: XCTestCase {
 
     private func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
 
-    private func events(_ file: String) throws -> [[String: Any]] {
-        try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").map {
-            try XCTUnwrap(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
-        }
-    }
-
-    private func photos() throws -> String {
-        let folder = path("photos")
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try Media.photo((folder as NSString).appendingPathComponent("one.png"), width: 64, height: 64)
-        return folder
-    }
 
     private func watch(_ answers: [String], rules: String, seconds: String, extra: [String] = [],
                        onStart: ((Process) -> Void)? = nil) throws -> (Subprocess, [[String: Any]]) {
         let script = path("script.txt")
         try (answers.joined(separator: "\n") + "\n").write(toFile: script, atomically: true, encoding: .utf8)
         let log = path("events.jsonl")
-        let r = try Subprocess.run(Fixtures.lookd, ["watch", "--source", try photos(), "--hold", "1", "--rules", rules,
+        let r = try Subprocess.run(Fixtures.lookd, ["watch", "--source", try Media.photoFolder(in: dir), "--hold", "1", "--rules", rules,
                                                     "--model", "script:" + script, "--seconds", seconds, "--log", log,
                                                     "--record", path("out")] + extra,
                                    environment: ["PULSE_SERVER": server.address], onStart: onStart)
-        return (r, try events(log))
+        return (r, try EventLogFile.read(log))
     }
 
     func testTheChimeASpokenLineAndAnEffectsSoundAreHeard() throws {
