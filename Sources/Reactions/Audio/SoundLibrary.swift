@@ -27,9 +27,9 @@ public final class SoundLibrary: @unchecked Sendable {
         return found
     }
 
-    /// The names whose own file this build has.
+    /// The names whose own file this build has (loading them into the cache on the way).
     public var soundsInBuild: [String] {
-        ["chime", "glass", "bell", "water", "horn", "bells"].filter { load($0) != nil }
+        ["chime", "glass", "bell", "water", "horn", "bells"].filter { clip($0).origin != .fallback }
     }
 
     private func load(_ name: String) -> (AudioClip, Origin)? {
