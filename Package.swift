@@ -37,7 +37,7 @@ let package = Package(
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "TestSupport"]),
         .testTarget(name: "VLMTests", dependencies: ["VLM", "Capture", "TestSupport"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "TestSupport"]),
-        .testTarget(name: "ReactionsTests", dependencies: ["Reactions", "TestSupport"]),
+        .testTarget(name: "ReactionsTests", dependencies: ["Reactions", "Capture", "TestSupport"]),
         .testTarget(name: "GroundingTests", dependencies: ["Grounding"]),
         .testTarget(name: "lookdTests", dependencies: ["lookd", "TestSupport"]),
     ],

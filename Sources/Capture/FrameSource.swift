@@ -12,6 +12,8 @@ public protocol FrameSource: AnyObject {
     func pause()
     /// Goes on from where it paused, without rewinding.
     func resume()
+    /// Where the source stands in its own time, in seconds (a video's position); nil for a live source.
+    var position: Double? { get }
 }
 
 /// A description of an open source.

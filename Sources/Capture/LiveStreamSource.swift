@@ -42,6 +42,7 @@ public final class LiveStreamSource: FrameSource {
     /// A stream cannot stand still: pausing only means the loop takes no frame meanwhile.
     public func pause() {}
     public func resume() {}
+    public var position: Double? { nil }
 
     public func next() throws(CaptureError) -> Frame? {
         let got = reader.waitNewer(than: takenSequence, into: current, timeout: stallTimeout)

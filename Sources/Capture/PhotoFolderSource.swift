@@ -39,6 +39,7 @@ public final class PhotoFolderSource: FrameSource {
 
     public func pause() { clock.pause() }
     public func resume() { clock.resume() }
+    public var position: Double? { clock.elapsed() }
 
     public func next() throws(CaptureError) -> Frame? {
         let elapsed = clock.elapsed()

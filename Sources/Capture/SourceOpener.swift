@@ -6,7 +6,7 @@ public enum SourceOpener {
     public struct Options: Sendable {
         public var pace: VideoFileSource.Pace = .realtime
         /// Seconds each photo of a folder stays on (0: the next photo every frame).
-        public var hold: Double = 4.5
+        public var photoSeconds: Double = 4.5
         /// The long side of the frames the model gets.
         public var maxSide: Int = 448
         public init() {}
@@ -24,7 +24,7 @@ public enum SourceOpener {
         }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: spec, isDirectory: &isDirectory), isDirectory.boolValue {
-            return try PhotoFolderSource(folder: spec, hold: options.hold, maxSide: options.maxSide, clock: clock)
+            return try PhotoFolderSource(folder: spec, hold: options.photoSeconds, maxSide: options.maxSide, clock: clock)
         }
         return try VideoFileSource(path: spec, pace: options.pace, maxSide: options.maxSide, clock: clock)
     }

@@ -53,6 +53,13 @@ public final class VideoFileSource: FrameSource {
     public func pause() { clock.pause() }
     public func resume() { clock.resume() }
 
+    public var position: Double? {
+        switch pace {
+        case .realtime: return clock.elapsed()
+        case .frames: return lastTaken ?? 0
+        }
+    }
+
     public func next() throws(CaptureError) -> Frame? {
         guard !ended else { return nil }
         do {

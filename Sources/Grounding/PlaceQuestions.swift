@@ -17,3 +17,15 @@ public enum PlaceQuestions {
         "Where in the picture is \(condition)? Answer with two words: left, center or right; then top, middle or bottom."
     }
 }
+
+/// How lookd learns where an effect's thing is (`--cells`).
+public enum PlaceForm: String, Sendable, CaseIterable {
+    /// The box question, for each effect rule that turns yes (the default).
+    case box
+    /// The cell question (or, with `--cell-words`, two place words), for each rule that turns yes.
+    case ask
+    /// The cell number asked inside the yes/no prompt.
+    case batch
+    /// Nothing asked: effects play on the whole frame.
+    case none
+}

@@ -4,6 +4,8 @@ import Foundation
 public protocol Clock: Sendable {
     /// Seconds on a monotonic scale (only differences mean anything).
     func now() -> Double
+    /// Waits `seconds` on this clock (a hold; a test's clock just moves on).
+    func sleep(_ seconds: Double)
 }
 
 /// The system's monotonic clock.
@@ -13,5 +15,8 @@ public struct MonotonicClock: Clock {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+    public func sleep(_ seconds: Double) {
+        if seconds > 0 { Thread.sleep(forTimeInterval: seconds) }
     }
 }

@@ -81,10 +81,8 @@ public final class Reactor: ReactionPerformer, @unchecked Sendable {
             let restarted = timers.start(condition, minutes: minutes)
             return ReactionResult(performed: true, shown: Timers.clock(minutes * 60), note: restarted ? "restarted" : nil)
         case .effect(_, let sound):
-            var result = play(sound.rawValue, fire: fire, condition: condition, shown: reaction.name)
-            result.performed = false
-            result.note = "the held-frame edit is not in this build yet" + (result.note.map { "; \($0)" } ?? "; its sound played")
-            return result
+            // The edit itself is drawn by the watch loop, which holds the frame; here, its sound.
+            return play(sound.rawValue, fire: fire, condition: condition, shown: reaction.name)
         }
     }
 

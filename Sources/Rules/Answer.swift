@@ -1,3 +1,5 @@
+import LookCore
+
 /// One rule's answer on one frame. `unread` (`?`) is never no, and never fires.
 public enum Answer: String, Sendable, Codable, Equatable {
     case yes, no
@@ -24,6 +26,21 @@ public enum AnswerParser {
             for (i, line) in lines.prefix(ruleCount).enumerated() { answers[i] = word(line) }
         }
         return answers
+    }
+
+    /// `--cells batch`: the cell each numbered line names after its Yes (`2. Yes 7`, `2. Yes, cell 7`);
+    /// nil for a rule whose line has no Yes or no digit 1–9 after it.
+    public static func cells(_ reply: String, ruleCount: Int) -> [Cell?] {
+        var cells = [Cell?](repeating: nil, count: ruleCount)
+        guard ruleCount > 0 else { return cells }
+        let lines = reply.split(whereSeparator: \.isNewline).map { clean(String($0)) }
+        for line in lines {
+            guard let (number, rest) = splitNumber(line), (1...ruleCount).contains(number),
+                  cells[number - 1] == nil, word(rest) == .yes else { continue }
+            let afterYes = rest.drop { !$0.isLetter }.dropFirst(3)
+            cells[number - 1] = afterYes.first { ("1"..."9").contains($0) }.flatMap { Int(String($0)) }.flatMap(Cell.init)
+        }
+        return cells
     }
 
     /// Drops Markdown emphasis and surrounding spaces.

@@ -24,9 +24,7 @@ extension VisionLanguageModel {
         let encoded = try encode(image)
         var generation = try generate(image: encoded, prompt: prompt, maxTokens: maxTokens,
                                       cancellation: cancellation, onText: onText)
-        generation.timings.imageEncode += encoded.encodeSeconds
-        generation.timings.total += encoded.encodeSeconds
-        generation.timings.firstToken = generation.timings.firstToken.map { $0 + encoded.encodeSeconds }
+        generation.timings.addEncoding(encoded.encodeSeconds)
         return generation
     }
 }
@@ -85,6 +83,13 @@ public struct GenerationTimings: Sendable, Codable, Equatable {
         self.imageEncode = imageEncode
         self.inputTokens = inputTokens
         self.outputTokens = outputTokens
+    }
+
+    /// Counts an encoding paid before this answer (its seconds go into every time from the start).
+    public mutating func addEncoding(_ seconds: Double) {
+        imageEncode += seconds
+        total += seconds
+        firstToken = firstToken.map { $0 + seconds }
     }
 
     /// Tokens per second after the first: how fast the rest of the answer followed.

@@ -43,6 +43,13 @@ final class RunRecord: @unchecked Sendable {
     private var firesByReaction: [String: Int] = [:]
     private var firesByEffect: [String: Int] = [:]
     private var firesBySound: [String: Int] = [:]
+    private var boxesNamed: [String: Int] = [:]
+    private var cellsNamed: [String: Int] = [:]
+    private var firesWithBox = 0
+    private var firesWithCell = 0
+    private var holds: [Double] = []
+    private var holdCount = 0
+    private var holdTotal = 0.0
     private var scored = 0
     private var matched = 0
     private let conditions: [String]
@@ -62,11 +69,6 @@ final class RunRecord: @unchecked Sendable {
             if a == .yes { yes[i] += 1 }
             if a == .unread { unread += 1 }
         }
-        func add(_ key: String, _ value: Double?) {
-            guard let value else { return }
-            series[key, default: []].append(value)
-            if series[key]!.count > Self.detailLimit { series[key]!.removeFirst() }
-        }
         add("frame_ms", done * 1000)
         add("model_ms", model * 1000)
         add("first_token_ms", timings.firstToken.map { $0 * 1000 })
@@ -81,14 +83,44 @@ final class RunRecord: @unchecked Sendable {
         add("tokens_out", Double(timings.outputTokens))
     }
 
-    func countFire(rule: Rule) {
+    func countFire(rule: Rule, place: Place? = nil) {
         firesByRule[rule.condition, default: 0] += 1
+        if let place {
+            if place.box != nil { boxesNamed[rule.condition, default: 0] += 1; firesWithBox += 1 }
+            if place.cell != nil { cellsNamed[rule.condition, default: 0] += 1; firesWithCell += 1 }
+            if place.text != nil {
+                add("place_ms", place.seconds * 1000)
+                add("place_tokens", Double(place.tokens))
+            }
+        }
         firesByReaction[rule.reaction.kind, default: 0] += 1
         switch rule.reaction {
         case .effect(let e, let s): firesByEffect[e.rawValue, default: 0] += 1; firesBySound[s.rawValue, default: 0] += 1
         case .sound(let s): firesBySound[s.rawValue, default: 0] += 1
         default: break
         }
+    }
+
+    /// An effect's hold ended: its measured length and how long its pictures took to draw.
+    func addHold(ms: Double, render: Double?) {
+        holds.append(ms)
+        if holds.count > Self.detailLimit { holds.removeFirst() }
+        holdCount += 1
+        holdTotal += ms
+        add("render_ms", render.map { $0 * 1000 })
+    }
+
+    /// The holds that followed the latest frame, in its detail.
+    func addFrameHold(ms: Double) {
+        guard case .object(var pairs) = frames.last else { return }
+        pairs.append(("hold_ms", .number(ms, places: 1)))
+        frames[frames.count - 1] = .object(pairs)
+    }
+
+    private func add(_ key: String, _ value: Double?) {
+        guard let value else { return }
+        series[key, default: []].append(value)
+        if series[key]!.count > Self.detailLimit { series[key]!.removeFirst() }
     }
 
     func score(matched m: Int, of n: Int) {
@@ -114,7 +146,7 @@ final class RunRecord: @unchecked Sendable {
             ("stop", .string(stopReason)),
         ]
         for key in ["frame_ms", "model_ms", "first_token_ms", "grab_ms", "decode_ms", "scale_ms", "age_ms", "prompt_ms", "parse_ms", "record_ms",
-                    "tokens_in", "tokens_out"] {
+                    "tokens_in", "tokens_out", "place_ms", "place_tokens", "render_ms"] {
             fields.append((key, stats(series[key] ?? [])))
         }
         fields += [
@@ -126,7 +158,12 @@ final class RunRecord: @unchecked Sendable {
             ("fires_by_effect", table(firesByEffect)),
             ("fires_by_sound", table(firesBySound)),
             ("suppressed", .int(suppressed.count)),
-            ("holds", .object([("count", .int(0)), ("total_ms", .int(0))])),
+            ("holds", .object([("count", .int(holdCount)), ("total_ms", .number(holdTotal, places: 1)),
+                               ("min_ms", .optional(holds.min(), places: 1)), ("max_ms", .optional(holds.max(), places: 1))])),
+            ("boxes_named", table(boxesNamed)),
+            ("cells_named", table(cellsNamed)),
+            ("fires_with_box", .int(firesWithBox)),
+            ("fires_with_cell", .int(firesWithCell)),
         ]
         if scored > 0 { fields += [("answers_scored", .int(scored)), ("answers_matched", .int(matched))] }
         return .object(fields)

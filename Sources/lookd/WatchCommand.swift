@@ -1,5 +1,6 @@
 import Capture
 import Foundation
+import Grounding
 import LookCore
 import Reactions
 import Rules
@@ -20,10 +21,10 @@ enum WatchCommand {
         Source:
           --source FILE         a video file, played in real time (or --pace frames)
           --source URL          a stream libavformat opens (rtsp://, http://, udp://, …); the newest frame
-          --source DIR          a folder of photos, each shown --hold seconds, round and round
+          --source DIR          a folder of photos, each shown --photo-seconds, round and round
           --pace realtime|frames   frames: step through the video --every S seconds of video time
           --every S             the step for --pace frames (default 1)
-          --hold S              seconds each photo stays on (default 4.5; 0: the next photo every frame)
+          --photo-seconds S     seconds each photo stays on (default 4.5; 0: the next photo every frame)
           --size N              the long side of the frames the model gets (default 448)
         Rules and model:
           --rules FILE          a rules file (YAML; see rules.example.yaml and lookd check)
@@ -34,6 +35,16 @@ enum WatchCommand {
           --model script:FILE   answers from a text file instead of a model (README: the scripted engine)
           --tokens N            the most answer tokens per frame (default 32)
           --cooldown S          seconds after a fire in which the rule does not fire again (default 3)
+        Effects (effect: ripple|zoom|spotlight):
+          --hold S              seconds an effect holds the frame the model answered (default 3); the loop
+                                takes no frame meanwhile and a video stands still
+          --cells box|ask|batch|none   where the edit plays: box (default) asks the model for the thing's
+                                box; ask asks for one of nine cells; batch asks the cell inside the yes/no
+                                prompt; none plays it on the whole frame
+          --cell-words          with --cells ask: the place as two words (left/center/right, top/middle/bottom)
+          --grid                draw the nine numbered cells on the frame the model gets
+          --effects DIR         where each effect's catch<n>.png (2.5 s into the hold) and edit<n>.apng go
+                                (default: --frames DIR, else watch-<epoch>-effects/ in the record folder)
           --no-sound            perform no sound, spoken line or timer sound (they are recorded as not performed)
         Run:
           --seconds N           watch this long (the frame being answered is finished)
@@ -113,9 +124,14 @@ enum WatchCommand {
             ("source", .object([("kind", .string(info.kind)), ("name", .string(info.name)), ("size", .ints([info.width, info.height])),
                                 ("fps", .optional(info.fps)), ("duration", .optional(info.duration)), ("pace", .string(info.pace))])),
             ("rules_source", .string(rulesSource)), ("rules", rulesJSON),
-            ("prompt", .string(WatchPrompt.text(for: ruleSet.rules))),
+            ("prompt", .string(WatchPrompt.text(for: ruleSet.rules, cells: settings.cells == .batch))),
+            ("cells_form", .string(settings.cells.rawValue)), ("cell_words", .bool(settings.cellWords)),
+            ("place_prompt", settings.cells == .box || settings.cells == .ask ? .string(PlaceAsker.prompt(settings)) : .null),
+            ("place_max_tokens", settings.cells == .box ? .int(PlaceQuestions.boxTokens) : settings.cells == .ask ? .int(PlaceQuestions.cellTokens) : .null),
+            ("grid", .bool(settings.grid)),
             ("settings", .object([("cooldown", .number(settings.cooldown)), ("tokens", .int(settings.maxTokens)),
-                                  ("seconds", .optional(settings.seconds)), ("hold", .number(settings.sourceOptions.hold)),
+                                  ("seconds", .optional(settings.seconds)), ("hold", .number(settings.hold)),
+                                  ("photo_seconds", .number(settings.sourceOptions.photoSeconds)),
                                   ("size", .int(settings.sourceOptions.maxSide)), ("frames_dir", .optional(settings.framesDir)),
                                   ("log", .optional(events.path))])),
         ]

@@ -1,5 +1,6 @@
 import Capture
 import Foundation
+import Grounding
 import LookCore
 import Reactions
 import Rules
@@ -21,7 +22,7 @@ final class WatchLoop {
     /// Called after each frame with its numbers lines (the terminal's status line).
     var onFrame: ((FrameReport) -> Void)?
 
-    private var runStart = 0.0
+    var runStart = 0.0
 
     struct FrameReport {
         var frame: Int
@@ -67,12 +68,16 @@ final class WatchLoop {
             throw CommandFailure(code: .failure, message: error.description)
         }
         let t1 = clock.now()
-        let prompt = WatchPrompt.text(for: rules)
+        let prompt = WatchPrompt.text(for: rules, cells: settings.cells == .batch)
+        let shown = settings.grid ? GridOverlay.draw(on: frame.image) : frame.image
         let t2 = clock.now()
-        let generation: Generation
+        let encoded: EncodedImage
+        var generation: Generation
         do {
-            generation = try model.generate(image: frame.image, prompt: prompt, maxTokens: settings.maxTokens,
+            encoded = try model.encode(shown)
+            generation = try model.generate(image: encoded, prompt: prompt, maxTokens: settings.maxTokens,
                                             cancellation: stop.cancellation, onText: { _ in })
+            generation.timings.addEncoding(encoded.encodeSeconds)
         } catch {
             throw CommandFailure(code: .failure, message: "FAILED: the model failed on frame \(index): \(error)")
         }
@@ -89,10 +94,11 @@ final class WatchLoop {
             case .none: break
             }
         }
+        let places = try self.places(fired: fired, reply: generation.text, image: encoded, frame: index)
         var framePNG: String?
         if let dir = settings.framesDir {
             let path = (dir as NSString).appendingPathComponent(String(format: "frame-%05d.png", index))
-            do { try PNGWriter.write(frame.image, to: path); framePNG = path } catch {
+            do { try PNGWriter.write(shown, to: path); framePNG = path } catch {
                 Log.shared.warning(error.description)
             }
         }
@@ -126,6 +132,10 @@ final class WatchLoop {
             ("fired", .ints(fired.map { $0 + 1 })),
             ("suppressed", .ints(suppressed.map { $0 + 1 })),
             ("size", .ints([frame.image.width, frame.image.height])),
+            ("cells", .array((0..<rules.count).map { i in .optional(places[i]?.cell?.number) })),
+            ("boxes", .array((0..<rules.count).map { i in Place.json(places[i]?.box) })),
+            ("place_ms", .number(places.values.reduce(0) { $0 + $1.seconds } * 1000, places: 1)),
+            ("place_asks", .array(places.values.filter { $0.text != nil }.sorted { $0.rule < $1.rule }.map(\.asked))),
             ("numbers", .string(numbers)),
             ("place", .string(place)),
         ]
@@ -142,47 +152,38 @@ final class WatchLoop {
                         timings: timings, grab: t1 - t0, decode: frame.decodeSeconds, scale: frame.scaleSeconds, model: t3 - t2, age: frame.age, done: clock.now() - frame.captured,
                         prompt: t2 - t1, parse: t4 - t3, recordWrite: recordMs / 1000)
         // The frame's line first, then its fires, as the seed's log has them.
-        for i in fired { fire(rule: i, frame: index, captured: frame) }
+        var held = 0.0
+        for i in fired { held += fire(rule: i, frame: index, captured: frame, shown: shown, place: places[i]) }
+        if held > 0 { record.addFrameHold(ms: held * 1000) }
         onFrame?(FrameReport(frame: index, answers: answers, numbers: numbers, place: place))
         return true
     }
 
     /// The time the cooldown counts in: video time when stepping through a file (so a batch run
     /// fires the same whatever the machine's speed), the run's clock otherwise.
+    /// Where each fired rule's thing is: asked (`--cells box|ask`) or read from the reply (`batch`).
+    private func places(fired: [Int], reply: String, image: EncodedImage, frame index: Int) throws(CommandFailure) -> [Int: Place] {
+        var places: [Int: Place] = [:]
+        switch settings.cells {
+        case .none: break
+        case .batch:
+            let cells = AnswerParser.cells(reply, ruleCount: rules.count)
+            for i in fired { places[i] = Place(rule: i, cell: cells[i]) }
+        case .box, .ask:
+            let asker = PlaceAsker(model: model, form: settings.cells, cellWords: settings.cellWords, cancellation: stop.cancellation)
+            for i in fired where asker.wants(rules[i]) {
+                do {
+                    places[i] = try asker.ask(rule: i, condition: rules[i].condition, image: image)
+                } catch {
+                    throw CommandFailure(code: .failure, message: "FAILED: the model failed on frame \(index)'s place question: \(error)")
+                }
+            }
+        }
+        return places
+    }
+
     private func ruleTime(_ frame: Frame) -> Double {
         if case .frames = settings.sourceOptions.pace, let t = frame.sourceTime { return t }
         return frame.captured
-    }
-
-    private func fire(rule i: Int, frame index: Int, captured frame: Frame) {
-        let rule = rules[i]
-        let number = record.fires.count + 1
-        let result = reactor.perform(rule.reaction, condition: rule.condition, fire: number, at: Date())
-        let now = clock.now()
-        var fields: [(String, JSON)] = [
-            ("fire", .int(number)),
-            ("rule", .int(i + 1)),
-            ("condition", .string(rule.condition)),
-            ("reaction", .string(rule.reaction.name)),
-            ("kind", .string(rule.reaction.kind)),
-            ("frame", .int(index)),
-            ("latency_ms", .number((now - frame.captured) * 1000, places: 1)),
-            ("performed", .bool(result.performed)),
-            ("shown", .string(result.shown)),
-            ("note", .optional(result.note)),
-        ]
-        if let shownAt = frame.shownAt { fields.append(("since_change_ms", .number((now - shownAt) * 1000, places: 1))) }
-        switch rule.reaction {
-        case .effect(let effect, let sound): fields += [("effect", .string(effect.rawValue)), ("sound_chosen", .string(sound.rawValue))]
-        case .sound(let sound): fields.append(("sound_chosen", .string(sound.rawValue)))
-        case .timer(let minutes): fields.append(("minutes", .number(minutes)))
-        case .say(let line): fields.append(("line", .string(line)))
-        default: break
-        }
-        events.write("fire", fields)
-        record.fires.append(.object(fields))
-        record.countFire(rule: rule)
-        let outcome = result.performed ? result.shown : "recorded, not performed: \(result.note ?? "")"
-        Log.shared.notice("fire: \(rule.condition) → \(rule.reaction.name) (frame \(index); \(outcome))")
     }
 }

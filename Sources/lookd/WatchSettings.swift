@@ -1,5 +1,6 @@
 import Capture
 import Foundation
+import Grounding
 import LookCore
 import Rules
 
@@ -16,15 +17,23 @@ struct WatchSettings {
     var framesDir: String?
     var logPath: String?
     var recordDir = "."
+    /// Seconds an effect holds the frame the model answered (`--hold`).
+    var hold = 3.0
+    /// Where an effect's place comes from (`--cells`), in words with `--cell-words`, on a `--grid`.
+    var cells = PlaceForm.box
+    var cellWords = false
+    var grid = false
+    /// Where effects' pictures go (`--effects DIR`; default: `--frames` if given, else the record folder).
+    var effectsDir: String?
     /// Whether sounds, spoken lines and timers' sounds play (`--no-sound` turns them off).
     var sound = true
     /// What each photo shows, rule by rule, keyed by the photo's name without its extension.
     var truth: [String: [Answer]] = [:]
 
     static let valued: Set<String> = ["source", "rules", "model", "mmproj", "cooldown", "tokens", "seconds", "delay",
-                                      "trigger", "pace", "every", "hold", "size", "frames", "log", "record", "truth",
-                                      "context", "threads"]
-    static let switches: Set<String> = ["no-sound"]
+                                      "trigger", "pace", "every", "hold", "photo-seconds", "size", "frames", "log", "record",
+                                      "truth", "context", "threads", "cells", "effects"]
+    static let switches: Set<String> = ["no-sound", "cell-words", "grid"]
 
     init(_ args: Arguments) throws(CommandFailure) {
         guard let source = args.value("source") else { throw usage("watch needs --source FILE|URL|DIR") }
@@ -41,7 +50,15 @@ struct WatchSettings {
         logPath = args.value("log")
         recordDir = args.value("record") ?? "."
         sound = !args.has("no-sound")
-        sourceOptions.hold = try Self.number(args, "hold", default: 4.5, in: 0...86400)
+        hold = try Self.number(args, "hold", default: 3, in: 0...60)
+        sourceOptions.photoSeconds = try Self.number(args, "photo-seconds", default: 4.5, in: 0...86400)
+        let form = args.value("cells") ?? "box"
+        guard let cells = PlaceForm(rawValue: form) else { throw usage("--cells is box, ask, batch or none, not \"\(form)\"") }
+        self.cells = cells
+        cellWords = args.has("cell-words")
+        if cellWords && cells != .ask { throw usage("--cell-words goes with --cells ask") }
+        grid = args.has("grid")
+        effectsDir = args.value("effects")
         sourceOptions.maxSide = try args.integer("size", default: 448, in: 32...4096)
         switch args.value("pace") ?? "realtime" {
         case "realtime":

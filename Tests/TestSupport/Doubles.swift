@@ -29,6 +29,7 @@ public final class ScriptedSource: FrameSource {
 
     public func pause() { paused = true }
     public func resume() { paused = false }
+    public var position: Double? { nil }
 }
 
 /// A reaction performer that only remembers what it was asked to do.

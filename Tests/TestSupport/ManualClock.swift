@@ -9,6 +9,7 @@ public final class ManualClock: Clock, @unchecked Sendable {
     public init(_ start: Double = 1000) { t = start }
 
     public func now() -> Double { lock.withLock { t } }
+    public func sleep(_ seconds: Double) { advance(max(0, seconds)) }
     public func advance(_ seconds: Double) { lock.withLock { t += seconds } }
     public func set(_ value: Double) { lock.withLock { t = value } }
 }

@@ -101,7 +101,7 @@ final class WatchCommandTests: XCTestCase {
         let photos = try Media.photoFolder(in: dir)
         let out = path("out")
         let log = (out as NSString).appendingPathComponent("lookd-events.jsonl")
-        let r = try watch(["--source", photos, "--hold", "0", "--rules", "a cat=log", "--model", "script:" + (try script(["1. No"])),
+        let r = try watch(["--source", photos, "--photo-seconds", "0", "--rules", "a cat=log", "--model", "script:" + (try script(["1. No"])),
                            "--record", out]) { process in
             self.waitForLines(log, containing: "\"watch\"", count: 5)
             kill(process.processIdentifier, SIGTERM)
@@ -118,7 +118,7 @@ final class WatchCommandTests: XCTestCase {
     func testSIGKILLLosesNothingAlreadyLogged() throws {
         let photos = try Media.photoFolder(in: dir)
         let log = path("events.jsonl")
-        _ = try watch(["--source", photos, "--hold", "0", "--rules", "a cat=log", "--model", "script:" + (try script(["1. Yes", "1. No"])),
+        _ = try watch(["--source", photos, "--photo-seconds", "0", "--rules", "a cat=log", "--model", "script:" + (try script(["1. Yes", "1. No"])),
                        "--log", log, "--record", path("out")]) { process in
             self.waitForLines(log, containing: "\"watch\"", count: 30)
             kill(process.processIdentifier, SIGKILL)
@@ -175,7 +175,7 @@ final class WatchCommandTests: XCTestCase {
         let out = path("out")
         // Photos in name order, the next every frame: object, sign, object, sign. The script is right
         // about the object and wrong about the sign's second rule.
-        let r = try watch(["--source", photos, "--hold", "0", "--rules", "a chessboard=chime|a sign=count",
+        let r = try watch(["--source", photos, "--photo-seconds", "0", "--rules", "a chessboard=chime|a sign=count",
                            "--truth", "object:yes,no;sign:no,yes", "--seconds", "60",
                            "--model", "script:" + (try script(["1. Yes\\n2. No", "1. No\\n2. No", "1. Yes\\n2. No", "1. No\\n2. No"])),
                            "--record", out]) { process in

@@ -22,7 +22,7 @@ final class WatchSoundTests: XCTestCase {
         let script = path("script.txt")
         try (answers.joined(separator: "\n") + "\n").write(toFile: script, atomically: true, encoding: .utf8)
         let log = path("events.jsonl")
-        let r = try Subprocess.run(Fixtures.lookd, ["watch", "--source", try Media.photoFolder(in: dir), "--hold", "1", "--rules", rules,
+        let r = try Subprocess.run(Fixtures.lookd, ["watch", "--source", try Media.photoFolder(in: dir), "--photo-seconds", "1", "--rules", rules,
                                                     "--model", "script:" + script, "--seconds", seconds, "--log", log,
                                                     "--record", path("out")] + extra,
                                    environment: ["PULSE_SERVER": server.address], onStart: onStart)

@@ -1,0 +1,110 @@
+import CFFmpeg
+import Foundation
+import LookCore
+
+/// Writes pictures of one size as an animated PNG with FFmpeg's APNG encoder and muxer: a held
+/// frame's edit, frame by frame. The file is written beside its name and moved in place at the end,
+/// so a reader never sees half of one.
+public final class APNGWriter {
+    private let path: String
+    private let partial: String
+    private let width: Int
+    private let height: Int
+    private var format: UnsafeMutablePointer<AVFormatContext>?
+    private var codec: UnsafeMutablePointer<AVCodecContext>?
+    private var stream: UnsafeMutablePointer<AVStream>?
+    private let frame: UnsafeMutablePointer<AVFrame>
+    private let packet: UnsafeMutablePointer<AVPacket>
+    private var index: Int64 = 0
+    private var finished = false
+
+    /// Opens `path` for pictures of `width` × `height` shown `fps` a second, played round and round.
+    public init(path: String, width: Int, height: Int, fps: Int) throws(PNGWriter.Failure) {
+        self.path = path
+        self.partial = path + ".part"
+        self.width = width
+        self.height = height
+        guard let frame = av_frame_alloc(), let packet = av_packet_alloc() else { throw PNGWriter.Failure(path: path, reason: "out of memory") }
+        self.frame = frame
+        self.packet = packet
+        var ctx: UnsafeMutablePointer<AVFormatContext>?
+        guard avformat_alloc_output_context2(&ctx, nil, "apng", partial) >= 0, let ctx else {
+            throw PNGWriter.Failure(path: path, reason: "this FFmpeg has no APNG muxer")
+        }
+        format = ctx
+        guard let encoder = avcodec_find_encoder(AV_CODEC_ID_APNG), let c = avcodec_alloc_context3(encoder) else {
+            throw PNGWriter.Failure(path: path, reason: "this FFmpeg has no APNG encoder")
+        }
+        codec = c
+        c.pointee.width = Int32(width)
+        c.pointee.height = Int32(height)
+        c.pointee.pix_fmt = AV_PIX_FMT_RGB24
+        c.pointee.time_base = AVRational(num: 1, den: Int32(fps))
+        c.pointee.framerate = AVRational(num: Int32(fps), den: 1)
+        guard avcodec_open2(c, encoder, nil) >= 0, let s = avformat_new_stream(ctx, nil) else {
+            throw PNGWriter.Failure(path: path, reason: "the APNG encoder did not open")
+        }
+        stream = s
+        s.pointee.time_base = c.pointee.time_base
+        avcodec_parameters_from_context(s.pointee.codecpar, c)
+        guard avio_open(&ctx.pointee.pb, partial, AVIO_FLAG_WRITE) >= 0 else {
+            throw PNGWriter.Failure(path: path, reason: "the file cannot be made (\(errnoText()))")
+        }
+        var options: OpaquePointer?
+        av_dict_set(&options, "plays", "0", 0)
+        defer { av_dict_free(&options) }
+        guard avformat_write_header(ctx, &options) >= 0 else { throw PNGWriter.Failure(path: path, reason: "the APNG header failed") }
+        frame.pointee.width = Int32(width)
+        frame.pointee.height = Int32(height)
+        frame.pointee.format = AV_PIX_FMT_RGB24.rawValue
+        guard av_frame_get_buffer(frame, 0) >= 0 else { throw PNGWriter.Failure(path: path, reason: "out of memory") }
+    }
+
+    deinit {
+        if codec != nil { avcodec_free_context(&codec) }
+        if let format {
+            if !finished, format.pointee.pb != nil { avio_closep(&format.pointee.pb) }
+            avformat_free_context(format)
+        }
+        var f: UnsafeMutablePointer<AVFrame>? = frame; av_frame_free(&f)
+        var p: UnsafeMutablePointer<AVPacket>? = packet; av_packet_free(&p)
+        if !finished { unlink(partial) }
+    }
+
+    /// Adds the next picture (the size given at the start).
+    public func add(_ image: RGBImage) throws(PNGWriter.Failure) {
+        precondition(image.width == width && image.height == height, "every picture of an animation has one size")
+        guard av_frame_make_writable(frame) >= 0, let dst = frame.pointee.data.0 else { throw PNGWriter.Failure(path: path, reason: "out of memory") }
+        let stride = Int(frame.pointee.linesize.0)
+        image.pixels.withUnsafeBufferPointer { src in
+            for y in 0..<height { (dst + y * stride).update(from: src.baseAddress! + y * width * 3, count: width * 3) }
+        }
+        frame.pointee.pts = index
+        index += 1
+        try send(frame)
+    }
+
+    /// Ends the animation and puts the file in place.
+    public func finish() throws(PNGWriter.Failure) {
+        try send(nil)
+        guard let format, av_write_trailer(format) >= 0 else { throw PNGWriter.Failure(path: path, reason: "the APNG trailer failed") }
+        avio_closep(&format.pointee.pb)
+        finished = true
+        guard rename(partial, path) == 0 else { throw PNGWriter.Failure(path: path, reason: errnoText()) }
+    }
+
+    private func send(_ frame: UnsafeMutablePointer<AVFrame>?) throws(PNGWriter.Failure) {
+        guard let codec, let format, let stream, avcodec_send_frame(codec, frame) >= 0 else {
+            throw PNGWriter.Failure(path: path, reason: "the APNG encoder failed")
+        }
+        while avcodec_receive_packet(codec, packet) >= 0 {
+            av_packet_rescale_ts(packet, codec.pointee.time_base, stream.pointee.time_base)
+            packet.pointee.stream_index = stream.pointee.index
+            let written = av_interleaved_write_frame(format, packet)
+            av_packet_unref(packet)
+            guard written >= 0 else { throw PNGWriter.Failure(path: path, reason: "writing failed (\(written))") }
+        }
+    }
+
+    private func errnoText() -> String { String(cString: strerror(errno)) }
+}
