@@ -32,7 +32,7 @@ let package = Package(
         ),
 
         // Test doubles and helpers shared by the test targets (generated media, fixture paths).
-        .target(name: "TestSupport", dependencies: ["LookCore", "Capture", "Reactions"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["LookCore", "Capture", "Reactions", "VLM"], path: "Tests/TestSupport"),
         .testTarget(name: "LookCoreTests", dependencies: ["LookCore", "TestSupport"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "TestSupport"]),
         .testTarget(name: "VLMTests", dependencies: ["VLM", "Capture", "TestSupport"]),

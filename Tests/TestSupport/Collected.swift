@@ -26,4 +26,14 @@ public enum EventLogFile {
             return event
         }
     }
+
+    /// Waits (up to 30 s) until the log at `path` has `count` lines containing `text`.
+    public static func waitForLines(_ path: String, containing text: String, count: Int = 1) {
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            if let content = try? String(contentsOfFile: path, encoding: .utf8),
+               content.split(separator: "\n").filter({ $0.contains(text) }).count >= count { return }
+            usleep(10_000)
+        }
+    }
 }

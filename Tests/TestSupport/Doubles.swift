@@ -2,6 +2,7 @@ import Capture
 import Foundation
 import LookCore
 import Reactions
+import VLM
 
 /// A frame source that hands out the pictures it was given, one per call, each at the test clock's
 /// time; then it has ended.
@@ -44,5 +45,44 @@ public final class RecordingReactions: ReactionPerformer, @unchecked Sendable {
     public func perform(_ reaction: Reaction, condition: String, fire: Int, at time: Date) -> ReactionResult {
         lock.withLock { _performed.append((reaction, condition)) }
         return ReactionResult(performed: true, shown: reaction.name)
+    }
+}
+
+/// A model double around another model: counts the pictures it is asked to encode, keeps every
+/// question with the generation it got, and answers a question from `answer` when that returns text
+/// (the rest go to the inner model, on the encoding they are given).
+public final class WatchedModel: VisionLanguageModel, @unchecked Sendable {
+    public let inner: any VisionLanguageModel
+    private let answer: @Sendable (String) -> String?
+    private let lock = NSLock()
+    private var _encodes = 0
+    private var _asked: [(prompt: String, generation: Generation)] = []
+
+    public init(_ inner: any VisionLanguageModel, answer: @escaping @Sendable (String) -> String? = { _ in nil }) {
+        self.inner = inner
+        self.answer = answer
+    }
+
+    public var engineName: String { "watched · \(inner.engineName)" }
+    public var encodes: Int { lock.withLock { _encodes } }
+    public var asked: [(prompt: String, generation: Generation)] { lock.withLock { _asked } }
+
+    public func encode(_ image: RGBImage) throws -> EncodedImage {
+        lock.withLock { _encodes += 1 }
+        return try inner.encode(image)
+    }
+
+    public func generate(image: EncodedImage, prompt: String, maxTokens: Int,
+                         cancellation: Cancellation?, onText: (String) -> Void) throws -> Generation {
+        let generation: Generation
+        if let text = answer(prompt) {
+            onText(text)
+            generation = Generation(text: text, stop: .endOfText, timings: GenerationTimings(
+                firstToken: 0.001, total: 0.002, imageEncode: 0, inputTokens: image.tokenCount, outputTokens: 1))
+        } else {
+            generation = try inner.generate(image: image, prompt: prompt, maxTokens: maxTokens, cancellation: cancellation, onText: onText)
+        }
+        lock.withLock { _asked.append((prompt, generation)) }
+        return generation
     }
 }

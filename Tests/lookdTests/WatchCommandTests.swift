@@ -103,7 +103,7 @@ final class WatchCommandTests: XCTestCase {
         let log = (out as NSString).appendingPathComponent("lookd-events.jsonl")
         let r = try watch(["--source", photos, "--photo-seconds", "0", "--rules", "a cat=log", "--model", "script:" + (try script(["1. No"])),
                            "--record", out]) { process in
-            self.waitForLines(log, containing: "\"watch\"", count: 5)
+            EventLogFile.waitForLines(log, containing: "\"watch\"", count: 5)
             kill(process.processIdentifier, SIGTERM)
         }
         XCTAssertEqual(r.status, 0, r.stderr)
@@ -120,7 +120,7 @@ final class WatchCommandTests: XCTestCase {
         let log = path("events.jsonl")
         _ = try watch(["--source", photos, "--photo-seconds", "0", "--rules", "a cat=log", "--model", "script:" + (try script(["1. Yes", "1. No"])),
                        "--log", log, "--record", path("out")]) { process in
-            self.waitForLines(log, containing: "\"watch\"", count: 30)
+            EventLogFile.waitForLines(log, containing: "\"watch\"", count: 30)
             kill(process.processIdentifier, SIGKILL)
         }
         let text = try String(contentsOfFile: log, encoding: .utf8)
@@ -179,7 +179,7 @@ final class WatchCommandTests: XCTestCase {
                            "--truth", "object:yes,no;sign:no,yes", "--seconds", "60",
                            "--model", "script:" + (try script(["1. Yes\\n2. No", "1. No\\n2. No", "1. Yes\\n2. No", "1. No\\n2. No"])),
                            "--record", out]) { process in
-            self.waitForLines((out as NSString).appendingPathComponent("lookd-events.jsonl"), containing: "\"watch\"", count: 4)
+            EventLogFile.waitForLines((out as NSString).appendingPathComponent("lookd-events.jsonl"), containing: "\"watch\"", count: 4)
             kill(process.processIdentifier, SIGINT)
         }
         XCTAssertEqual(r.status, 0, r.stderr)
@@ -204,15 +204,5 @@ final class WatchCommandTests: XCTestCase {
         let bad = try Subprocess.run(Fixtures.lookd, ["check", "a cat=woof"])
         XCTAssertEqual(bad.status, 2)
         XCTAssertTrue(bad.stderr.contains("unknown reaction \"woof\""), bad.stderr)
-    }
-
-    /// Waits (up to 30 s) until `file` has `count` lines containing `text`.
-    private func waitForLines(_ file: String, containing text: String, count: Int) {
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
-            if let content = try? String(contentsOfFile: file, encoding: .utf8),
-               content.split(separator: "\n").filter({ $0.contains(text) }).count >= count { return }
-            usleep(10_000)
-        }
     }
 }
