@@ -5,8 +5,8 @@ import VLM
 
 /// `lookd ask PHOTO "QUESTION"`: one question about one photo, the answer streamed.
 enum AskCommand {
-    static let valued: Set<String> = ["model", "mmproj", "tokens", "json", "context", "threads"]
-    static let switches: Set<String> = ["plain"]
+    static let valued: Set<String> = ["model", "mmproj", "tokens", "json", "context", "threads", "then"]
+    static let switches: Set<String> = ["plain", "encode-again"]
 
     static let help = """
         Usage: lookd ask PHOTO "QUESTION" [options]
@@ -29,6 +29,9 @@ enum AskCommand {
           --context N           the context length in tokens (default 4096)
           --threads N           CPU threads (default: every core)
           --plain               no Markdown rendering, even on a terminal
+          --then "QUESTION"     a follow-up question about the same photo: a new session on the photo as
+                                already encoded (as watch asks where a thing is), answered after the first
+          --encode-again        encode the photo again for --then (to measure what the reuse saves)
 
         """ + "\n" + ExitCode.table
 
@@ -66,34 +69,35 @@ enum AskCommand {
 
         let cancellation = Cancellation()
         let trap = SignalTrap { _ in cancellation.cancel() }
+        defer { withExtendedLifetime(trap) {} }
         let styled = Terminal.stdoutIsTTY && !args.has("plain")
-        var render = MarkdownStream(styled: styled)
-        let generation: Generation
-        do {
-            generation = try engine.generate(image: image, prompt: question, maxTokens: maxTokens,
-                                             cancellation: cancellation) { piece in
-                Terminal.out(styled ? render.feed(piece) : piece)
-                if !styled { _ = render.feed(piece) }
-            }
-        } catch {
-            throw CommandFailure(code: .failure, message: "FAILED: \(error)")
-        }
-        withExtendedLifetime(trap) {}
-        let tail = render.finish()
-        Terminal.out((styled ? tail : "") + "\n")
-
+        let encoded: EncodedImage
+        do { encoded = try engine.encode(image) } catch { throw CommandFailure(code: .failure, message: "FAILED: \(error)") }
+        var (generation, render) = try answer(question, about: encoded, engine: engine, maxTokens: maxTokens, styled: styled, cancellation: cancellation)
+        generation.timings.addEncoding(encoded.encodeSeconds)
         let numbers = NumbersLine.ask(generation.timings)
-        let tty = Terminal.stderrIsTTY
-        if generation.stop == .cancelled { Terminal.err("STOPPED") }
-        Terminal.err(Terminal.dim(numbers, on: tty))
-        Terminal.err(Terminal.dim(NumbersLine.place, on: tty))
+        report(generation, numbers: numbers)
+
+        var followUp: JSON?
+        if let then = args.value("then")?.trimmingCharacters(in: .whitespacesAndNewlines), !then.isEmpty, generation.stop != .cancelled {
+            var again = encoded
+            if args.has("encode-again") {
+                do { again = try engine.encode(image) } catch { throw CommandFailure(code: .failure, message: "FAILED: \(error)") }
+            }
+            Terminal.out("\n")
+            var (second, _) = try answer(then, about: again, engine: engine, maxTokens: maxTokens, styled: styled, cancellation: cancellation)
+            if again !== encoded { second.timings.addEncoding(again.encodeSeconds) }
+            report(second, numbers: NumbersLine.ask(second.timings))
+            followUp = AskRecord.followUp(then, second)
+            if second.stop == .cancelled { generation.stop = .cancelled }
+        }
 
         if let path = args.value("json") {
             let record = AskRecord(
                 question: question, photo: photo, photoSize: [image.width, image.height], engine: engine.engineName,
                 model: engine.modelPath, mmproj: engine.mmprojPath, photoDecodeSeconds: photoSeconds,
                 engineReadySeconds: engine.loadSeconds, readySeconds: readySeconds, generation: generation,
-                answerShown: render.shown, numbersLine: numbers, footer: NumbersLine.place, maxTokens: maxTokens)
+                answerShown: render.shown, numbersLine: numbers, footer: NumbersLine.place, maxTokens: maxTokens, then: followUp)
             do {
                 try record.write(to: path)
             } catch {
@@ -101,5 +105,31 @@ enum AskCommand {
             }
         }
         if generation.stop == .cancelled { throw CommandFailure(code: .stopped, message: "") }
+    }
+
+    /// The numbers lines under an answer (STOPPED first when it was cut short).
+    private static func report(_ generation: Generation, numbers: String) {
+        let tty = Terminal.stderrIsTTY
+        if generation.stop == .cancelled { Terminal.err("STOPPED") }
+        Terminal.err(Terminal.dim(numbers, on: tty))
+        Terminal.err(Terminal.dim(NumbersLine.place, on: tty))
+    }
+
+    /// Streams the answer to one question about the encoded photo.
+    private static func answer(_ question: String, about image: EncodedImage, engine: any VisionLanguageModel, maxTokens: Int, styled: Bool,
+                               cancellation: Cancellation) throws(CommandFailure) -> (Generation, MarkdownStream) {
+        var render = MarkdownStream(styled: styled)
+        let generation: Generation
+        do {
+            generation = try engine.generate(image: image, prompt: question, maxTokens: maxTokens, cancellation: cancellation) { piece in
+                Terminal.out(styled ? render.feed(piece) : piece)
+                if !styled { _ = render.feed(piece) }
+            }
+        } catch {
+            throw CommandFailure(code: .failure, message: "FAILED: \(error)")
+        }
+        let tail = render.finish()
+        Terminal.out((styled ? tail : "") + "\n")
+        return (generation, render)
     }
 }

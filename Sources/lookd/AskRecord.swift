@@ -18,6 +18,8 @@ struct AskRecord {
     let numbersLine: String
     let footer: String
     let maxTokens: Int
+    /// `--then`: the follow-up question's record.
+    var then: JSON? = nil
 
     var json: JSON {
         let t = generation.timings
@@ -45,7 +47,16 @@ struct AskRecord {
             ("stop", .string(generation.stop.rawValue)),
             ("numbers_line", .string(numbersLine)),
             ("footer", .string(footer)),
-        ])
+        ] + (then.map { [("then", $0)] } ?? []))
+    }
+
+    /// The follow-up question's part of the record.
+    static func followUp(_ question: String, _ g: Generation) -> JSON {
+        let t = g.timings
+        return .object([("question", .string(question)), ("first_token_s", .optional(t.firstToken, places: 4)),
+                        ("generate_s", .number(t.total, places: 4)), ("image_encode_s", .number(t.imageEncode, places: 4)),
+                        ("input_tokens", .int(t.inputTokens)), ("output_tokens", .int(t.outputTokens)),
+                        ("tok_s", .optional(t.tokensPerSecond, places: 2)), ("answer", .string(g.text)), ("stop", .string(g.stop.rawValue))])
     }
 
     /// Writes the record whole or not at all (a temporary file renamed into place).

@@ -49,6 +49,24 @@ final class AskCommandTests: XCTestCase {
         XCTAssertNotNil(rec["engine_ready_s"] as? Double)
     }
 
+    func testAFollowUpQuestionReusesThePhotosEncodingUnlessToldToEncodeAgain() throws {
+        let json = dir.appendingPathComponent("ask.json").path
+        let r = try ask([photo, "Is there a chessboard?", "--then", "Detect a chessboard in the picture and output its bounding box.",
+                         "--tokens", "6", "--json", json] + model)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stderr.components(separatedBy: "CPU · on-device").count, 3, "numbers lines for each answer")
+        let rec = try record(json)
+        XCTAssertGreaterThan(rec["image_encode_s"] as? Double ?? 0, 0)
+        let then = try XCTUnwrap(rec["then"] as? [String: Any])
+        XCTAssertEqual(then["question"] as? String, "Detect a chessboard in the picture and output its bounding box.")
+        XCTAssertEqual(then["image_encode_s"] as? Double, 0, "the photo was not encoded again")
+        XCTAssertEqual(r.stdout, "\(rec["answer"] as! String)\n\n\(then["answer"] as! String)\n")
+
+        let again = try ask([photo, "Is there a chessboard?", "--then", "Detect a chessboard.", "--encode-again", "--tokens", "6", "--json", json] + model)
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertGreaterThan((try record(json)["then"] as? [String: Any])?["image_encode_s"] as? Double ?? 0, 0)
+    }
+
     func testAPhotoWithAnEXIFOrientationReachesTheModelUpright() throws {
         let turned = dir.appendingPathComponent("turned.jpg").path
         try Media.photo(turned, width: 300, height: 200)

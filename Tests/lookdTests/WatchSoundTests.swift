@@ -38,7 +38,8 @@ final class WatchSoundTests: XCTestCase {
         let audio = try recording.stop()
         let fires = log.filter { $0["event"] as? String == "fire" }
         XCTAssertEqual(fires.map { $0["condition"] as? String }, ["a cat", "a dog", "a church"])
-        XCTAssertEqual(fires.map { $0["performed"] as? Bool }, [true, true, false], "the effect's edit is not in this build")
+        XCTAssertEqual(fires.map { $0["performed"] as? Bool }, [true, true, true])
+        XCTAssertEqual(log.filter { $0["event"] as? String == "hold" }.count, 1, "the effect held its frame while its sound played")
         let sounds = log.filter { $0["event"] as? String == "sound" }
         XCTAssertEqual(Set(sounds.compactMap { $0["sound"] as? String }), ["chime", "bells"])
         for sound in sounds {
