@@ -47,8 +47,18 @@ public final class Log: @unchecked Sendable {
         guard level <= threshold else { return }
         let text = message()
         let line = journal ? "<\(level.rawValue)>\(text)\n" : "lookd: \(text)\n"
-        lock.withLock { write(line) }
+        lock.withLock {
+            write(line)
+            if level <= .notice {
+                latest.append(text)
+                if latest.count > 3 { latest.removeFirst() }
+            }
+        }
     }
+
+    private var latest: [String] = []
+    /// The latest three lines at notice or above, oldest first (what `lookd status` shows).
+    public var recent: [String] { lock.withLock { latest } }
 
     public func error(_ m: @autoclosure () -> String) { log(.error, m()) }
     public func warning(_ m: @autoclosure () -> String) { log(.warning, m()) }

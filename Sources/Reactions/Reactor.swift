@@ -141,6 +141,22 @@ public final class Reactor: ReactionPerformer, @unchecked Sendable {
          ("clip_s", .number(p.clipSeconds)), ("error", .optional(p.error))]
     }
 
+    /// What a rule's row shows now: `×3` for a count, the time left for a running timer, else the
+    /// reaction's name.
+    public func shown(_ reaction: Reaction, condition: String) -> String {
+        switch reaction {
+        case .count: return "×\(count(for: condition))"
+        case .timer(let minutes): return timers.remaining(condition).map { Timers.clock($0) + " left" } ?? "timer \(Reaction.number(minutes)) min"
+        default: return reaction.name
+        }
+    }
+
+    /// After a reload: the state of rules whose words are gone is dropped (counts, running timers).
+    public func keep(only conditions: Set<String>) {
+        lock.withLock { counts = counts.filter { conditions.contains($0.key) } }
+        timers.keep(only: conditions)
+    }
+
     /// How many times a count rule has counted.
     public func count(for condition: String) -> Int { lock.withLock { counts[condition] ?? 0 } }
 

@@ -37,6 +37,16 @@ public final class Timers: @unchecked Sendable {
         return previous != nil
     }
 
+    /// Stops the countdowns of conditions not in `conditions` (rules a reload dropped).
+    public func keep(only conditions: Set<String>) {
+        let dropped = lock.withLock { () -> [DispatchSourceTimer] in
+            let gone = running.filter { !conditions.contains($0.key) }
+            for key in gone.keys { running[key] = nil }
+            return gone.values.map(\.timer)
+        }
+        dropped.forEach { $0.cancel() }
+    }
+
     /// Seconds left on `condition`'s countdown, nil when none runs.
     public func remaining(_ condition: String) -> Double? {
         lock.withLock { running[condition].map { max(0, $0.end.timeIntervalSinceNow) } }

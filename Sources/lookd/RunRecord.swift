@@ -37,7 +37,7 @@ final class RunRecord: @unchecked Sendable {
     }
 
     private var series: [String: [Double]] = [:]
-    private var yes: [Int]
+    private var yes: [String: Int] = [:]
     private var unread = 0
     private var firesByRule: [String: Int] = [:]
     private var firesByReaction: [String: Int] = [:]
@@ -52,21 +52,33 @@ final class RunRecord: @unchecked Sendable {
     private var holdTotal = 0.0
     private var scored = 0
     private var matched = 0
-    private let conditions: [String]
+    /// Every rule's condition in the order first seen (a reload can add some).
+    private var conditions: [String] = []
+    /// The rules each reload brought: when, and what.
+    var reloads: [JSON] = []
 
     init(epoch: Int, rules: [Rule]) {
         self.epoch = epoch
-        self.conditions = rules.map(\.condition)
-        self.yes = Array(repeating: 0, count: rules.count)
+        adopt(rules)
     }
+
+    /// The rules in force from now on (at the start, and after a reload).
+    func adopt(_ rules: [Rule]) {
+        current = rules.map(\.condition)
+        for c in current where yes[c] == nil {
+            conditions.append(c)
+            yes[c] = 0
+        }
+    }
+    private var current: [String] = []
 
     func addFrame(_ fields: [(String, JSON)], answers: [Answer], fired: [Int], timings: GenerationTimings,
                   grab: Double, decode: Double?, scale: Double?, model: Double, age: Double, done: Double, prompt: Double, parse: Double, recordWrite: Double) {
         frameCount += 1
         frames.append(.object(fields))
         if frames.count > Self.detailLimit { frames.removeFirst(frames.count - Self.detailLimit) }
-        for (i, a) in answers.enumerated() where i < yes.count {
-            if a == .yes { yes[i] += 1 }
+        for (i, a) in answers.enumerated() where i < current.count {
+            if a == .yes { yes[current[i], default: 0] += 1 }
             if a == .unread { unread += 1 }
         }
         add("frame_ms", done * 1000)
@@ -150,7 +162,8 @@ final class RunRecord: @unchecked Sendable {
             fields.append((key, stats(series[key] ?? [])))
         }
         fields += [
-            ("yes", .object(zip(conditions, yes).map { ($0.0, .int($0.1)) })),
+            ("yes", .object(conditions.map { ($0, .int(yes[$0] ?? 0)) })),
+            ("reloads", .int(reloads.count)),
             ("unread", .int(unread)),
             ("fires", .int(fires.count)),
             ("fires_by_rule", table(firesByRule)),
@@ -176,6 +189,7 @@ final class RunRecord: @unchecked Sendable {
             ("frames", .array(frames)),
             ("fires", .array(fires)),
             ("suppressed", .array(suppressed)),
+            ("reloads", .array(reloads)),
             ("sounds", .array(reportLock.withLock { sounds })),
             ("speech", .array(reportLock.withLock { speech })),
             ("timers", .array(reportLock.withLock { timers })),

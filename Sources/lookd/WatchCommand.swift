@@ -54,6 +54,15 @@ enum WatchCommand {
           --record DIR          where watch-run-<epoch>.json goes (default: the current folder)
           --log FILE            the JSON Lines event log, appended (default: DIR/lookd-events.jsonl)
           --frames DIR          write each frame the model got as PNG
+          --status FILE         where the status file for lookd status goes (default: $RUNTIME_DIRECTORY,
+                                else $XDG_RUNTIME_DIR/lookd, else /tmp/lookd-<uid>; status.json)
+        Service:
+          SIGHUP                re-read the rules (systemctl reload lookd): a valid file replaces them and
+                                rules whose words did not change keep their state; a bad one is rejected
+                                with its file, line and column, and the old rules stay
+          --watch-rules         also re-read the rules when the file changes
+          Under systemd (Type=notify) lookd sends READY=1 once the model is loaded and the source open,
+          STATUS= with each frame's numbers, and WATCHDOG=1 from the loop.
           --truth "photo:yes,no,…;…"   what each photo shows, rule by rule; the record scores the answers
 
         """ + "\n" + ExitCode.table
@@ -68,6 +77,23 @@ enum WatchCommand {
             throw CommandFailure(code: .usage, message: error.description)
         }
         for warning in ruleSet.warnings { Log.shared.warning(warning) }
+
+        // Signals from the start: SIGHUP must not end a service still loading its model; a stop
+        // before the watch begins ends the process at once (a pull or a load cannot be cut short).
+        let stop = StopSignal()
+        let notifier = SystemdNotifier()
+        let reload = ReloadRequest()
+        let trap = SignalTrap([SIGINT, SIGTERM, SIGHUP]) { sig in
+            if sig == SIGHUP { reload.ask(); return }
+            guard reload.service != nil else {
+                notifier.stopping()
+                Log.shared.notice("stopped (\(sig == SIGINT ? "SIGINT" : "SIGTERM")) before the watch began")
+                exit(sig == SIGINT ? ExitCode.stopped.rawValue : ExitCode.done.rawValue)
+            }
+            if !stop.isRequested { notifier.stopping() }
+            stop.interrupt(sig == SIGINT ? "SIGINT" : "SIGTERM")
+        }
+        defer { withExtendedLifetime(trap) {} }
 
         let fm = FileManager.default
         do {
@@ -104,16 +130,10 @@ enum WatchCommand {
         events.write("source", [("kind", .string(info.kind)), ("name", .string(info.name)),
                                 ("size", .ints([info.width, info.height])), ("fps", .optional(info.fps)),
                                 ("duration", .optional(info.duration)), ("pace", .string(info.pace)), ("count", .optional(info.count))])
-        let rulesJSON = JSON.array(ruleSet.rules.enumerated().map { i, r in
-            .object([("rule", .int(i + 1)), ("condition", .string(r.condition)), ("reaction", .string(r.reaction.name)),
-                     ("kind", .string(r.reaction.kind)), ("inline", .string(r.reaction.inlineForm))])
-        })
+        let rulesJSON = Self.rulesJSON(ruleSet.rules)
         events.write("rules", [("action", .string("loaded")), ("source", .string(rulesSource)),
                                ("count", .int(ruleSet.rules.count)), ("rules", rulesJSON), ("warnings", .strings(ruleSet.warnings))])
 
-        let stop = StopSignal()
-        let trap = SignalTrap { sig in stop.interrupt(sig == SIGINT ? "SIGINT" : "SIGTERM") }
-        defer { withExtendedLifetime(trap) {} }
         waitToStart(settings, stop: stop, events: events)
 
         let record = RunRecord(epoch: epoch, rules: ruleSet.rules)
@@ -143,13 +163,19 @@ enum WatchCommand {
         if let audio = reactor.audio { events.write("sounds", [("in_build", .strings(audio.library.soundsInBuild))]) }
         let loop = WatchLoop(source: source, model: model, rules: ruleSet.rules, settings: settings, events: events,
                              reactor: reactor, stop: stop, clock: clock, record: record)
+        let service = WatchService(settings: settings, events: events, record: record, reactor: reactor, rulesSource: rulesSource,
+                                   header: [("source", .string(settings.source)), ("engine", .string(model.engineName))], notifier: notifier)
+        reload.service = service
         let tty = Terminal.stderrIsTTY
-        if tty {
-            loop.onFrame = { report in
-                let answers = report.answers.enumerated().map { "\($0.offset + 1). \($0.element.rawValue)" }.joined(separator: " ")
-                FileHandle.standardError.write(Data("\u{1B}[2K\r\(answers) · \(report.numbers) · \(report.place)".utf8))
-            }
+        loop.beforeFrame = { [unowned loop] in service.reloadIfAsked(loop) }
+        loop.onFrame = { [unowned loop] report in
+            service.frameDone(loop, report)
+            guard tty else { return }
+            let answers = report.answers.enumerated().map { "\($0.offset + 1). \($0.element.rawValue)" }.joined(separator: " ")
+            FileHandle.standardError.write(Data("\u{1B}[2K\r\(answers) · \(report.numbers) · \(report.place)".utf8))
         }
+        service.ready(loop)
+        Log.shared.notice("watching \(info.name) (\(info.kind)) with \(ruleSet.rules.count) rules from \(rulesSource); status in \(service.statusPath)")
         var failure: CommandFailure?
         let reason: String
         let runStart = clock.now()
@@ -161,6 +187,7 @@ enum WatchCommand {
             events.write("error", [("stage", .string("watch")), ("message", .string(error.message))])
         }
         if tty { FileHandle.standardError.write(Data("\n".utf8)) }
+        service.stopping(loop, reason: reason)
         settleSounds(reactor)
         let seconds = clock.now() - runStart
         events.write("stop", [("reason", .string(reason)), ("frames", .int(record.frameCount))])
@@ -171,9 +198,18 @@ enum WatchCommand {
             throw CommandFailure(code: .failure, message: "The run record could not be written: \(error.localizedDescription)")
         }
         events.write("done", [("frames", .int(record.frameCount)), ("fires", .int(record.fires.count)), ("record", .string(path))])
+        service.stopped(loop, record: path)
         let n = record.fires.count
         Terminal.err("Stopped · \(record.frameCount) frames · \(n) reaction\(n == 1 ? "" : "s") (\(reason)) · record \(path)")
         if let failure { throw failure }
+    }
+
+    /// The rules as the records list them.
+    static func rulesJSON(_ rules: [Rule]) -> JSON {
+        .array(rules.enumerated().map { i, r in
+            .object([("rule", .int(i + 1)), ("condition", .string(r.condition)), ("reaction", .string(r.reaction.name)),
+                     ("kind", .string(r.reaction.kind)), ("inline", .string(r.reaction.inlineForm))])
+        })
     }
 
     /// The engine: `script:FILE` or a GGUF pair.

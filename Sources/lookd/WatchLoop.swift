@@ -19,8 +19,12 @@ final class WatchLoop {
     let stop: StopSignal
     let clock: any Clock
     let record: RunRecord
-    /// Called after each frame with its numbers lines (the terminal's status line).
+    /// Called after each frame with its numbers lines (the terminal's status line, the service's status).
     var onFrame: ((FrameReport) -> Void)?
+    /// Called before each frame is taken (where a reload asked for by SIGHUP takes effect).
+    var beforeFrame: (() -> Void)?
+    /// The latest frame's report.
+    private(set) var latest: FrameReport?
 
     var runStart = 0.0
 
@@ -52,6 +56,7 @@ final class WatchLoop {
         while true {
             if let reason = stop.reason { return reason }
             if let limit = settings.seconds, clock.now() - runStart >= limit { return "seconds" }
+            beforeFrame?()
             index += 1
             guard try step(index) else { return "end of source" }
         }
@@ -155,12 +160,23 @@ final class WatchLoop {
         var held = 0.0
         for i in fired { held += fire(rule: i, frame: index, captured: frame, shown: shown, place: places[i]) }
         if held > 0 { record.addFrameHold(ms: held * 1000) }
-        onFrame?(FrameReport(frame: index, answers: answers, numbers: numbers, place: place))
+        latest = FrameReport(frame: index, answers: answers, numbers: numbers, place: place)
+        onFrame?(latest!)
         return true
     }
 
     /// The time the cooldown counts in: video time when stepping through a file (so a batch run
     /// fires the same whatever the machine's speed), the run's clock otherwise.
+    /// New rules in force from the next frame: rules whose words are unchanged keep their state (the
+    /// answer before, the cooldown, the fire count). Returns how many kept it.
+    @discardableResult
+    func adopt(_ newRules: [Rule]) -> Int {
+        machine.adopt(from: rules, to: newRules)
+        let kept = newRules.filter { rule in rules.contains { $0.condition == rule.condition && $0.reaction == rule.reaction } }.count
+        rules = newRules
+        return kept
+    }
+
     /// Where each fired rule's thing is: asked (`--cells box|ask`) or read from the reply (`batch`).
     private func places(fired: [Int], reply: String, image: EncodedImage, frame index: Int) throws(CommandFailure) -> [Int: Place] {
         var places: [Int: Place] = [:]

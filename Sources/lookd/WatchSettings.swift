@@ -23,6 +23,10 @@ struct WatchSettings {
     var cells = PlaceForm.box
     var cellWords = false
     var grid = false
+    /// `--status FILE`: where the status file goes (default: the runtime directory; StatusFile).
+    var statusPath: String?
+    /// `--watch-rules`: reload the rules when the file changes, as on SIGHUP.
+    var watchRules = false
     /// Where effects' pictures go (`--effects DIR`; default: `--frames` if given, else the record folder).
     var effectsDir: String?
     /// Whether sounds, spoken lines and timers' sounds play (`--no-sound` turns them off).
@@ -32,8 +36,8 @@ struct WatchSettings {
 
     static let valued: Set<String> = ["source", "rules", "model", "mmproj", "cooldown", "tokens", "seconds", "delay",
                                       "trigger", "pace", "every", "hold", "photo-seconds", "size", "frames", "log", "record",
-                                      "truth", "context", "threads", "cells", "effects"]
-    static let switches: Set<String> = ["no-sound", "cell-words", "grid"]
+                                      "truth", "context", "threads", "cells", "effects", "status"]
+    static let switches: Set<String> = ["no-sound", "cell-words", "grid", "watch-rules"]
 
     init(_ args: Arguments) throws(CommandFailure) {
         guard let source = args.value("source") else { throw usage("watch needs --source FILE|URL|DIR") }
@@ -59,6 +63,8 @@ struct WatchSettings {
         if cellWords && cells != .ask { throw usage("--cell-words goes with --cells ask") }
         grid = args.has("grid")
         effectsDir = args.value("effects")
+        statusPath = args.value("status")
+        watchRules = args.has("watch-rules")
         sourceOptions.maxSide = try args.integer("size", default: 448, in: 32...4096)
         switch args.value("pace") ?? "realtime" {
         case "realtime":

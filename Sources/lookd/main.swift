@@ -11,6 +11,7 @@ let help = """
       lookd ask PHOTO "QUESTION" [options]   answer one question about one photo (lookd ask --help)
       lookd watch --source S --rules R [options]   watch a video, stream or photos (lookd watch --help)
       lookd check FILE                       check a rules file and print the rules as understood
+      lookd status                           what the running watch (the service) is doing
       lookd models                           the model catalog and the model cache
       lookd pull ID                          download a model into the cache
       lookd --help | --version
@@ -39,6 +40,9 @@ func main() -> Int32 {
         case "check":
             if words.contains("--help") || words.contains("-h") { print(CheckCommand.help); return 0 }
             try CheckCommand.run(words)
+        case "status":
+            if words.contains("--help") || words.contains("-h") { print(StatusCommand.help); return 0 }
+            try StatusCommand.run(words)
         case "models":
             if words.contains("--help") { print(ModelsCommand.help); return 0 }
             ModelsCommand.list()

@@ -1,0 +1,73 @@
+import Foundation
+import LookCore
+
+/// sd_notify without libsystemd: one datagram per message to the unix socket systemd names in
+/// `$NOTIFY_SOCKET` (a path, or `@name` in the abstract namespace). Does nothing when lookd does not
+/// run under systemd.
+final class SystemdNotifier: @unchecked Sendable {
+    private let address: String?
+    private let fd: Int32
+    /// How often systemd wants `WATCHDOG=1` (half its `WatchdogSec=`), nil when it watches nothing.
+    let watchdogInterval: Double?
+    private let lock = NSLock()
+    private var lastPing = 0.0
+
+    init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+        let socketPath = environment["NOTIFY_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
+        address = socketPath
+        fd = socketPath == nil ? -1 : socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let pidMatches = environment["WATCHDOG_PID"].map { Int32($0) == getpid() } ?? true
+        watchdogInterval = environment["WATCHDOG_USEC"].flatMap(Double.init).flatMap { pidMatches && $0 > 0 ? $0 / 2e6 : nil }
+    }
+
+    deinit { if fd >= 0 { close(fd) } }
+
+    var isActive: Bool { fd >= 0 }
+
+    /// The model is loaded and the source open.
+    func ready(status: String) { send("READY=1\nSTATUS=\(status)") }
+    func status(_ text: String) { send("STATUS=\(text)") }
+    func stopping() { send("STOPPING=1") }
+    func reloading() { send("RELOADING=1\nMONOTONIC_USEC=\(Self.monotonicMicroseconds())") }
+
+    /// `WATCHDOG=1`, at most twice per watchdog interval (every frame calls it).
+    func watchdog() {
+        guard let interval = watchdogInterval else { return }
+        let now = MonotonicClock().now()
+        let due = lock.withLock { () -> Bool in
+            guard now - lastPing >= interval / 2 else { return false }
+            lastPing = now
+            return true
+        }
+        if due { send("WATCHDOG=1") }
+    }
+
+    /// Sends one message; a failure is logged once at debug level and otherwise ignored, as sd_notify.
+    func send(_ message: String) {
+        guard fd >= 0, let address else { return }
+        var addr = sockaddr_un()
+        addr.sun_family = sa_family_t(AF_UNIX)
+        var path = Array(address.utf8)
+        if path.first == UInt8(ascii: "@") { path[0] = 0 }
+        let capacity = MemoryLayout.size(ofValue: addr.sun_path)
+        guard path.count < capacity else { return }
+        withUnsafeMutableBytes(of: &addr.sun_path) { raw in
+            for (i, byte) in path.enumerated() { raw[i] = byte }
+        }
+        let length = socklen_t(MemoryLayout<sa_family_t>.size + path.count + (path.first == 0 ? 0 : 1))
+        let sent = message.withCString { text in
+            withUnsafePointer(to: &addr) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    sendto(fd, text, strlen(text), Int32(MSG_NOSIGNAL), $0, length)
+                }
+            }
+        }
+        if sent < 0 { Log.shared.debug("sd_notify to \(address) failed: \(String(cString: strerror(errno)))") }
+    }
+
+    static func monotonicMicroseconds() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) * 1_000_000 + UInt64(ts.tv_nsec) / 1000
+    }
+}
