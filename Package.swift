@@ -18,9 +18,10 @@ let package = Package(
         .systemLibrary(name: "CPulse", path: "Sources/CPulse", pkgConfig: "libpulse-simple"),
         .systemLibrary(name: "CEspeak", path: "Sources/CEspeak", pkgConfig: "espeak-ng"),
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto"),
+        .systemLibrary(name: "CV4L2", path: "Sources/CV4L2", pkgConfig: "libv4l2"),
 
         .target(name: "LookCore", path: "Sources/LookCore"),
-        .target(name: "Capture", dependencies: ["LookCore", "CFFmpeg"], path: "Sources/Capture"),
+        .target(name: "Capture", dependencies: ["LookCore", "CFFmpeg", "CV4L2"], path: "Sources/Capture"),
         .target(name: "VLM", dependencies: ["LookCore", "CLlama", "CCrypto"], path: "Sources/VLM"),
         .target(name: "Rules", dependencies: ["LookCore", "CYAML"], path: "Sources/Rules"),
         .target(name: "Grounding", dependencies: ["LookCore"], path: "Sources/Grounding"),

@@ -13,8 +13,16 @@ public enum CaptureError: Error, CustomStringConvertible, Equatable {
     case noPhotos(folder: String)
     /// A stream that stopped sending pictures.
     case streamStalled(source: String, seconds: Double)
-    /// A source this build cannot open yet.
-    case unsupported(source: String, reason: String)
+    /// No camera at the path (not plugged in, or another number).
+    case cameraMissing(device: String)
+    /// The camera exists but this user may not open it.
+    case cameraDenied(device: String)
+    /// Another program holds the camera.
+    case cameraBusy(device: String)
+    /// The camera gives no picture lookd can take.
+    case cameraNoFormat(device: String, reason: String)
+    /// The camera failed while open.
+    case cameraFailed(device: String, reason: String)
 
     public var description: String {
         switch self {
@@ -30,8 +38,16 @@ public enum CaptureError: Error, CustomStringConvertible, Equatable {
             return "There are no photos in \(folder) (JPEG, PNG or WebP files)."
         case .streamStalled(let source, let seconds):
             return "The stream \(source) sent no picture for \(Int(seconds)) s."
-        case .unsupported(let source, let reason):
-            return "lookd cannot watch \(source): \(reason)."
+        case .cameraMissing(let device):
+            return "No camera at \(device): the device does not exist (is it plugged in? v4l2-ctl --list-devices lists the cameras)."
+        case .cameraDenied(let device):
+            return "Camera access is off: add the service's user to the video group (\(device): permission denied)."
+        case .cameraBusy(let device):
+            return "The camera \(device) is busy: another program is using it."
+        case .cameraNoFormat(let device, let reason):
+            return "The camera \(device) gives no picture lookd can use: \(reason)."
+        case .cameraFailed(let device, let reason):
+            return "The camera \(device) failed: \(reason)."
         }
     }
 }

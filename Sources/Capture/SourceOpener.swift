@@ -9,12 +9,14 @@ public enum SourceOpener {
         public var photoSeconds: Double = 4.5
         /// The long side of the frames the model gets.
         public var maxSide: Int = 448
+        /// The largest picture asked of a camera (its long side); lookd takes the camera's own size up to it.
+        public var cameraMaxSide: Int = 1280
         public init() {}
     }
 
     public static func open(_ spec: String, options: Options = Options(), clock: any Clock = MonotonicClock()) throws(CaptureError) -> any FrameSource {
-        if spec.hasPrefix("/dev/video") {
-            throw .unsupported(source: spec, reason: "this build reads video files, streams and photo folders; the V4L2 camera comes with the service")
+        if spec.hasPrefix("/dev/") {
+            return try CameraSource(device: spec, cameraMaxSide: options.cameraMaxSide, maxSide: options.maxSide, clock: clock)
         }
         if spec.hasPrefix("file://") {
             return try VideoFileSource(path: String(spec.dropFirst(7)), pace: options.pace, maxSide: options.maxSide, clock: clock)

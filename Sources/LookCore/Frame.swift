@@ -18,6 +18,9 @@ public struct Frame: Sendable {
     /// What taking it cost: decoding (and seeking) up to it, and scaling it for the model, in seconds.
     public var decodeSeconds: Double?
     public var scaleSeconds: Double?
+    /// A live source: how long the loop waited for a picture newer than the last (a lost camera's
+    /// time away included).
+    public var waitSeconds: Double?
 
     public init(image: RGBImage, captured: Double, sourceTime: Double? = nil, age: Double = 0,
                 label: String? = nil, sourceSize: (width: Int, height: Int)? = nil) {

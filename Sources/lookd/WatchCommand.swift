@@ -9,7 +9,7 @@ import VLM
 /// `lookd watch`: rules in words over a video, a stream or a folder of photos.
 enum WatchCommand {
     static let help = """
-        Usage: lookd watch --source FILE|URL|DIR --rules FILE|"a=b|…" [options]
+        Usage: lookd watch --source /dev/video0|FILE|URL|DIR --rules FILE|"a=b|…" [options]
 
         Shows the model one frame at a time and asks one numbered yes/no question covering every rule.
         A rule fires when its answer turns yes (not yes on the frame before, and not fired in the last
@@ -25,6 +25,9 @@ enum WatchCommand {
           --pace realtime|frames   frames: step through the video --every S seconds of video time
           --every S             the step for --pace frames (default 1)
           --photo-seconds S     seconds each photo stays on (default 4.5; 0: the next photo every frame)
+          --source /dev/video0  a V4L2 camera (libv4l2); its newest picture each frame; a camera that goes
+                                away is reopened with backoff while the run goes on
+          --camera-size N       the largest picture asked of the camera, long side (default 1280)
           --size N              the long side of the frames the model gets (default 448)
         Rules and model:
           --rules FILE          a rules file (YAML; see rules.example.yaml and lookd check)
@@ -126,6 +129,7 @@ enum WatchCommand {
             events.write("error", [("stage", .string("source")), ("message", .string(error.description))])
             throw CommandFailure(code: .badSource, message: error.description)
         }
+        if let camera = source as? CameraSource { watchCamera(camera, events: events, stop: stop) }
         let info = source.info
         events.write("source", [("kind", .string(info.kind)), ("name", .string(info.name)),
                                 ("size", .ints([info.width, info.height])), ("fps", .optional(info.fps)),
@@ -202,6 +206,27 @@ enum WatchCommand {
         let n = record.fires.count
         Terminal.err("Stopped · \(record.frameCount) frames · \(n) reaction\(n == 1 ? "" : "s") (\(reason)) · record \(path)")
         if let failure { throw failure }
+    }
+
+    /// A camera's losses and returns go to the log and the event log; a stop ends a wait for it.
+    private static func watchCamera(_ camera: CameraSource, events: EventLog, stop: StopSignal) {
+        let device = camera.info.name
+        camera.shouldStop = { stop.isRequested }
+        camera.onEvent = { event in
+            switch event {
+            case .lost(let reason, let retry):
+                Log.shared.error("camera lost: \(reason) Trying again in \(JSON.number(retry).text()) s.")
+                events.write("camera_lost", [("device", .string(device)), ("reason", .string(reason)), ("retry_s", .number(retry))])
+            case .stillLost(let attempt, let reason, let retry):
+                Log.shared.info("camera still lost (try \(attempt)): \(reason)")
+                events.write("camera_retry", [("device", .string(device)), ("attempt", .int(attempt)), ("reason", .string(reason)),
+                                              ("retry_s", .number(retry))])
+            case .found(let width, let height, let native, let after):
+                Log.shared.notice("camera found again: \(device), \(width)×\(height) (\(native)), after \(JSON.number(after, places: 1).text()) s")
+                events.write("camera_found", [("device", .string(device)), ("size", .ints([width, height])), ("native", .string(native)),
+                                              ("after_s", .number(after))])
+            }
+        }
     }
 
     /// The rules as the records list them.

@@ -58,7 +58,7 @@ final class WatchLoop {
             if let limit = settings.seconds, clock.now() - runStart >= limit { return "seconds" }
             beforeFrame?()
             index += 1
-            guard try step(index) else { return "end of source" }
+            guard try step(index) else { return stop.reason ?? "end of source" }
         }
     }
 

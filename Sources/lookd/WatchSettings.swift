@@ -36,11 +36,11 @@ struct WatchSettings {
 
     static let valued: Set<String> = ["source", "rules", "model", "mmproj", "cooldown", "tokens", "seconds", "delay",
                                       "trigger", "pace", "every", "hold", "photo-seconds", "size", "frames", "log", "record",
-                                      "truth", "context", "threads", "cells", "effects", "status"]
+                                      "truth", "context", "threads", "cells", "effects", "status", "camera-size"]
     static let switches: Set<String> = ["no-sound", "cell-words", "grid", "watch-rules"]
 
     init(_ args: Arguments) throws(CommandFailure) {
-        guard let source = args.value("source") else { throw usage("watch needs --source FILE|URL|DIR") }
+        guard let source = args.value("source") else { throw usage("watch needs --source /dev/video0|FILE|URL|DIR") }
         guard let rules = args.value("rules") else { throw usage("watch needs --rules FILE or --rules \"a chessboard=chime|…\"") }
         guard args.positional.isEmpty else { throw usage("watch takes options only; \"\(args.positional[0])\" is not one") }
         self.source = source
@@ -66,6 +66,7 @@ struct WatchSettings {
         statusPath = args.value("status")
         watchRules = args.has("watch-rules")
         sourceOptions.maxSide = try args.integer("size", default: 448, in: 32...4096)
+        sourceOptions.cameraMaxSide = try args.integer("camera-size", default: 1280, in: 32...8192)
         switch args.value("pace") ?? "realtime" {
         case "realtime":
             guard args.value("every") == nil else { throw usage("--every goes with --pace frames") }

@@ -1,0 +1,154 @@
+import Foundation
+import LookCore
+
+/// What happened to the camera while lookd watched it.
+public enum CameraEvent: Sendable {
+    /// It failed or went away; lookd tries again in `retry` seconds.
+    case lost(reason: String, retry: Double)
+    /// Try `attempt` to reopen it failed; the next comes in `retry` seconds.
+    case stillLost(attempt: Int, reason: String, retry: Double)
+    /// It is back, with its format applied again, after `after` seconds away.
+    case found(width: Int, height: Int, native: String, after: Double)
+}
+
+/// A V4L2 camera (`/dev/video0`). A thread of its own takes every picture the camera sends and keeps
+/// only the newest, so the frame the loop takes is never a stale one from a queue; its age is
+/// recorded. A camera that fails or goes away is closed and reopened with backoff (0.5 s doubling to
+/// 10 s), its format negotiated again, while the run goes on.
+public final class CameraSource: FrameSource, @unchecked Sendable {
+    public let info: SourceInfo
+    private let maxSide: Int
+    private let clock: any Clock
+    private let reader: Reader
+    private var taken = 0
+
+    /// Reports losses and returns (on the camera's thread).
+    public var onEvent: (@Sendable (CameraEvent) -> Void)? {
+        get { reader.onEvent }
+        set { reader.onEvent = newValue }
+    }
+    /// Polled while waiting for a picture: true ends the wait (a stop was asked for).
+    public var shouldStop: (@Sendable () -> Bool)? {
+        get { reader.shouldStop }
+        set { reader.shouldStop = newValue }
+    }
+
+    /// Opens the camera (errors as sentences: missing, permission, busy, no usable format).
+    /// `cameraMaxSide`: the largest picture asked of the camera; `maxSide`: the frames the model gets.
+    public init(device: String, cameraMaxSide: Int = 1280, maxSide: Int = 448, clock: any Clock = MonotonicClock()) throws(CaptureError) {
+        let camera = try CameraDevice(path: device, maxSide: cameraMaxSide)
+        self.maxSide = maxSide
+        self.clock = clock
+        info = SourceInfo(kind: "camera", name: device, width: camera.width, height: camera.height, pace: "live · \(camera.native)")
+        reader = Reader(device: camera, path: device, maxSide: cameraMaxSide)
+        let thread = Thread { [reader] in reader.run() }
+        thread.name = "lookd camera"
+        thread.start()
+    }
+
+    deinit { reader.stop() }
+
+    /// A live camera cannot stand still: pausing only means the loop takes no frame meanwhile.
+    public func pause() {}
+    public func resume() {}
+    public var position: Double? { nil }
+
+    /// The newest picture the loop has not had yet; waits while the camera is lost. nil when a stop
+    /// was asked for while waiting.
+    public func next() throws(CaptureError) -> Frame? {
+        let started = clock.now()
+        guard let picture = reader.newest(after: taken) else { return nil }
+        taken = picture.sequence
+        let waited = clock.now() - started
+        let scaleStart = clock.now()
+        let size = fittedSize(width: picture.image.width, height: picture.image.height, maxSide: maxSide)
+        let image = size == (picture.image.width, picture.image.height) ? picture.image : picture.image.resized(width: size.width, height: size.height)
+        let now = clock.now()
+        var frame = Frame(image: image, captured: now, sourceTime: nil, age: max(0, MonotonicClock().now() - picture.captured),
+                          sourceSize: (picture.image.width, picture.image.height))
+        frame.scaleSeconds = now - scaleStart
+        frame.waitSeconds = waited
+        return frame
+    }
+
+    /// The camera's thread: reads, keeps the newest picture, and reopens a lost camera.
+    final class Reader: @unchecked Sendable {
+        private let condition = NSCondition()
+        private var device: CameraDevice?
+        private let path: String
+        private let maxSide: Int
+        private var latest: (image: RGBImage, captured: Double, sequence: Int)?
+        private var sequence = 0
+        private var stopped = false
+        var onEvent: (@Sendable (CameraEvent) -> Void)?
+        var shouldStop: (@Sendable () -> Bool)?
+        /// A camera that sends nothing for this long is treated as lost.
+        let stallSeconds = 10.0
+
+        init(device: CameraDevice, path: String, maxSide: Int) {
+            self.device = device
+            self.path = path
+            self.maxSide = maxSide
+        }
+
+        func stop() { condition.withLock { stopped = true; condition.broadcast() } }
+        private var isStopped: Bool { condition.withLock { stopped } }
+
+        func run() {
+            var lastPicture = MonotonicClock().now()
+            while !isStopped {
+                guard let camera = device else { reopen(); lastPicture = MonotonicClock().now(); continue }
+                do throws(CaptureError) {
+                    if let (image, stamp) = try camera.read(timeout: 0.5) {
+                        let now = MonotonicClock().now()
+                        lastPicture = now
+                        condition.withLock {
+                            sequence += 1
+                            latest = (image, stamp.map { min($0, now) } ?? now, sequence)
+                            condition.broadcast()
+                        }
+                    } else if MonotonicClock().now() - lastPicture > stallSeconds {
+                        throw CaptureError.cameraFailed(device: path, reason: "no picture for \(Int(stallSeconds)) s")
+                    }
+                } catch {
+                    device = nil
+                    onEvent?(.lost(reason: error.description, retry: CameraFormat.backoff(try: 1)))
+                }
+            }
+            device = nil
+        }
+
+        /// Tries to open the camera again, waiting longer after each failed try.
+        private func reopen() {
+            let lostAt = MonotonicClock().now()
+            var attempt = 1
+            while !isStopped {
+                let wait = CameraFormat.backoff(try: attempt)
+                let until = MonotonicClock().now() + wait
+                while !isStopped && MonotonicClock().now() < until { usleep(50_000) }
+                if isStopped { return }
+                do {
+                    let camera = try CameraDevice(path: path, maxSide: maxSide)
+                    device = camera
+                    onEvent?(.found(width: camera.width, height: camera.height, native: camera.native, after: MonotonicClock().now() - lostAt))
+                    return
+                } catch {
+                    attempt += 1
+                    onEvent?(.stillLost(attempt: attempt - 1, reason: error.description, retry: CameraFormat.backoff(try: attempt)))
+                }
+            }
+        }
+
+        /// Waits for a picture newer than `sequence` (in slices, so a stop is noticed).
+        func newest(after taken: Int) -> (image: RGBImage, captured: Double, sequence: Int)? {
+            condition.lock()
+            defer { condition.unlock() }
+            while !stopped {
+                if let latest, latest.sequence > taken { return latest }
+                if shouldStop?() == true { return nil }
+                _ = condition.wait(until: Date().addingTimeInterval(0.2))
+            }
+            return nil
+        }
+    }
+}
