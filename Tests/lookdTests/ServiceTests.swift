@@ -1,0 +1,132 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// lookd as the service runs it, as a subprocess: sd_notify to a socket the test binds, SIGHUP
+/// reloads (a valid file, then a bad one), `lookd status`, `--watch-rules`, and the unit file.
+final class ServiceTests: XCTestCase {
+    private var dir: URL!
+    override func setUpWithError() throws { dir = try Fixtures.scratch() }
+    private func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+
+    private func write(_ text: String, to name: String) throws -> String {
+        let file = path(name)
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
+    /// A cat that comes and goes every other frame; a 10 s clip at 10 frames a second.
+    private func setUp(rules: String) throws -> (clip: String, rules: String, script: String) {
+        let clip = path("clip.mp4")
+        try Media.clip(clip, seconds: 10, fps: 10)
+        let answers = (0..<200).map { $0 % 2 == 0 ? "1. Yes\\n2. No" : "1. No\\n2. No" }.joined(separator: "\n")
+        return (clip, try write(rules, to: "rules.yaml"), try write(answers + "\n", to: "script.txt"))
+    }
+
+    private func status(_ file: String) throws -> Subprocess {
+        try Subprocess.run(Fixtures.lookd, ["status", "--status", file])
+    }
+
+    func testNotifyReloadKeepsStateRejectsABadFileAndStatusShowsIt() throws {
+        let (clip, rules, script) = try setUp(rules: "rules:\n  - when: a cat\n    count: true\n  - when: a dog\n    log: true\n")
+        let notify = try NotifySocket(in: dir)
+        let log = path("events.jsonl"), statusFile = path("run/status.json")
+        var statusWhileRunning: Subprocess?
+        let r = try Subprocess.run(Fixtures.lookd, ["watch", "--source", clip, "--rules", rules, "--model", "script:" + script,
+                                                    "--cooldown", "0", "--no-sound", "--log", log, "--record", path("out"),
+                                                    "--status", statusFile],
+                                   environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "400000"]) { process in
+            XCTAssertTrue(notify.waitFor("READY=1"))
+            EventLogFile.waitForLines(log, containing: "\"shown\":\"×3\"")
+            // A valid file: a cat keeps its count, the dog goes, a bird comes.
+            try? "rules:\n  - when: a cat\n    count: true\n  - when: a bird\n    log: true\n".write(toFile: rules, atomically: true, encoding: .utf8)
+            kill(process.processIdentifier, SIGHUP)
+            EventLogFile.waitForLines(log, containing: "\"action\":\"reloaded\"")
+            // A bad file: rejected with its line and column; the old rules stay.
+            try? "rules:\n  - when: a cat\n    sound: trumpet\n".write(toFile: rules, atomically: true, encoding: .utf8)
+            kill(process.processIdentifier, SIGHUP)
+            EventLogFile.waitForLines(log, containing: "\"action\":\"rejected\"")
+            EventLogFile.waitForLines(log, containing: "\"event\":\"watch\"", count: 40)
+            statusWhileRunning = try? self.status(statusFile)
+            kill(process.processIdentifier, SIGTERM)
+        }
+        XCTAssertEqual(r.status, 0, r.stderr)
+        notify.stop()
+
+        let messages = notify.messages
+        XCTAssertTrue(messages.first?.hasPrefix("READY=1\nSTATUS=watching \(clip) · 2 rules") == true, "\(messages.prefix(2))")
+        XCTAssertTrue(messages.contains { $0.hasPrefix("STATUS=first token ") && $0.contains(" · frame ") })
+        XCTAssertTrue(messages.contains("WATCHDOG=1"), "the loop pets the watchdog")
+        XCTAssertEqual(messages.filter { $0.hasPrefix("RELOADING=1\nMONOTONIC_USEC=") }.count, 2)
+        XCTAssertEqual(messages.last, "STOPPING=1")
+
+        let events = try EventLogFile.read(log)
+        let reloaded = try XCTUnwrap(events.first { $0["action"] as? String == "reloaded" })
+        XCTAssertEqual(reloaded["kept"] as? Int, 1)
+        let rejected = try XCTUnwrap(events.first { $0["action"] as? String == "rejected" })
+        XCTAssertEqual(rejected["error"] as? String, "\(rules):3:12: unknown sound \"trumpet\"; use chime, glass or bell")
+        XCTAssertTrue(r.stderr.contains("rules not reloaded: \(rules):3:12: unknown sound \"trumpet\"; use chime, glass or bell; the old rules stay"), r.stderr)
+        // The count went on across the reload: ×1, ×2, … without starting again.
+        let counts = events.filter { $0["event"] as? String == "fire" && $0["condition"] as? String == "a cat" }
+            .compactMap { ($0["shown"] as? String).flatMap { Int($0.dropFirst()) } }
+        XCTAssertEqual(counts, Array(1...counts.count), "one count across the reloads")
+        let birdAt = try XCTUnwrap(events.firstIndex { $0["action"] as? String == "reloaded" })
+        XCTAssertFalse(events[birdAt...].contains { $0["condition"] as? String == "a dog" }, "the dog's rule is gone")
+        // After the bad file, the rules in force are still the cat and the bird.
+        let lastWatch = try XCTUnwrap(events.last { $0["event"] as? String == "watch" })
+        XCTAssertEqual((lastWatch["answers"] as? [String])?.count, 2)
+
+        let running = try XCTUnwrap(statusWhileRunning)
+        XCTAssertEqual(running.status, 0, running.stderr)
+        XCTAssertTrue(running.stdout.hasPrefix("lookd is watching: \(clip) · pid "), running.stdout)
+        XCTAssertTrue(running.stdout.contains("rules from \(rules) (reloaded 1×):"), running.stdout)
+        XCTAssertNotNil(running.stdout.range(of: #"  1\. a cat → count +×\d+ · answer (yes|no) · fired \d+×"#, options: .regularExpression), running.stdout)
+        XCTAssertTrue(running.stdout.contains("  2. a bird → log"), running.stdout)
+        XCTAssertTrue(running.stdout.contains("latest log lines:\n"), running.stdout)
+        XCTAssertTrue(running.stdout.contains("\n  fire: a cat → count (frame "), running.stdout)
+        let after = try status(statusFile)
+        XCTAssertEqual(after.status, 1)
+        XCTAssertTrue(after.stdout.hasPrefix("lookd is not running (last status, "), after.stdout)
+        let none = try Subprocess.run(Fixtures.lookd, ["status", "--status", path("nothing.json")])
+        XCTAssertEqual(none.status, 1)
+        XCTAssertTrue(none.stderr.contains("No lookd watch is running here: no status file at \(path("nothing.json"))."), none.stderr)
+    }
+
+    func testWatchRulesReloadsWhenTheFileChangesAndSIGHUPDuringTheDelayIsKept() throws {
+        let (clip, rules, script) = try setUp(rules: "rules:\n  - when: a cat\n    count: true\n")
+        let log = path("events.jsonl")
+        let r = try Subprocess.run(Fixtures.lookd, ["watch", "--source", clip, "--rules", rules, "--model", "script:" + script,
+                                                    "--watch-rules", "--delay", "1", "--no-sound", "--log", log, "--record", path("out"),
+                                                    "--status", path("status.json")]) { process in
+            EventLogFile.waitForLines(log, containing: "\"event\":\"start\"")
+            usleep(200_000)
+            kill(process.processIdentifier, SIGHUP)       // before the first frame: kept, not fatal
+            EventLogFile.waitForLines(log, containing: "\"action\":\"reloaded\"")
+            EventLogFile.waitForLines(log, containing: "\"event\":\"watch\"", count: 5)
+            try? "rules:\n  - when: a cat\n    count: true\n  - when: a fox\n    log: true\n".write(toFile: rules, atomically: true, encoding: .utf8)
+            EventLogFile.waitForLines(log, containing: "\"why\":\"the file changed\"")
+            kill(process.processIdentifier, SIGTERM)
+        }
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let reloads = try EventLogFile.read(log).filter { $0["action"] as? String == "reloaded" }
+        XCTAssertEqual(reloads.map { $0["why"] as? String }, ["SIGHUP", "the file changed"])
+        XCTAssertEqual(reloads.last?["count"] as? Int, 2)
+    }
+
+    func testTheUnitFileVerifies() throws {
+        // systemd-analyze checks that ExecStart's program exists: point it at the built binary.
+        let unit = try String(contentsOf: Fixtures.root.appendingPathComponent("systemd/lookd.service"), encoding: .utf8)
+        for line in ["Type=notify", "ExecReload=/bin/kill -HUP $MAINPID", "WatchdogSec=", "User=lookd", "SupplementaryGroups=video audio",
+                     "ProtectSystem=strict", "StateDirectory=lookd", "RuntimeDirectory=lookd", "NoNewPrivileges=yes", "PrivateTmp=yes",
+                     "DevicePolicy=closed", "DeviceAllow=char-video4linux rw"] {
+            XCTAssertTrue(unit.contains(line), "the unit has \(line)")
+        }
+        let copy = try write(unit.replacingOccurrences(of: "/usr/local/bin/lookd", with: Fixtures.lookd), to: "lookd.service")
+        let verify = try Subprocess.run("/usr/bin/systemd-analyze", ["verify", "--man=no", copy])
+        XCTAssertEqual(verify.status, 0, verify.stderr)
+        XCTAssertEqual(verify.stderr.trimmingCharacters(in: .whitespacesAndNewlines), "", "no warnings")
+        let broken = try write(unit.replacingOccurrences(of: "/usr/local/bin/lookd", with: Fixtures.lookd)
+            .replacingOccurrences(of: "Type=notify", with: "Type=notifyy"), to: "broken.service")
+        XCTAssertNotEqual(try Subprocess.run("/usr/bin/systemd-analyze", ["verify", "--man=no", broken]).stderr, "", "the check can fail")
+    }
+}
