@@ -133,7 +133,7 @@ def make_checkpoint(out: Path, vocab: dict, hidden: int = 64, shapes: dict = TIN
     }, indent=1))
 
 
-def convert(llama_src: Path, ckpt: Path, out_dir: Path, stem: str, mmproj_too: bool = True) -> None:
+def convert(llama_src: Path, ckpt: Path, out_dir: Path, stem: str, mmproj_too: bool = True, outtype: str = "q8_0") -> None:
     # The truncated vocabulary gives another pre-tokenizer hash than the real one: point it at qwen35.
     runner = f"""
 import sys
@@ -145,8 +145,9 @@ import runpy
 runpy.run_path({str(llama_src / 'convert_hf_to_gguf.py')!r}, run_name="__main__")
 """
     for mmproj in ((False, True) if mmproj_too else (False,)):
-        name = f"{stem}-mmproj-Q8_0.gguf" if mmproj else f"{stem}-Q8_0.gguf"
-        args = [sys.executable, "-c", runner, "convert", str(ckpt), "--outtype", "q8_0",
+        suffix = outtype.upper()
+        name = f"{stem}-mmproj-{suffix}.gguf" if mmproj else f"{stem}-{suffix}.gguf"
+        args = [sys.executable, "-c", runner, "convert", str(ckpt), "--outtype", outtype,
                 "--outfile", str(out_dir / name)] + (["--mmproj"] if mmproj else ["--no-mtp"])
         subprocess.run(args, check=True)
 

@@ -3,6 +3,8 @@
 #include <llama.h>
 #include <mtmd.h>
 #include <mtmd-helper.h>
+#include <ggml.h>
+#include <gguf.h>
 
 // The llama.cpp build lookd was compiled against: tools/setup writes this header.
 #if __has_include(<lookd-llama-build.h>)
@@ -12,3 +14,8 @@
 #define LOOKD_LLAMA_BUILD "(unknown build)"
 #endif
 static inline const char *lookd_llama_build(void) { return LOOKD_LLAMA_BUILD; }
+// 1 when the build has lookd's MiniCPM-V 4.7 patch (tools/patches): lookd feeds canvas positions itself.
+#ifndef LOOKD_LLAMA_CANVAS
+#define LOOKD_LLAMA_CANVAS 0
+#endif
+static inline int lookd_llama_canvas(void) { return LOOKD_LLAMA_CANVAS; }

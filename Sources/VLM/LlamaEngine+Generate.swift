@@ -24,7 +24,7 @@ extension LlamaEngine {
 
         // Read the prompt: the chat's opening, the picture, the question, the assistant's turn.
         let (before, after) = template.wrap(prompt)
-        var reader = PromptReader(engine: self)
+        var reader: any PromptFeeder = canvas.map { CanvasReader(engine: self, canvas: $0) } ?? PromptReader(engine: self)
         let finalText = tokenize(after)
         let inputTokens = tokenize(before).count + encoded.tokenCount + finalText.count
         guard inputTokens + 1 < options.contextSize else {
@@ -35,14 +35,7 @@ extension LlamaEngine {
                               inputTokens: inputTokens, outputTokens: out)
         }
         do {
-            try reader.text(tokenize(before), logitsLast: false)
-            for piece in pieces {
-                switch piece {
-                case .text(let tokens): try reader.text(tokens, logitsLast: false)
-                case .image(let chunk, let embeddings): try reader.image(chunk, embeddings)
-                }
-            }
-            try reader.text(finalText, logitsLast: true)
+            try reader.prompt(before: tokenize(before), pieces: pieces, after: finalText)
         } catch {
             switch error {
             case .aborted: return Generation(text: "", stop: .cancelled, timings: timings(first: nil, out: 0))
@@ -70,7 +63,7 @@ extension LlamaEngine {
             }
             if produced == maxTokens { break }
             do {
-                try reader.text([token], logitsLast: true)
+                try reader.next(token)
             } catch {
                 switch error {
                 case .aborted: stop = .cancelled
@@ -84,7 +77,10 @@ extension LlamaEngine {
         return Generation(text: text, stop: stop, timings: timings(first: firstToken, out: produced))
     }
 
-    func tokenize(_ text: String) -> [llama_token] {
+    func tokenize(_ text: String) -> [llama_token] { Self.tokenize(text, vocab: vocab) }
+
+    /// `text` as tokens, special tokens (`<image>`, `<|im_start|>`) read as such.
+    static func tokenize(_ text: String, vocab: OpaquePointer) -> [llama_token] {
         let count = Int32(text.utf8.count)
         var tokens = [llama_token](repeating: 0, count: Int(count) + 8)
         var n = llama_tokenize(vocab, text, count, &tokens, Int32(tokens.count), false, true)
@@ -96,14 +92,45 @@ extension LlamaEngine {
     }
 }
 
-/// Feeds prompt parts to the context at consecutive positions.
-private struct PromptReader {
-    enum Failure: Error { case aborted, failed(Int32) }
+enum FeedFailure: Error { case aborted, failed(Int32) }
+
+/// How a question reaches the context: the prompt (text, the picture's parts, text), then each
+/// answer token; the logits of the last position fed are left for sampling.
+protocol PromptFeeder {
+    mutating func prompt(before: [llama_token], pieces: [ImagePieces.Piece], after: [llama_token]) throws(FeedFailure)
+    mutating func next(_ token: llama_token) throws(FeedFailure)
+}
+
+extension LlamaEngine {
+    /// Decodes `batch`; an abort or llama's "aborted" code is `.aborted`.
+    func decode(_ batch: llama_batch) throws(FeedFailure) {
+        let rc = llama_decode(context, batch)
+        if rc == 2 || abortFlag.isSet { throw .aborted }
+        guard rc == 0 else { throw .failed(rc) }
+    }
+}
+
+/// Feeds prompt parts to the context at consecutive positions (libmtmd places a picture's tokens).
+private struct PromptReader: PromptFeeder {
+    typealias Failure = FeedFailure
 
     let engine: LlamaEngine
     var position: llama_pos = 0
 
     init(engine: LlamaEngine) { self.engine = engine }
+
+    mutating func prompt(before: [llama_token], pieces: [ImagePieces.Piece], after: [llama_token]) throws(FeedFailure) {
+        try text(before, logitsLast: false)
+        for piece in pieces {
+            switch piece {
+            case .text(let tokens): try text(tokens, logitsLast: false)
+            case .image(let chunk, let embeddings): try image(chunk, embeddings)
+            }
+        }
+        try text(after, logitsLast: true)
+    }
+
+    mutating func next(_ token: llama_token) throws(FeedFailure) { try text([token], logitsLast: true) }
 
     mutating func text(_ tokens: [llama_token], logitsLast: Bool) throws(Failure) {
         guard !tokens.isEmpty else { return }
@@ -121,7 +148,7 @@ private struct PromptReader {
                 batch.seq_id[i]![0] = 0
                 batch.logits[i] = (logitsLast && start + i == tokens.count - 1) ? 1 : 0
             }
-            try decode(batch)
+            try engine.decode(batch)
             start = end
         }
         position += llama_pos(tokens.count)
@@ -137,11 +164,5 @@ private struct PromptReader {
         if engine.abortFlag.isSet { throw .aborted }
         guard rc == 0 else { throw .failed(rc) }
         position = next
-    }
-
-    private func decode(_ batch: llama_batch) throws(Failure) {
-        let rc = llama_decode(engine.context, batch)
-        if rc == 2 || engine.abortFlag.isSet { throw .aborted }
-        guard rc == 0 else { throw .failed(rc) }
     }
 }

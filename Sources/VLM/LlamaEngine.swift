@@ -30,6 +30,8 @@ public final class LlamaEngine: VisionLanguageModel, @unchecked Sendable {
     let template: ChatTemplate
     let lock = NSLock()
     let abortFlag = AbortFlag()
+    /// MiniCPM-V 4.7 on lookd's patched llama.cpp: lookd feeds the canvas positions (nil otherwise).
+    let canvas: CanvasSupport?
 
     /// Loads both files, or says in a sentence why not.
     public init(modelPath: String, mmprojPath: String, options: Options = Options()) throws(VLMError) {
@@ -37,7 +39,11 @@ public final class LlamaEngine: VisionLanguageModel, @unchecked Sendable {
         self.modelPath = modelPath
         self.mmprojPath = mmprojPath
         self.options = options
-        let projector = try Self.checkFiles(model: modelPath, mmproj: mmprojPath)
+        let (projector, wantsCanvas) = try Self.checkFiles(model: modelPath, mmproj: mmprojPath)
+        if projector == "minicpmv4_7", !wantsCanvas, lookd_llama_canvas() == 1 {
+            throw .modelLoadFailed(path: modelPath, reason: "MiniCPM-V 4.7's mmproj needs a language model with the canvas time slot "
+                                   + "(qwen35.rope.mrope_time_slot = 3), and this one has none: its positions would be wrong")
+        }
         LlamaRuntime.start()
         LlamaRuntime.clearRecent()
 
@@ -82,6 +88,20 @@ public final class LlamaEngine: VisionLanguageModel, @unchecked Sendable {
             throw .noVision(path: mmprojPath)
         }
 
+        var canvas: CanvasSupport?
+        if wantsCanvas {
+            let vocab = llama_model_get_vocab(model)!
+            do {
+                canvas = try CanvasSupport(modelPath: modelPath, engine: vocab, width: Int(llama_model_n_embd_inp(model))) {
+                    Self.tokenize($0, vocab: vocab)
+                }
+            } catch {
+                mtmd_free(vision); llama_free(context); llama_model_free(model)
+                throw error
+            }
+        }
+        self.canvas = canvas
+
         let chain = llama_sampler_chain_init(llama_sampler_chain_default_params())!
         llama_sampler_chain_add(chain, llama_sampler_init_greedy())
 
@@ -105,8 +125,9 @@ public final class LlamaEngine: VisionLanguageModel, @unchecked Sendable {
         llama_model_free(model)
     }
 
-    /// Checks both paths before llama.cpp sees them; returns the mmproj's projector type.
-    static func checkFiles(model: String, mmproj: String) throws(VLMError) -> String? {
+    /// Checks both paths before llama.cpp sees them; returns the mmproj's projector type and whether
+    /// the language model wants canvas positions fed by lookd (MiniCPM-V 4.7 on the patched build).
+    static func checkFiles(model: String, mmproj: String) throws(VLMError) -> (projector: String?, canvas: Bool) {
         let m = try header(role: "language model", path: model)
         if m.string("general.architecture") == "clip" {
             throw .wrongKind(role: "language model", path: model, found: "a vision projector (mmproj)")
@@ -116,7 +137,7 @@ public final class LlamaEngine: VisionLanguageModel, @unchecked Sendable {
             throw .wrongKind(role: "mmproj", path: mmproj,
                              found: "a language model (\(p.string("general.architecture") ?? "unknown architecture")), not a vision projector")
         }
-        return p.string("clip.projector_type") ?? p.string("clip.vision.projector_type")
+        return (p.string("clip.projector_type") ?? p.string("clip.vision.projector_type"), CanvasSupport.wanted(by: m))
     }
 
     private static func header(role: String, path: String) throws(VLMError) -> GGUFMetadata {

@@ -10,6 +10,12 @@ public enum Fixtures {
     public static let model = root.appendingPathComponent("Tests/Fixtures/models/tiny-minicpmv-Q8_0.gguf").path
     public static let mmproj = root.appendingPathComponent("Tests/Fixtures/models/tiny-minicpmv-mmproj-Q8_0.gguf").path
 
+    /// The tiny MiniCPM-V 4.7 pair in upstream's format (F32; tools/fixture_models_47.py), its pictures and
+    /// transformers' reference logits for them.
+    public static let model47 = root.appendingPathComponent("Tests/Fixtures/models/tiny-minicpmv47-F32.gguf").path
+    public static let mmproj47 = root.appendingPathComponent("Tests/Fixtures/models/tiny-minicpmv47-mmproj-F32.gguf").path
+    public static let reference47 = root.appendingPathComponent("Tests/Fixtures/models/tiny-minicpmv47-reference.json")
+
     /// The `lookd` executable that `swift build` made beside the test bundle.
     public static var lookd: String {
         let bundle = Bundle.main.bundleURL        // .build/<triple>/<config>/

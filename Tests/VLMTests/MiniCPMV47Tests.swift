@@ -1,0 +1,75 @@
+import Capture
+import Foundation
+import LookCore
+import TestSupport
+import XCTest
+@testable import VLM
+
+/// MiniCPM-V 4.7 on the pinned llama.cpp with lookd's patch: the tiny random-weight 4.7 pair in
+/// upstream's format, its logits after an image and a question compared with transformers' own
+/// (tools/fixture_models_47.py made both), for a one-crop frame and a sliced photo; and plain
+/// sequential positions shown not to match, so the comparison can fail.
+final class MiniCPMV47Tests: XCTestCase {
+    private struct Reference: Decodable {
+        struct Case: Decodable {
+            var picture: String, size: [Int], crops: [[Int]], layout: [Int32], logits: [Float], sequential_logits: [Float]
+        }
+        var question: String
+        var cases: [String: Case]
+    }
+
+    /// Both sides run the same F32 weights on the same pixels; what differs is arithmetic: ggml's
+    /// kernels and summation order against torch's, llama.cpp's chunked Gated DeltaNet against
+    /// transformers' torch one, float32 throughout. Measured on these two prompts: at most 2e-5 of
+    /// the largest logit's size. The tolerance is 1e-3 of it, fifty times that; the sequential
+    /// positions miss by hundreds of times more (asserted below).
+    private func tolerance(_ reference: [Float]) -> Float { 1e-3 * (reference.map(abs).max() ?? 1) }
+
+    private func maxDifference(_ a: [Float], _ b: [Float]) -> Float { zip(a, b).map { abs($0 - $1) }.max() ?? .infinity }
+
+    private static let engine = Result { try LlamaEngine(modelPath: Fixtures.model47, mmprojPath: Fixtures.mmproj47) }
+
+    private func reference() throws -> Reference {
+        try JSONDecoder().decode(Reference.self, from: Data(contentsOf: Fixtures.reference47))
+    }
+
+    func testTheUpstreamFormatLoadsWithCanvasPositions() throws {
+        let engine = try Self.engine.get()
+        XCTAssertNotNil(engine.canvas, "the language model's time slot asks for canvas positions")
+        let plain = try LlamaEngine(modelPath: Fixtures.model, mmprojPath: Fixtures.mmproj)
+        XCTAssertNil(plain.canvas, "a 4.6 model is fed as before")
+    }
+
+    func testLogitsMatchTransformersForAFrameAndASlicedPhotoAndSequentialPositionsDoNot() throws {
+        let engine = try Self.engine.get()
+        let reference = try reference()
+        XCTAssertEqual(Set(reference.cases.keys), ["frame", "photo"])
+        for (name, expected) in reference.cases.sorted(by: { $0.key < $1.key }) {
+            let path = Fixtures.root.appendingPathComponent("Tests/Fixtures/models/\(expected.picture)").path
+            let image = try engine.encode(try PhotoDecoder.decode(path: path))
+            let canvas = try engine.promptLogits(image: image, prompt: reference.question)
+            XCTAssertEqual(canvas.layout, expected.layout, "\(name): the same prompt, position for position (crops \(expected.crops))")
+            XCTAssertEqual(canvas.logits.count, expected.logits.count)
+            let tolerance = tolerance(expected.logits)
+            let miss = maxDifference(canvas.logits, expected.logits)
+            XCTAssertLessThanOrEqual(miss, tolerance, "\(name): canvas positions match transformers")
+
+            let sequential = try engine.promptLogits(image: image, prompt: reference.question, sequential: true)
+            XCTAssertLessThanOrEqual(maxDifference(sequential.logits, expected.sequential_logits), tolerance,
+                                     "\(name): lookd's sequential mode is transformers' sequential mode")
+            XCTAssertGreaterThan(maxDifference(sequential.logits, expected.logits), 20 * tolerance,
+                                 "\(name): plain sequential positions do not match the canvas reference")
+            print("\(name): \(expected.layout.count) positions, crops \(expected.crops): canvas max |diff| \(miss), "
+                  + "sequential \(maxDifference(sequential.logits, expected.logits)), tolerance \(tolerance)")
+        }
+        XCTAssertGreaterThan(reference.cases["photo"]!.crops.count, 1, "the photo is sliced")
+        XCTAssertEqual(reference.cases["frame"]!.crops.count, 1, "the frame is one crop")
+    }
+
+    func testItAnswersEndToEnd() throws {
+        let engine = try Self.engine.get()
+        let generation = try engine.generate(image: RGBImage(width: 448, height: 252, fill: (40, 120, 200)), prompt: "What is this?", maxTokens: 6)
+        XCTAssertEqual(generation.timings.outputTokens, 6)
+        XCTAssertFalse(generation.text.isEmpty)
+    }
+}
