@@ -1,7 +1,7 @@
 import Foundation
 import LookCore
 
-/// Where frames come from: a video file, a stream, a folder of photos (a camera comes with the service).
+/// Where frames come from: a V4L2 camera, a video file, a stream, a folder of photos.
 /// The loop asks for the next frame when the answer before it is in.
 public protocol FrameSource: AnyObject {
     /// What the source is, for records and logs.
