@@ -40,7 +40,9 @@ final class TokenEmbeddings: @unchecked Sendable {
     private let rowBytes: Int
     private let type: ggml_type
     private let rows: Int
+    /// Rows already read (the watch prompt's tokens come back every frame); at most `cacheLimit`.
     private var cache: [llama_token: [Float]] = [:]
+    static let cacheLimit = 4096
     private let lock = NSLock()
 
     init(path: String, width: Int) throws(VLMError) {
@@ -83,7 +85,10 @@ final class TokenEmbeddings: @unchecked Sendable {
                 }
             }
         }
-        lock.withLock { cache[token] = out }
+        lock.withLock {
+            if cache.count >= Self.cacheLimit { cache.removeAll(keepingCapacity: true) }   // bounded: a service runs for months
+            cache[token] = out
+        }
         return out
     }
 }

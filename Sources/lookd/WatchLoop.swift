@@ -30,6 +30,7 @@ final class WatchLoop {
 
     struct FrameReport {
         var frame: Int
+        var fired = false
         var answers: [Answer]
         var numbers: String
         var place: String
@@ -160,7 +161,7 @@ final class WatchLoop {
         var held = 0.0
         for i in fired { held += fire(rule: i, frame: index, captured: frame, shown: shown, place: places[i]) }
         if held > 0 { record.addFrameHold(ms: held * 1000) }
-        latest = FrameReport(frame: index, answers: answers, numbers: numbers, place: place)
+        latest = FrameReport(frame: index, fired: !fired.isEmpty, answers: answers, numbers: numbers, place: place)
         onFrame?(latest!)
         return true
     }

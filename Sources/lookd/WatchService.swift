@@ -45,12 +45,16 @@ final class WatchService: @unchecked Sendable {
         writeStatus(loop)
     }
 
-    /// After each frame: the status file, the numbers line for systemd, the watchdog.
+    /// After each frame: the numbers line for systemd, the watchdog, and the status file (at most
+    /// twice a second when frames come faster, and always after a frame that fired).
     func frameDone(_ loop: WatchLoop, _ report: WatchLoop.FrameReport) {
         notifier.status("\(report.numbers) · frame \(report.frame)")
         notifier.watchdog()
+        let now = MonotonicClock().now()
+        guard report.fired || now - lastStatus >= 0.5 else { return }
         writeStatus(loop)
     }
+    private var lastStatus = -Double.infinity
 
     func stopping(_ loop: WatchLoop, reason: String) {
         state = "stopping (\(reason))"
@@ -119,6 +123,7 @@ final class WatchService: @unchecked Sendable {
             ("numbers", report.map { .strings([$0.numbers, $0.place]) } ?? .null),
             ("log", .strings(Log.shared.recent)), ("events", .optional(events.path)),
         ] + extra)
+        lastStatus = MonotonicClock().now()
         let problem = StatusFile.write(status, to: statusPath)
         if let problem, problem != statusProblem { Log.shared.warning(problem) }
         statusProblem = problem
