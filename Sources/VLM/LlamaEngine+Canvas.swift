@@ -9,7 +9,7 @@ final class CanvasSupport: @unchecked Sendable {
     let embeddings: TokenEmbeddings
     let markers: CanvasPositions.Markers
 
-    init(modelPath: String, engine vocab: OpaquePointer, width: Int, tokenize: (String) -> [llama_token]) throws(VLMError) {
+    init(modelPath: String, width: Int, tokenize: (String) -> [llama_token]) throws(VLMError) {
         embeddings = try TokenEmbeddings(path: modelPath, width: width)
         func one(_ text: String) throws(VLMError) -> Int32 {
             let t = tokenize(text)

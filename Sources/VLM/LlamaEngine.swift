@@ -92,7 +92,7 @@ public final class LlamaEngine: VisionLanguageModel, @unchecked Sendable {
         if wantsCanvas {
             let vocab = llama_model_get_vocab(model)!
             do {
-                canvas = try CanvasSupport(modelPath: modelPath, engine: vocab, width: Int(llama_model_n_embd_inp(model))) {
+                canvas = try CanvasSupport(modelPath: modelPath, width: Int(llama_model_n_embd_inp(model))) {
                     Self.tokenize($0, vocab: vocab)
                 }
             } catch {
