@@ -46,16 +46,20 @@ public struct RuleMachine: Sendable {
     }
 
     /// Carries state over to a new rule list: a rule whose condition and reaction are unchanged keeps
-    /// its state; new rules start fresh.
-    public mutating func adopt(from old: [Rule], to new: [Rule]) {
-        var kept: [State] = []
+    /// its state; new rules start fresh. Returns how many kept their state.
+    @discardableResult
+    public mutating func adopt(from old: [Rule], to new: [Rule]) -> Int {
+        var adopted: [State] = []
+        var kept = 0
         for rule in new {
             if let i = old.firstIndex(where: { $0.condition == rule.condition && $0.reaction == rule.reaction }), i < states.count {
-                kept.append(states[i])
+                adopted.append(states[i])
+                kept += 1
             } else {
-                kept.append(State())
+                adopted.append(State())
             }
         }
-        states = kept
+        states = adopted
+        return kept
     }
 }

@@ -172,8 +172,7 @@ final class WatchLoop {
     /// answer before, the cooldown, the fire count). Returns how many kept it.
     @discardableResult
     func adopt(_ newRules: [Rule]) -> Int {
-        machine.adopt(from: rules, to: newRules)
-        let kept = newRules.filter { rule in rules.contains { $0.condition == rule.condition && $0.reaction == rule.reaction } }.count
+        let kept = machine.adopt(from: rules, to: newRules)
         rules = newRules
         return kept
     }
