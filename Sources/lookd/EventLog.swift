@@ -7,11 +7,6 @@ final class EventLog: @unchecked Sendable {
     let path: String?
     private let handle: FileHandle?
     private let lock = NSLock()
-    private let stamp: ISO8601DateFormatter = {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return f
-    }()
 
     /// Opens `path` for appending (creating it); nil keeps no log.
     init(path: String?) throws(CommandFailure) {
@@ -26,8 +21,21 @@ final class EventLog: @unchecked Sendable {
 
     /// Appends one event.
     func write(_ event: String, _ fields: [(String, JSON)] = []) {
-        let line = JSON.object([("t", .string(stamp.string(from: Date()))), ("event", .string(event))] + fields).text() + "\n"
+        let line = JSON.object([("t", .string(Timestamp.text(Date()))), ("event", .string(event))] + fields).text() + "\n"
         guard let handle else { return }
         lock.withLock { handle.write(Data(line.utf8)) }
     }
+}
+
+/// The records' times: ISO 8601 with milliseconds (`2026-11-29T15:04:42.764Z`), one formatter for all.
+enum Timestamp {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static let formatter: ISO8601DateFormatter = {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return f
+    }()
+
+    static func text(_ date: Date) -> String { lock.withLock { formatter.string(from: date) } }
+    static func date(_ text: String) -> Date? { lock.withLock { formatter.date(from: text) } }
 }

@@ -45,7 +45,7 @@ enum StatusCommand {
     static func text(_ s: [String: Any], running: Bool, path: String) -> String {
         var lines: [String] = []
         let state = s["state"] as? String ?? "?"
-        let updated = (s["updated"] as? String).flatMap(date).map { ago(Date().timeIntervalSince($0)) } ?? "?"
+        let updated = (s["updated"] as? String).flatMap(Timestamp.date).map { ago(Date().timeIntervalSince($0)) } ?? "?"
         if running {
             lines.append("lookd is \(state): \(s["source"] as? String ?? "?") · pid \(s["pid"] as? Int ?? 0) · frame \(s["frame"] as? Int ?? 0) · \(s["fires"] as? Int ?? 0) fires (updated \(updated) ago)")
         } else {
@@ -69,12 +69,6 @@ enum StatusCommand {
         if let events = s["events"] as? String { lines.append("events: \(events)") }
         lines.append("status: \(path)")
         return lines.joined(separator: "\n")
-    }
-
-    private static func date(_ text: String) -> Date? {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return f.date(from: text)
     }
 
     private static func ago(_ seconds: Double) -> String {

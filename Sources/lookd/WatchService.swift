@@ -88,7 +88,7 @@ final class WatchService: @unchecked Sendable {
             record.adopt(set.rules)
             rulesSource = source
             let rules = WatchCommand.rulesJSON(set.rules)
-            record.reloads.append(.object([("t", .string(Self.iso(Date()))), ("why", .string(why)), ("rules", rules)]))
+            record.reloads.append(.object([("t", .string(Timestamp.text(Date()))), ("why", .string(why)), ("rules", rules)]))
             events.write("rules", [("action", .string("reloaded")), ("why", .string(why)), ("source", .string(source)),
                                    ("count", .int(set.rules.count)), ("kept", .int(kept)), ("rules", rules),
                                    ("warnings", .strings(set.warnings))])
@@ -116,7 +116,7 @@ final class WatchService: @unchecked Sendable {
         let report = loop.latest
         let status = JSON.object([
             ("schema", .string(StatusFile.schema)), ("pid", .int(Int(getpid()))), ("state", .string(state)),
-            ("updated", .string(Self.iso(Date()))), ("started", .string(Self.iso(started))),
+            ("updated", .string(Timestamp.text(Date()))), ("started", .string(Timestamp.text(started))),
         ] + header + [
             ("rules_source", .string(rulesSource)), ("rules", rules), ("reloads", .int(record.reloads.count)),
             ("frame", .int(report?.frame ?? 0)), ("fires", .int(record.fires.count)),
@@ -131,12 +131,6 @@ final class WatchService: @unchecked Sendable {
 
     private static func modified(_ path: String) -> Date? {
         (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
-    }
-
-    static func iso(_ date: Date) -> String {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return f.string(from: date)
     }
 }
 
