@@ -104,6 +104,8 @@ struct CanvasReader: PromptFeeder {
     var sequential = false
     private var index = 0
     private var delta = 0
+    /// The prompt as fed: token ids, -1 for a picture's positions (what the tests compare).
+    private(set) var layout: [Int32] = []
 
     init(engine: LlamaEngine, canvas: CanvasSupport, sequential: Bool = false) {
         self.engine = engine
@@ -111,16 +113,16 @@ struct CanvasReader: PromptFeeder {
         self.sequential = sequential
     }
 
-    /// The prompt as canvas items, with each position's embedding.
-    func items(before: [llama_token], pieces: [ImagePieces.Piece], after: [llama_token]) throws(FeedFailure)
-        -> (items: [CanvasPositions.Item], rows: [[Float]]) {
+    /// The prompt as canvas items, with the positions' embeddings one after another.
+    private func items(before: [llama_token], pieces: [ImagePieces.Piece], after: [llama_token]) throws(FeedFailure)
+        -> (items: [CanvasPositions.Item], embeddings: [Float]) {
         var items: [CanvasPositions.Item] = []
-        var rows: [[Float]] = []
+        var rows: [Float] = []
         let width = canvas.embeddings.width
         func text(_ tokens: [llama_token]) throws(FeedFailure) {
             for t in tokens {
                 items.append(.text(t))
-                do { rows.append(try canvas.embeddings.row(t)) } catch { throw .failed(-1) }
+                do { rows += try canvas.embeddings.row(t) } catch { throw .failed(-1) }
             }
         }
         try text(before)
@@ -133,10 +135,8 @@ struct CanvasReader: PromptFeeder {
                 let nx = Int(mtmd_image_tokens_get_nx(image)), ny = Int(mtmd_image_tokens_get_ny(image))
                 let count = embeddings.count / width
                 guard nx * ny == count else { throw .failed(-2) }
-                for k in 0..<count {
-                    items.append(.image(crop: crop, grid: (ny, nx)))
-                    rows.append(Array(embeddings[(k * width)..<((k + 1) * width)]))
-                }
+                items += Array(repeating: .image(crop: crop, grid: (ny, nx)), count: count)
+                rows += embeddings
                 crop += 1
             }
         }
@@ -145,7 +145,8 @@ struct CanvasReader: PromptFeeder {
     }
 
     mutating func prompt(before: [llama_token], pieces: [ImagePieces.Piece], after: [llama_token]) throws(FeedFailure) {
-        let (items, rows) = try self.items(before: before, pieces: pieces, after: after)
+        let (items, embeddings) = try self.items(before: before, pieces: pieces, after: after)
+        layout = items.map { item -> Int32 in if case .text(let t) = item { return t }; return -1 }
         var positions: [CanvasPositions.Position]
         if sequential {
             positions = (0..<items.count).map { CanvasPositions.Position(t: $0, h: $0, w: $0) }
@@ -155,26 +156,28 @@ struct CanvasReader: PromptFeeder {
         }
         let size = engine.options.batchSize
         var start = 0
-        while start < rows.count {
-            let end = min(start + size, rows.count)
-            try feed(Array(rows[start..<end]), positions: Array(positions[start..<end]), first: start, logitsLast: end == rows.count)
+        let width = canvas.embeddings.width
+        while start < items.count {
+            let end = min(start + size, items.count)
+            try feed(Array(embeddings[(start * width)..<(end * width)]), positions: Array(positions[start..<end]), first: start,
+                     logitsLast: end == items.count)
             start = end
         }
-        index = rows.count
+        index = items.count
     }
 
     mutating func next(_ token: llama_token) throws(FeedFailure) {
         let row: [Float]
         do { row = try canvas.embeddings.row(token) } catch { throw .failed(-1) }
         let p = index + delta
-        try feed([row], positions: [CanvasPositions.Position(t: p, h: p, w: p)], first: index, logitsLast: true)
+        try feed(row, positions: [CanvasPositions.Position(t: p, h: p, w: p)], first: index, logitsLast: true)
         index += 1
     }
 
     /// One llama batch of embeddings with four positions each (section-major, as llama.cpp reads them).
-    private func feed(_ rows: [[Float]], positions: [CanvasPositions.Position], first: Int, logitsLast: Bool) throws(FeedFailure) {
-        let n = rows.count
-        var embd = rows.flatMap { $0 }
+    private func feed(_ embeddings: [Float], positions: [CanvasPositions.Position], first: Int, logitsLast: Bool) throws(FeedFailure) {
+        let n = positions.count
+        var embd = embeddings
         var pos = [llama_pos](repeating: 0, count: n * 4)
         for (i, p) in positions.enumerated() {
             pos[i] = llama_pos(first + i)
@@ -218,10 +221,8 @@ extension LlamaEngine {
         llama_memory_clear(llama_get_memory(context), true)
         let (before, after) = template.wrap(prompt)
         var reader = CanvasReader(engine: self, canvas: canvas, sequential: sequential)
-        let (items, _) = try reader.items(before: tokenize(before), pieces: pieces, after: tokenize(after))
         try reader.prompt(before: tokenize(before), pieces: pieces, after: tokenize(after))
         guard let logits = llama_get_logits_ith(context, -1) else { throw VLMError.decodeFailed(code: -5) }
-        let layout = items.map { item -> Int32 in if case .text(let t) = item { return t }; return -1 }
-        return (layout, Array(UnsafeBufferPointer(start: logits, count: Int(llama_vocab_n_tokens(vocab)))))
+        return (reader.layout, Array(UnsafeBufferPointer(start: logits, count: Int(llama_vocab_n_tokens(vocab)))))
     }
 }
