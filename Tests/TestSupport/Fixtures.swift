@@ -27,6 +27,13 @@ public enum Fixtures {
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[2]
     }
 
+    /// A scripted model's answers (`--model script:FILE`), one line each, as `script.txt` in `dir`.
+    public static func script(_ lines: [String], in dir: URL) throws -> String {
+        let file = dir.appendingPathComponent("script.txt").path
+        try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
     /// A fresh empty folder for one test.
     public static func scratch(_ name: String = #function) throws -> URL {
         let safe = name.filter { $0.isLetter || $0.isNumber }

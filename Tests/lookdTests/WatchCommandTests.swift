@@ -22,11 +22,7 @@ final class WatchCommandTests: XCTestCase {
         return try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 
-    private func script(_ lines: [String]) throws -> String {
-        let file = path("script.txt")
-        try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
-        return file
-    }
+    private func script(_ lines: [String]) throws -> String { try Fixtures.script(lines, in: dir) }
 
     func testScriptedAnswersFireOnTheRisingEdgeWithTheCooldownInVideoTime() throws {
         let clip = path("clip.mp4")

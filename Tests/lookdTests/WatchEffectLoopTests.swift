@@ -25,8 +25,7 @@ final class WatchEffectLoopTests: XCTestCase {
     /// A run of `frames` frames (a second apart) over `rules`; `model` answers (scripted by default).
     private func run(_ rules: String, answers: [String], frames: Int, flags: [String] = [],
                      model inner: (any VisionLanguageModel)? = nil, answer: @escaping @Sendable (String) -> String? = { _ in nil }) throws -> Run {
-        let script = dir.appendingPathComponent("script.txt").path
-        try (answers.joined(separator: "\n") + "\n").write(toFile: script, atomically: true, encoding: .utf8)
+        let script = try Fixtures.script(answers, in: dir)
         let clock = ManualClock()
         let settings = try WatchSettings(Arguments(["--source", "-", "--rules", rules, "--record", dir.path] + flags,
                                                    valued: WatchSettings.valued, switches: WatchSettings.switches))

@@ -9,11 +9,7 @@ final class WatchHoldTests: XCTestCase {
     override func setUpWithError() throws { dir = try Fixtures.scratch() }
     private func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
 
-    private func script(_ lines: [String]) throws -> String {
-        let file = path("script.txt")
-        try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
-        return file
-    }
+    private func script(_ lines: [String]) throws -> String { try Fixtures.script(lines, in: dir) }
 
     func testAVideoPausesDuringTheHoldAndGoesOnFromWhereItStopped() throws {
         let clip = path("clip.mp4")

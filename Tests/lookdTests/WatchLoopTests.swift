@@ -12,8 +12,7 @@ final class WatchLoopTests: XCTestCase {
     private func loop(answers: [String], frames: Int, step: Double, rules: String,
                       stopAfter: Int? = nil) throws -> (WatchLoop, RecordingReactions, RunRecord, String) {
         let dir = try Fixtures.scratch()
-        let script = dir.appendingPathComponent("script.txt").path
-        try (answers.joined(separator: "\n") + "\n").write(toFile: script, atomically: true, encoding: .utf8)
+        let script = try Fixtures.script(answers, in: dir)
         let clock = ManualClock()
         let settings = try WatchSettings(Arguments(["--source", "-", "--rules", rules, "--record", dir.path],
                                                    valued: WatchSettings.valued, switches: []))

@@ -19,8 +19,7 @@ final class WatchSoundTests: XCTestCase {
 
     private func watch(_ answers: [String], rules: String, seconds: String, extra: [String] = [],
                        onStart: ((Process) -> Void)? = nil) throws -> (Subprocess, [[String: Any]]) {
-        let script = path("script.txt")
-        try (answers.joined(separator: "\n") + "\n").write(toFile: script, atomically: true, encoding: .utf8)
+        let script = try Fixtures.script(answers, in: dir)
         let log = path("events.jsonl")
         let r = try Subprocess.run(Fixtures.lookd, ["watch", "--source", try Media.photoFolder(in: dir), "--photo-seconds", "1", "--rules", rules,
                                                     "--model", "script:" + script, "--seconds", seconds, "--log", log,
