@@ -99,38 +99,57 @@ BENCH = dict(
 )
 
 
-def make_checkpoint(out: Path, vocab: dict, hidden: int = 64, shapes: dict = TINY) -> None:
-    import torch
-    from transformers import MiniCPMV4_6Config, MiniCPMV4_6ForConditionalGeneration
-
-    torch.manual_seed(SEED)
+def text_config(vocab: dict, shapes: dict = TINY, hidden: int = 64, rope_theta: float = 10000000.0) -> dict:
+    """The qwen3_5_text language model's config for `shapes` (the tiny one `hidden` wide)."""
     t = dict(shapes["text"])
     rope = t.pop("rope")
     if shapes is TINY:
         t["hidden_size"] = hidden
-    text = dict(
+    return dict(
         model_type="qwen3_5_text", vocab_size=len(vocab), linear_conv_kernel_dim=4, max_position_embeddings=4096,
         rms_norm_eps=1e-6, eos_token_id=vocab["<|im_end|>"], pad_token_id=vocab["<|endoftext|>"],
-        rope_parameters={"rope_type": "default", "rope_theta": 10000000.0, "mrope_interleaved": True, **rope}, **t,
+        rope_parameters={"rope_type": "default", "rope_theta": rope_theta, "mrope_interleaved": True, **rope}, **t,
     )
-    vision = dict(image_size=980, patch_size=14, **shapes["vision"])
-    config = MiniCPMV4_6Config(text_config=text, vision_config=vision, insert_layer_id=shapes["insert_layer_id"], image_size=448,
-                               downsample_mode="16x", image_token_id=vocab["<|image_pad|>"],
-                               video_token_id=vocab["<|video_pad|>"])
-    config.architectures = ["MiniCPMV4_6ForConditionalGeneration"]
-    model = MiniCPMV4_6ForConditionalGeneration(config)
+
+
+def vision_config(shapes: dict = TINY) -> dict:
+    return dict(image_size=980, patch_size=14, **shapes["vision"])
+
+
+def randomize(model) -> None:
+    """Random weights (std 0.2), norms at 1, A_log uniform in [0, 1): in the order the seed makes them."""
+    import torch
     with torch.no_grad():
         for name, p in model.named_parameters():
             if p.dim() >= 2:
                 p.normal_(0.0, 0.2)
             elif "norm" in name and "bias" not in name:
                 p.fill_(1.0) if not name.endswith("A_log") else p.uniform_(0.0, 1.0)
+
+
+def save(model, out: Path) -> None:
+    """The checkpoint, with the image processor's settings beside it."""
     model.save_pretrained(str(out), safe_serialization=True)
     (out / "preprocessor_config.json").write_text(json.dumps({
         "image_processor_type": "MiniCPMV4_6ImageProcessor", "scale_resolution": 448, "max_slice_nums": 9,
         "patch_size": 14, "slice_mode": True, "downsample_mode": "16x",
         "image_mean": [0.5, 0.5, 0.5], "image_std": [0.5, 0.5, 0.5],
     }, indent=1))
+
+
+def make_checkpoint(out: Path, vocab: dict, hidden: int = 64, shapes: dict = TINY) -> None:
+    import torch
+    from transformers import MiniCPMV4_6Config, MiniCPMV4_6ForConditionalGeneration
+
+    torch.manual_seed(SEED)
+    config = MiniCPMV4_6Config(text_config=text_config(vocab, shapes, hidden), vision_config=vision_config(shapes),
+                               insert_layer_id=shapes["insert_layer_id"], image_size=448,
+                               downsample_mode="16x", image_token_id=vocab["<|image_pad|>"],
+                               video_token_id=vocab["<|video_pad|>"])
+    config.architectures = ["MiniCPMV4_6ForConditionalGeneration"]
+    model = MiniCPMV4_6ForConditionalGeneration(config)
+    randomize(model)
+    save(model, out)
 
 
 def convert(llama_src: Path, ckpt: Path, out_dir: Path, stem: str, mmproj_too: bool = True, outtype: str = "q8_0") -> None:

@@ -35,33 +35,15 @@ def make_checkpoint(out: Path, vocab: dict):
     from transformers import MiniCPMV4_7Config, MiniCPMV4_7ForConditionalGeneration
 
     torch.manual_seed(fm.SEED + 47)
-    t = dict(fm.TINY["text"])
-    rope = t.pop("rope")
-    text = dict(
-        model_type="qwen3_5_text", vocab_size=len(vocab), linear_conv_kernel_dim=4, max_position_embeddings=4096,
-        rms_norm_eps=1e-6, eos_token_id=vocab["<|im_end|>"], pad_token_id=vocab["<|endoftext|>"],
-        rope_parameters={"rope_type": "default", "rope_theta": 10000.0, "mrope_interleaved": True, **rope}, **t,
-    )
-    vision = dict(image_size=980, patch_size=14, **fm.TINY["vision"])
-    newline = vocab["Ċ"]
-    config = MiniCPMV4_7Config(text_config=text, vision_config=vision, insert_layer_id=fm.TINY["insert_layer_id"], image_size=448,
+    config = MiniCPMV4_7Config(text_config=fm.text_config(vocab, rope_theta=10000.0), vision_config=fm.vision_config(),
+                               insert_layer_id=fm.TINY["insert_layer_id"], image_size=448,
                                downsample_mode="16x", image_token_id=vocab["<|image_pad|>"], video_token_id=vocab["<|video_pad|>"],
                                image_start_id=vocab["<image>"], image_end_id=vocab["</image>"], slice_start_id=vocab["<slice>"],
-                               slice_end_id=vocab["</slice>"], newline_id=newline)
+                               slice_end_id=vocab["</slice>"], newline_id=vocab["Ċ"])
     config.architectures = ["MiniCPMV4_7ForConditionalGeneration"]
     model = MiniCPMV4_7ForConditionalGeneration(config)
-    with torch.no_grad():
-        for name, p in model.named_parameters():
-            if p.dim() >= 2:
-                p.normal_(0.0, 0.2)
-            elif "norm" in name and "bias" not in name:
-                p.fill_(1.0) if not name.endswith("A_log") else p.uniform_(0.0, 1.0)
-    model.save_pretrained(str(out), safe_serialization=True)
-    (out / "preprocessor_config.json").write_text(json.dumps({
-        "image_processor_type": "MiniCPMV4_6ImageProcessor", "scale_resolution": 448, "max_slice_nums": 9,
-        "patch_size": 14, "slice_mode": True, "downsample_mode": "16x",
-        "image_mean": [0.5, 0.5, 0.5], "image_std": [0.5, 0.5, 0.5],
-    }, indent=1))
+    fm.randomize(model)
+    fm.save(model, out)
     return model.eval(), config
 
 
