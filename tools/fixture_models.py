@@ -37,7 +37,7 @@ SPECIALS = ["<|endoftext|>", "<|im_start|>", "<|im_end|>", "<image>", "</image>"
             "<think>", "</think>", "<unk>", "<|image_pad|>", "<|video_pad|>"]
 
 
-def make_tokenizer(llama_src: Path, out: Path, text_tokens: int = TEXT_TOKENS) -> dict:
+def make_tokenizer(llama_src: Path, out: Path, text_tokens: int = TEXT_TOKENS, extra_specials=()) -> dict:
     sys.path.insert(0, str(llama_src / "gguf-py"))
     import gguf
     from tokenizers import Tokenizer, AddedToken, decoders, pre_tokenizers, Regex
@@ -49,7 +49,8 @@ def make_tokenizer(llama_src: Path, out: Path, text_tokens: int = TEXT_TOKENS) -
     field = reader.fields["tokenizer.ggml.merges"]
     merges = [bytes(field.parts[i]).decode("utf-8") for i in field.data]
 
-    specials_there = set(SPECIALS)
+    specials = SPECIALS + list(extra_specials)
+    specials_there = set(specials)
     kept = [t for t in tokens[:text_tokens] if t not in specials_there and not t.startswith("[PAD")]
     vocab = {t: i for i, t in enumerate(kept)}
     kept_merges = []
@@ -57,7 +58,7 @@ def make_tokenizer(llama_src: Path, out: Path, text_tokens: int = TEXT_TOKENS) -
         a, b = m.split(" ")
         if a in vocab and b in vocab and (a + b) in vocab:
             kept_merges.append((a, b))
-    for s in SPECIALS:
+    for s in specials:
         vocab[s] = len(vocab)
 
     split = Regex(r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+")
@@ -67,7 +68,7 @@ def make_tokenizer(llama_src: Path, out: Path, text_tokens: int = TEXT_TOKENS) -
         pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False),
     ])
     tok.decoder = decoders.ByteLevel()
-    tok.add_special_tokens([AddedToken(s, special=True, normalized=False) for s in SPECIALS])
+    tok.add_special_tokens([AddedToken(s, special=True, normalized=False) for s in specials])
     tok.save(str(out / "tokenizer.json"))
     chat = ("{% for message in messages %}<|im_start|>{{ message['role'] }}\n{{ message['content'] }}<|im_end|>\n"
             "{% endfor %}{% if add_generation_prompt %}<|im_start|>assistant\n<think>\n\n</think>\n\n{% endif %}")
@@ -96,6 +97,7 @@ BENCH = dict(
               rope=dict(partial_rotary_factor=0.25, mrope_section=[11, 11, 10])),
     vision=dict(hidden_size=1152, intermediate_size=4304, num_hidden_layers=27, num_attention_heads=16),
     insert_layer_id=6,
+    vocab_size=248320,   # Qwen3.5's tokenizer: the output layer's size (the converter pads the vocabulary)
 )
 
 
@@ -106,7 +108,7 @@ def text_config(vocab: dict, shapes: dict = TINY, hidden: int = 64, rope_theta: 
     if shapes is TINY:
         t["hidden_size"] = hidden
     return dict(
-        model_type="qwen3_5_text", vocab_size=len(vocab), linear_conv_kernel_dim=4, max_position_embeddings=4096,
+        model_type="qwen3_5_text", vocab_size=max(len(vocab), shapes.get("vocab_size", 0)), linear_conv_kernel_dim=4, max_position_embeddings=4096,
         rms_norm_eps=1e-6, eos_token_id=vocab["<|im_end|>"], pad_token_id=vocab["<|endoftext|>"],
         rope_parameters={"rope_type": "default", "rope_theta": rope_theta, "mrope_interleaved": True, **rope}, **t,
     )

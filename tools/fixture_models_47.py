@@ -28,6 +28,9 @@ import fixture_models as fm  # noqa: E402
 STEM = "tiny-minicpmv47"
 PICTURES = {"frame": (448, 252, (40, 120, 200)), "photo": (1344, 672, (200, 90, 30))}
 QUESTION = "Is there a chessboard?"
+# transformers' MiniCPMV4_7Processor numbers each picture (use_image_id, on by default):
+# `<image_id>0</image_id>` goes before the first one's `<image>` (its _prepend_local_ids).
+IMAGE_ID = ["<image_id>", "</image_id>"]
 
 
 def make_checkpoint(out: Path, vocab: dict):
@@ -70,8 +73,9 @@ def convert(llama_src: Path, ckpt: Path, out_dir: Path) -> None:
 
 
 def prompt_ids(tok, layout_image):
-    """lookd's prompt: the ChatML frame with thinking off, the picture, the question (ChatTemplate.swift)."""
-    before = tok.encode("<|im_start|>user\n", add_special_tokens=False)
+    """The ChatML frame with thinking off, the picture's number and the picture, the question: what
+    transformers' processor and chat template give with enable_thinking=False (lookd's ChatTemplate.swift)."""
+    before = tok.encode("<|im_start|>user\n" + IMAGE_ID[0] + "0" + IMAGE_ID[1], add_special_tokens=False)
     after = tok.encode("\n" + QUESTION + "<|im_end|>\n<|im_start|>assistant\n<think>\n\n</think>\n\n", add_special_tokens=False)
     return before + layout_image + after
 
@@ -127,7 +131,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         ckpt = Path(tmp) / "checkpoint"
         ckpt.mkdir()
-        vocab = fm.make_tokenizer(llama_src, ckpt)
+        vocab = fm.make_tokenizer(llama_src, ckpt, extra_specials=IMAGE_ID)
         model, config = make_checkpoint(ckpt, vocab)
         reference(model, config, ckpt, out_dir)
         convert(llama_src, ckpt, Path(tmp))

@@ -2,14 +2,26 @@ import Foundation
 
 /// The key–value header of a GGUF file, read without llama.cpp, so that lookd can say what is wrong
 /// with a file (not a GGUF, which architecture, which projector) before handing it to the engine.
-/// Only scalar and string values are kept; arrays are skipped.
+/// Scalar and string values are kept, and integer arrays of at most 16 items (rope sections); longer
+/// arrays (vocabularies) are skipped. The tensor list follows: names, types and element counts.
 public struct GGUFMetadata: Sendable {
     public enum Value: Sendable, Equatable {
-        case int(Int64), uint(UInt64), float(Double), bool(Bool), string(String)
+        case int(Int64), uint(UInt64), float(Double), bool(Bool), string(String), ints([Int64])
+    }
+
+    /// One tensor's entry in the header: its name, ggml type number and number of elements.
+    public struct Tensor: Sendable, Equatable {
+        public let name: String
+        public let type: UInt32
+        public let elements: UInt64
     }
 
     public let version: UInt32
     public let values: [String: Value]
+    /// The tensors the header lists (empty when the header ends before them).
+    public let tensors: [Tensor]
+    /// The number of items in each array that was skipped (the vocabulary's `tokenizer.ggml.tokens`).
+    public let arrayCounts: [String: Int]
 
     public func string(_ key: String) -> String? {
         if case .string(let s)? = values[key] { return s }
@@ -22,6 +34,11 @@ public struct GGUFMetadata: Sendable {
         case .uint(let v)?: return Int(v)
         default: return nil
         }
+    }
+
+    public func integers(_ key: String) -> [Int]? {
+        if case .ints(let v)? = values[key] { return v.map { Int($0) } }
+        return nil
     }
 
     public enum ReadError: Error, Equatable {
@@ -41,18 +58,30 @@ public struct GGUFMetadata: Sendable {
         var r = Reader(data: data)
         guard let magic = r.bytes(4) else { throw .notGGUF(magic: Array(data.prefix(4))) }
         guard magic == Array("GGUF".utf8) else { throw .notGGUF(magic: magic) }
-        guard let version = r.u32(), r.u64() != nil, let count = r.u64() else { throw .truncated }
+        guard let version = r.u32(), let tensorCount = r.u64(), let count = r.u64() else { throw .truncated }
         var values: [String: Value] = [:]
+        var arrayCounts: [String: Int] = [:]
         for _ in 0..<min(count, 1 << 20) {
             guard let key = r.string(), let type = r.u32() else { throw .truncated }
-            if let value = try r.value(type: type) { values[key] = value }
+            if let value = try r.value(type: type) {
+                values[key] = value
+            } else {
+                arrayCounts[key] = r.lastArrayCount
+            }
         }
-        return GGUFMetadata(version: version, values: values)
+        var tensors: [Tensor] = []
+        for _ in 0..<min(tensorCount, 1 << 20) {
+            guard let tensor = r.tensor() else { break }   // a header cut short still gives its keys
+            tensors.append(tensor)
+        }
+        return GGUFMetadata(version: version, values: values, tensors: tensors, arrayCounts: arrayCounts)
     }
 
     private struct Reader {
         let data: Data
         var offset: Int
+        /// The length of the last array `value(type:)` skipped.
+        var lastArrayCount = 0
         init(data: Data) { self.data = data; self.offset = data.startIndex }
 
         mutating func bytes(_ n: Int) -> [UInt8]? {
@@ -77,6 +106,17 @@ public struct GGUFMetadata: Sendable {
             return String(decoding: b, as: UTF8.self)
         }
 
+        mutating func tensor() -> Tensor? {
+            guard let name = string(), let dims = u32(), dims <= 8 else { return nil }
+            var elements: UInt64 = 1
+            for _ in 0..<dims {
+                guard let d = u64() else { return nil }
+                elements = elements.multipliedReportingOverflow(by: d).overflow ? .max : elements * d
+            }
+            guard let type = u32(), u64() != nil else { return nil }
+            return Tensor(name: name, type: type, elements: elements)
+        }
+
         static let sizes: [UInt32: UInt64] = [0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4, 7: 1, 10: 8, 11: 8, 12: 8]
 
         mutating func value(type: UInt32) throws(ReadError) -> Value? {
@@ -95,8 +135,20 @@ public struct GGUFMetadata: Sendable {
             case 12: guard let v = u64() else { throw .truncated }; return .float(Double(bitPattern: v))
             case 9:
                 guard let itemType = u32(), let n = u64() else { throw .truncated }
+                lastArrayCount = Int(clamping: n)
                 if itemType == 8 {
                     for _ in 0..<n { guard let len = u64(), skip(len) else { throw .truncated } }
+                } else if n <= 16, [1, 3, 5, 11, 0, 2, 4, 10].contains(itemType) {
+                    var items: [Int64] = []
+                    for _ in 0..<n {
+                        guard case let item? = try value(type: itemType) else { throw .truncated }
+                        switch item {
+                        case .int(let v): items.append(v)
+                        case .uint(let v): items.append(Int64(truncatingIfNeeded: v))
+                        default: throw .truncated
+                        }
+                    }
+                    return .ints(items)
                 } else if let size = Self.sizes[itemType] {
                     guard n <= UInt64.max / size, skip(n * size) else { throw .truncated }
                 } else {

@@ -21,14 +21,6 @@ final class CanvasSupport: @unchecked Sendable {
         markers = CanvasPositions.Markers(imageStart: try one("<image>"), imageEnd: try one("</image>"), sliceStart: try one("<slice>"),
                                           sliceEnd: try one("</slice>"), newline: try one("\n"))
     }
-
-    /// Whether the language model at `path` wants canvas positions (its time slot is 3) and this
-    /// llama.cpp build leaves them to lookd (lookd's patch). A system llama.cpp that runs MiniCPM-V 4.7
-    /// itself places them natively.
-    static func wanted(by metadata: GGUFMetadata) -> Bool {
-        guard lookd_llama_canvas() == 1, let arch = metadata.string("general.architecture") else { return false }
-        return metadata.integer("\(arch).rope.mrope_time_slot") == 3
-    }
 }
 
 /// The language model's input embedding rows (`token_embd.weight`), read from the GGUF file and

@@ -12,6 +12,9 @@ public final class LlamaEngine: VisionLanguageModel, @unchecked Sendable {
         public var threads: Int = ProcessInfo.processInfo.activeProcessorCount
         /// Prompt tokens read per `llama_decode`.
         public var batchSize: Int = 512
+        /// Test hook: leave a MiniCPM-V 4.7 language model's time slot as its file has it (the tests
+        /// show that positions then go wrong).
+        var suppliesTimeSlot = true
         public init() {}
     }
 
@@ -32,6 +35,8 @@ public final class LlamaEngine: VisionLanguageModel, @unchecked Sendable {
     let abortFlag = AbortFlag()
     /// MiniCPM-V 4.7 on lookd's patched llama.cpp: lookd feeds the canvas positions (nil otherwise).
     let canvas: CanvasSupport?
+    /// What the two headers said and how lookd runs the pair.
+    public let pair: ModelPair
 
     /// Loads both files, or says in a sentence why not.
     public init(modelPath: String, mmprojPath: String, options: Options = Options()) throws(VLMError) {
@@ -39,17 +44,29 @@ public final class LlamaEngine: VisionLanguageModel, @unchecked Sendable {
         self.modelPath = modelPath
         self.mmprojPath = mmprojPath
         self.options = options
-        let (projector, wantsCanvas) = try Self.checkFiles(model: modelPath, mmproj: mmprojPath)
-        if projector == "minicpmv4_7", !wantsCanvas, lookd_llama_canvas() == 1 {
-            throw .modelLoadFailed(path: modelPath, reason: "MiniCPM-V 4.7's mmproj needs a language model with the canvas time slot "
-                                   + "(qwen35.rope.mrope_time_slot = 3), and this one has none: its positions would be wrong")
+        let pair = try Self.checkFiles(model: modelPath, mmproj: mmprojPath)
+        self.pair = pair
+        let projector = pair.projector
+        var wantsCanvas = false
+        switch pair.verdict {
+        case .cannotRun(let reason): throw .pairCannotRun(reason: reason)
+        case .canvas: wantsCanvas = true
+        case .native: break
         }
         LlamaRuntime.start()
         LlamaRuntime.clearRecent()
 
         var mparams = llama_model_default_params()
         mparams.n_gpu_layers = 0
-        guard let model = llama_model_load_from_file(modelPath, mparams) else {
+        // A 4.7 pair: the patched llama.cpp reads the time slot from this key; lookd sets it whatever
+        // the file carries (ModelPair says why that is right).
+        var overrides = [llama_model_kv_override](repeating: llama_model_kv_override(), count: 2)
+        if wantsCanvas, options.suppliesTimeSlot { lookd_kv_override_int(&overrides[0], ModelPair.timeSlotKey, 3) }
+        let loaded = overrides.withUnsafeBufferPointer { list in
+            mparams.kv_overrides = list.baseAddress
+            return llama_model_load_from_file(modelPath, mparams)
+        }
+        guard let model = loaded else {
             throw .modelLoadFailed(path: modelPath, reason: Self.lastError() ?? "llama.cpp could not read it")
         }
 
@@ -110,7 +127,7 @@ public final class LlamaEngine: VisionLanguageModel, @unchecked Sendable {
         self.vision = vision
         self.sampler = chain
         self.vocab = llama_model_get_vocab(model)
-        self.template = ChatTemplate(vocab: llama_model_get_vocab(model))
+        self.template = ChatTemplate(vocab: llama_model_get_vocab(model), projector: projector)
         self.loadSeconds = MonotonicClock().now() - started
         llama_set_abort_callback(context, { data in
             guard let data else { return false }
@@ -125,9 +142,8 @@ public final class LlamaEngine: VisionLanguageModel, @unchecked Sendable {
         llama_model_free(model)
     }
 
-    /// Checks both paths before llama.cpp sees them; returns the mmproj's projector type and whether
-    /// the language model wants canvas positions fed by lookd (MiniCPM-V 4.7 on the patched build).
-    static func checkFiles(model: String, mmproj: String) throws(VLMError) -> (projector: String?, canvas: Bool) {
+    /// Checks both paths before llama.cpp sees them, and decides how the pair runs.
+    static func checkFiles(model: String, mmproj: String) throws(VLMError) -> ModelPair {
         let m = try header(role: "language model", path: model)
         if m.string("general.architecture") == "clip" {
             throw .wrongKind(role: "language model", path: model, found: "a vision projector (mmproj)")
@@ -137,10 +153,10 @@ public final class LlamaEngine: VisionLanguageModel, @unchecked Sendable {
             throw .wrongKind(role: "mmproj", path: mmproj,
                              found: "a language model (\(p.string("general.architecture") ?? "unknown architecture")), not a vision projector")
         }
-        return (p.string("clip.projector_type") ?? p.string("clip.vision.projector_type"), CanvasSupport.wanted(by: m))
+        return ModelPair(model: m, modelPath: model, mmproj: p, mmprojPath: mmproj)
     }
 
-    private static func header(role: String, path: String) throws(VLMError) -> GGUFMetadata {
+    static func header(role: String, path: String) throws(VLMError) -> GGUFMetadata {
         do {
             return try GGUFMetadata.read(path: path)
         } catch .missing {

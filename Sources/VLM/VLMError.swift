@@ -9,6 +9,7 @@ public enum VLMError: Error, CustomStringConvertible, Equatable {
     case projectorMismatch(model: String, mmproj: String, reason: String)
     case projectorLoadFailed(path: String, reason: String)
     case noVision(path: String)
+    case pairCannotRun(reason: String)
     case promptTooLong(tokens: Int, context: Int)
     case imageFailed(reason: String)
     case decodeFailed(code: Int32)
@@ -31,6 +32,8 @@ public enum VLMError: Error, CustomStringConvertible, Equatable {
             return "The mmproj \(path) did not load: \(reason)."
         case .noVision(let path):
             return "The mmproj \(path) has no vision encoder; lookd needs one that reads images."
+        case .pairCannotRun(let reason):
+            return "lookd cannot run this model: \(reason)."
         case .promptTooLong(let tokens, let context):
             return "The prompt needs \(tokens) tokens, more than the context of \(context); use a smaller picture or a shorter prompt."
         case .imageFailed(let reason):

@@ -5,6 +5,8 @@ import VLM
 enum ModelsCommand {
     static let help = """
         Usage: lookd models
+               lookd models inspect MODEL.gguf [MMPROJ.gguf]
+               lookd models inspect ID
                lookd pull ID
 
         models lists lookd's catalog: each id, its Hugging Face repo, whether it is in the model cache
@@ -13,6 +15,13 @@ enum ModelsCommand {
         into place only when whole. ask and watch pull a catalog model that is not there yet.
         The cache: $LOOKD_MODELS, else $XDG_CACHE_HOME/lookd/models, else ~/.cache/lookd/models.
         HF_ENDPOINT (another Hub) and HF_TOKEN (gated repos) are honoured.
+
+        models inspect reads the two files' headers (nothing is loaded) and prints what the pair is
+        (architecture, projector, sizes, quantization, context), the keys that decide how lookd runs
+        it, the chat template's thinking switch, and the verdict: "runs natively", "runs as MiniCPM-V
+        4.7 (canvas positions; …)", or "cannot run: why". Given one language model, it takes the one
+        mmproj*.gguf beside it; given a catalog id, the pulled pair in the cache. It exits 0 when the
+        pair runs and 6 when it cannot (or a file is missing or not a GGUF).
         """
 
     static func list() {
@@ -29,6 +38,47 @@ enum ModelsCommand {
                 print("  \(id)  not pulled  \(m.repo)\(mark)")
             }
         }
+    }
+
+    static func inspect(_ words: [String]) throws(CommandFailure) {
+        let args = try Arguments(words, valued: [], switches: [])
+        let (model, mmproj): (String, String)
+        switch args.positional.count {
+        case 2:
+            (model, mmproj) = (args.positional[0], args.positional[1])
+        case 1 where !args.positional[0].hasSuffix(".gguf"):
+            let id = args.positional[0]
+            guard ModelCatalog.model(id) != nil else { throw usage("\(id) is neither a .gguf file nor a catalog id (see lookd models)") }
+            guard let manifest = ModelCache().present(id) else {
+                throw CommandFailure(code: .modelFailed, message: "\(id) is not in the model cache \(ModelCache().root): run lookd pull \(id)")
+            }
+            (model, mmproj) = ModelCache().paths(manifest)
+        case 1:
+            model = args.positional[0]
+            mmproj = try besideMmproj(model)
+        default:
+            throw usage("models inspect takes MODEL.gguf [MMPROJ.gguf], or a catalog id")
+        }
+        let pair: ModelPair
+        do {
+            pair = try ModelPair.read(model: model, mmproj: mmproj)
+        } catch {
+            throw CommandFailure(code: .modelFailed, message: "FAILED: \(error)")
+        }
+        print(pair.report())
+        if case .cannotRun = pair.verdict { throw CommandFailure(code: .modelFailed, message: "") }
+    }
+
+    /// The one mmproj*.gguf in the language model's folder.
+    private static func besideMmproj(_ model: String) throws(CommandFailure) -> String {
+        let folder = (model as NSString).deletingLastPathComponent
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? [])
+            .filter { $0.lowercased().hasPrefix("mmproj") && $0.hasSuffix(".gguf") }.sorted()
+        guard names.count == 1 else {
+            throw usage(names.isEmpty ? "no mmproj*.gguf beside \(model): give the mmproj as the second file"
+                        : "\(names.count) mmproj files beside \(model) (\(names.joined(separator: ", "))): give one as the second file")
+        }
+        return (folder as NSString).appendingPathComponent(names[0])
     }
 
     static func pull(_ words: [String]) throws(CommandFailure) {

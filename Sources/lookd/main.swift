@@ -13,6 +13,7 @@ let help = """
       lookd check FILE                       check a rules file and print the rules as understood
       lookd status                           what the running watch (the service) is doing
       lookd models                           the model catalog and the model cache
+      lookd models inspect FILE [MMPROJ]     what a GGUF pair is and whether lookd runs it
       lookd pull ID                          download a model into the cache
       lookd --help | --version
 
@@ -44,8 +45,14 @@ func main() -> Int32 {
             if words.contains("--help") || words.contains("-h") { print(StatusCommand.help); return 0 }
             try StatusCommand.run(words)
         case "models":
-            if words.contains("--help") { print(ModelsCommand.help); return 0 }
-            ModelsCommand.list()
+            if words.contains("--help") || words.contains("-h") { print(ModelsCommand.help); return 0 }
+            if words.first == "inspect" {
+                try ModelsCommand.inspect(Array(words.dropFirst()))
+            } else if let extra = words.first {
+                throw usage("models takes no \(extra) (lookd models, or lookd models inspect FILE)")
+            } else {
+                ModelsCommand.list()
+            }
         case "pull":
             if words.contains("--help") || words.contains("-h") { print(ModelsCommand.help); return 0 }
             try ModelsCommand.pull(words)

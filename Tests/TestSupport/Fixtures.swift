@@ -14,6 +14,11 @@ public enum Fixtures {
     /// transformers' reference logits for them.
     public static let model47 = root.appendingPathComponent("Tests/Fixtures/models/tiny-minicpmv47-F32.gguf").path
     public static let mmproj47 = root.appendingPathComponent("Tests/Fixtures/models/tiny-minicpmv47-mmproj-F32.gguf").path
+    /// A variant of the 4.7 language model (`nokey`, `zyxt`, `tyxz`, `badorder`) or mmproj (`mmproj-sep`)
+    /// that tools/fixture_variants_47.py made.
+    public static func variant47(_ name: String) -> String {
+        root.appendingPathComponent("Tests/Fixtures/models/tiny-minicpmv47-\(name)-F32.gguf").path
+    }
     public static let reference47 = root.appendingPathComponent("Tests/Fixtures/models/tiny-minicpmv47-reference.json")
 
     /// The `lookd` executable that `swift build` made beside the test bundle.

@@ -37,9 +37,74 @@ final class MiniCPMV47Tests: XCTestCase {
 
     func testTheUpstreamFormatLoadsWithCanvasPositions() throws {
         let engine = try Self.engine.get()
-        XCTAssertNotNil(engine.canvas, "the language model's time slot asks for canvas positions")
+        XCTAssertNotNil(engine.canvas, "the mmproj's projector type asks for canvas positions")
+        XCTAssertEqual(engine.pair.verdict, .canvas(.fromFile(key: "qwen35.rope.mrope_time_slot", value: "3")))
         let plain = try LlamaEngine(modelPath: Fixtures.model, mmprojPath: Fixtures.mmproj)
         XCTAssertNil(plain.canvas, "a 4.6 model is fed as before")
+        XCTAssertEqual(plain.pair.verdict, .native)
+    }
+
+    /// Every way converters publish the 4.7 pair loads and gives transformers' logits for both
+    /// pictures: the key that names the time slot, none at all, a section order either way round,
+    /// and an mmproj with an extra tensor.
+    func testEachPublishedVariantGivesTransformersLogits() throws {
+        let reference = try reference()
+        let variants: [(String, String, String, ModelPair.Verdict)] = [
+            ("time-slot key", Fixtures.model47, Fixtures.mmproj47, .canvas(.fromFile(key: "qwen35.rope.mrope_time_slot", value: "3"))),
+            ("no key", Fixtures.variant47("nokey"), Fixtures.mmproj47, .canvas(.suppliedByLookd(reason: "the language model names no time slot"))),
+            ("zyxt", Fixtures.variant47("zyxt"), Fixtures.mmproj47, .canvas(.fromFile(key: "qwen35.rope.section_order", value: "zyxt"))),
+            ("tyxz", Fixtures.variant47("tyxz"), Fixtures.mmproj47,
+             .canvas(.suppliedByLookd(reason: "qwen35.rope.section_order = tyxz puts the time in slot 0"))),
+            ("extra mmproj tensor", Fixtures.model47, Fixtures.variant47("mmproj-sep"),
+             .canvas(.fromFile(key: "qwen35.rope.mrope_time_slot", value: "3"))),
+        ]
+        for (name, model, mmproj, verdict) in variants {
+            let engine = try LlamaEngine(modelPath: model, mmprojPath: mmproj)
+            XCTAssertEqual(engine.pair.verdict, verdict, name)
+            for (picture, expected) in reference.cases.sorted(by: { $0.key < $1.key }) {
+                let path = Fixtures.root.appendingPathComponent("Tests/Fixtures/models/\(expected.picture)").path
+                let result = try engine.promptLogits(image: try engine.encode(try PhotoDecoder.decode(path: path)), prompt: reference.question)
+                XCTAssertEqual(result.layout, expected.layout, "\(name), \(picture): transformers' prompt, token for token")
+                XCTAssertLessThanOrEqual(maxDifference(result.logits, expected.logits), tolerance(expected.logits), "\(name), \(picture)")
+            }
+        }
+    }
+
+    func testThePromptNumbersThePictureAndThinksNot() throws {
+        let engine = try Self.engine.get()
+        let layout = try reference().cases["frame"]!.layout
+        let numbered = LlamaEngine.tokenize("<|im_start|>user\n<image_id>0</image_id><image>", vocab: engine.vocab)
+        XCTAssertEqual(numbered.count, 6, "<image_id> and </image_id> are single tokens of the fixture's vocabulary")
+        XCTAssertEqual(Array(layout.prefix(6)), numbered, "transformers' processor puts <image_id>0</image_id> before <image>")
+        let thinkingOff = LlamaEngine.tokenize("<|im_start|>assistant\n<think>\n\n</think>\n\n", vocab: engine.vocab)
+        XCTAssertEqual(Array(layout.suffix(thinkingOff.count)), thinkingOff, "the answer starts after an empty thinking block")
+    }
+
+    /// Without lookd's time slot, llama.cpp reads the time from slot 0 (the index): the logits miss.
+    func testWithoutTheSuppliedTimeSlotThePositionsGoWrong() throws {
+        var options = LlamaEngine.Options()
+        options.suppliesTimeSlot = false
+        let engine = try LlamaEngine(modelPath: Fixtures.variant47("nokey"), mmprojPath: Fixtures.mmproj47, options: options)
+        let expected = try reference().cases["frame"]!
+        let path = Fixtures.root.appendingPathComponent("Tests/Fixtures/models/\(expected.picture)").path
+        let result = try engine.promptLogits(image: try engine.encode(try PhotoDecoder.decode(path: path)), prompt: try reference().question)
+        XCTAssertGreaterThan(maxDifference(result.logits, expected.logits), 20 * tolerance(expected.logits))
+    }
+
+    func testPairsThatCannotRunAreRefusedWithTheKeyTheValueAndTheFile() {
+        let bad = Fixtures.variant47("badorder")
+        XCTAssertThrowsError(try LlamaEngine(modelPath: bad, mmprojPath: Fixtures.mmproj47)) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.hasPrefix("lookd cannot run this model: "), text)
+            XCTAssertTrue(text.contains("qwen35.rope.section_order = \"txyz\""), text)
+            XCTAssertTrue(text.contains(bad), text)
+        }
+        // A 4.7 language model beside a 4.6 mmproj: fed plainly, its positions would be wrong.
+        XCTAssertThrowsError(try LlamaEngine(modelPath: Fixtures.model47, mmprojPath: Fixtures.mmproj)) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.contains("qwen35.rope.mrope_time_slot = 3"), text)
+            XCTAssertTrue(text.contains("projector type is minicpmv4_6, not minicpmv4_7"), text)
+        }
     }
 
     func testLogitsMatchTransformersForAFrameAndASlicedPhotoAndSequentialPositionsDoNot() throws {

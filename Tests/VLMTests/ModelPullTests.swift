@@ -3,11 +3,13 @@ import TestSupport
 import VLM
 import XCTest
 
-/// Pulling a catalog model from a local Hub stand-in that serves the fixture pair.
+/// Pulling a catalog model from a local Hub stand-in that serves the fixture pair under the file
+/// names the real repos use.
 final class ModelPullTests: XCTestCase {
+    /// openbmb/MiniCPM-V-4.6-gguf's names (its Hub page).
     private let files = [
-        "MiniCPM-V-4.6-Q4_K_M.gguf": Fixtures.model,
-        "MiniCPM-V-4.6-Q8_0.gguf": Fixtures.model,
+        "MiniCPM-V-4_6-Q4_K_M.gguf": Fixtures.model,
+        "MiniCPM-V-4_6-Q8_0.gguf": Fixtures.model,
         "mmproj-model-f16.gguf": Fixtures.mmproj,
         "README.md": Fixtures.root.appendingPathComponent("README.md").path,
     ]
@@ -20,7 +22,7 @@ final class ModelPullTests: XCTestCase {
         let hub = try HubServer(files: files)
         let cache = try Fixtures.scratch().path
         let manifest = try puller(hub, cache: cache).pull("minicpm-v-4.6")
-        XCTAssertEqual(manifest.model.name, "MiniCPM-V-4.6-Q8_0.gguf")
+        XCTAssertEqual(manifest.model.name, "MiniCPM-V-4_6-Q8_0.gguf")
         XCTAssertEqual(manifest.mmproj.name, "mmproj-model-f16.gguf")
         XCTAssertEqual(manifest.repo, "openbmb/MiniCPM-V-4.6-gguf")
         let paths = ModelCache(root: cache).paths(manifest)
@@ -58,7 +60,7 @@ final class ModelPullTests: XCTestCase {
         XCTAssertEqual(failures.count, 0)
         let manifest = try XCTUnwrap(ModelCache(root: cache).present("minicpm-v-4.6"))
         XCTAssertEqual(SHA256.hex(ofFile: ModelCache(root: cache).paths(manifest).model), SHA256.hex(ofFile: Fixtures.model))
-        XCTAssertEqual(hub.requests.filter { $0.hasPrefix("MiniCPM-V-4.6-Q8_0.gguf") }.count, 1, "the second pull waited and found it done")
+        XCTAssertEqual(hub.requests.filter { $0.hasPrefix("MiniCPM-V-4_6-Q8_0.gguf") }.count, 1, "the second pull waited and found it done")
     }
 
     func testAWrongChecksumLeavesNothingBehind() throws {
@@ -66,7 +68,7 @@ final class ModelPullTests: XCTestCase {
         let cache = try Fixtures.scratch().path
         XCTAssertThrowsError(try puller(hub, cache: cache).pull("minicpm-v-4.6")) { error in
             guard case .checksum(let file, _, _, let root)? = error as? PullError else { return XCTFail("\(error)") }
-            XCTAssertTrue(file.hasSuffix("MiniCPM-V-4.6-Q8_0.gguf"))
+            XCTAssertTrue(file.hasSuffix("MiniCPM-V-4_6-Q8_0.gguf"))
             XCTAssertEqual(root, cache)
         }
         let left = try FileManager.default.contentsOfDirectory(atPath: ModelCache(root: cache).folder("minicpm-v-4.6"))
@@ -114,13 +116,49 @@ final class ModelPullTests: XCTestCase {
         let hub = try HubServer(files: files)
         XCTAssertThrowsError(try puller(hub, cache: cache).pull("minicpm-v-4.6")) { error in
             guard case .disk(let file, let reason)? = error as? PullError else { return XCTFail("\(error)") }
-            XCTAssertTrue(file.hasSuffix("MiniCPM-V-4.6-Q8_0.gguf.part"), file)
+            XCTAssertTrue(file.hasSuffix("MiniCPM-V-4_6-Q8_0.gguf.part"), file)
             XCTAssertFalse(reason.isEmpty)
             XCTAssertTrue("\(error)".hasPrefix("Could not write \(file)"), "\(error)")
         }
         let dir = ModelCache(root: cache).folder("minicpm-v-4.6")
-        XCTAssertFalse(FileManager.default.fileExists(atPath: (dir as NSString).appendingPathComponent("MiniCPM-V-4.6-Q8_0.gguf")))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: (dir as NSString).appendingPathComponent("MiniCPM-V-4_6-Q8_0.gguf")))
         XCTAssertNil(ModelCache(root: cache).present("minicpm-v-4.6"))
+    }
+
+    func testTheDefaultModelPullsAndLoadsAsPublished() throws {
+        // The 4.7 repo's Q4_K_M under its published kind of name, and the language model as ggml-org's
+        // converter writes it: no time-slot key at all. lookd recognises 4.7 from the mmproj.
+        let hub = try HubServer(files: [
+            "MiniCPM-V-4_7-1B-Q4_K_M.gguf": Fixtures.variant47("nokey"),
+            "mmproj-model-f16.gguf": Fixtures.mmproj47,
+        ])
+        let cache = try Fixtures.scratch().path
+        let manifest = try puller(hub, cache: cache).pull(ModelCatalog.defaultID)
+        XCTAssertEqual(manifest.model.name, "MiniCPM-V-4_7-1B-Q4_K_M.gguf")
+        let paths = ModelCache(root: cache).paths(manifest)
+        let engine = try LlamaEngine(modelPath: paths.model, mmprojPath: paths.mmproj)
+        XCTAssertEqual(engine.pair.verdict, .canvas(.suppliedByLookd(reason: "the language model names no time slot")))
+    }
+
+    func testEachCatalogRepoListingGivesThePairUsersGet() {
+        // The names on each repo's Hub page (2026-11); a README and other files beside them.
+        let f = { (p: String) in HubFile(path: p, size: 10, lfs: nil) }
+        let listings: [String: ([String], String, String)] = [
+            "minicpm-v-4.6": (["MiniCPM-V-4_6-Q8_0.gguf", "MiniCPM-V-4_6-Q4_K_M.gguf", "mmproj-model-f16.gguf"],
+                              "MiniCPM-V-4_6-Q8_0.gguf", "mmproj-model-f16.gguf"),
+            "smolvlm2-2.2b": (["SmolVLM2-2.2B-Instruct-Q4_K_M.gguf", "mmproj-SmolVLM2-2.2B-Instruct-Q8_0.gguf"],
+                              "SmolVLM2-2.2B-Instruct-Q4_K_M.gguf", "mmproj-SmolVLM2-2.2B-Instruct-Q8_0.gguf"),
+            "qwen2.5-vl-3b": (["Qwen2.5-VL-3B-Instruct-Q4_K_M.gguf", "mmproj-Qwen2.5-VL-3B-Instruct-Q8_0.gguf"],
+                              "Qwen2.5-VL-3B-Instruct-Q4_K_M.gguf", "mmproj-Qwen2.5-VL-3B-Instruct-Q8_0.gguf"),
+            "gemma-3-4b": (["gemma-3-4b-it-Q4_K_M.gguf", "gemma-3-4b-it-Q8_0.gguf", "mmproj-model-f16.gguf"],
+                           "gemma-3-4b-it-Q8_0.gguf", "mmproj-model-f16.gguf"),
+        ]
+        for (id, (names, model, mmproj)) in listings {
+            XCTAssertNotNil(ModelCatalog.model(id), id)
+            let pick = HubChoice.choose((names + ["README.md", ".gitattributes"]).map(f))
+            XCTAssertEqual(pick?.model.path, model, id)
+            XCTAssertEqual(pick?.mmproj.path, mmproj, id)
+        }
     }
 
     func testChoosingFromAListing() {

@@ -1,0 +1,52 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// `lookd models inspect` as a user runs it: the verdict for each fixture pair, the 4.6 pair, the
+/// variants converters publish, and a pair that cannot run.
+final class ModelsInspectTests: XCTestCase {
+    private func inspect(_ arguments: [String]) throws -> Subprocess {
+        try Subprocess.run(Fixtures.lookd, ["models", "inspect"] + arguments)
+    }
+
+    func testVerdictsForEachFixturePair() throws {
+        let cases: [(String, String, String)] = [
+            (Fixtures.model, Fixtures.mmproj, "Verdict: runs natively"),
+            (Fixtures.model47, Fixtures.mmproj47,
+             "Verdict: runs as MiniCPM-V 4.7 (canvas positions; time slot from the file: qwen35.rope.mrope_time_slot = 3)"),
+            (Fixtures.variant47("nokey"), Fixtures.mmproj47,
+             "Verdict: runs as MiniCPM-V 4.7 (canvas positions; time slot supplied by lookd: the language model names no time slot)"),
+            (Fixtures.variant47("zyxt"), Fixtures.mmproj47,
+             "Verdict: runs as MiniCPM-V 4.7 (canvas positions; time slot from the file: qwen35.rope.section_order = zyxt)"),
+            (Fixtures.model47, Fixtures.variant47("mmproj-sep"),
+             "Verdict: runs as MiniCPM-V 4.7 (canvas positions; time slot from the file: qwen35.rope.mrope_time_slot = 3)"),
+        ]
+        for (model, mmproj, verdict) in cases {
+            let r = try inspect([model, mmproj])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertEqual(r.stdout.split(separator: "\n").last.map(String.init), verdict, r.stdout)
+            XCTAssertTrue(r.stdout.contains("Language model  \(model)"), r.stdout)
+            XCTAssertTrue(r.stdout.contains("chat template"), r.stdout)
+        }
+    }
+
+    func testAPairThatCannotRunSaysWhyAndExitsSix() throws {
+        let r = try inspect([Fixtures.variant47("badorder"), Fixtures.mmproj47])
+        XCTAssertEqual(r.status, 6, r.stderr)
+        XCTAssertTrue(r.stdout.contains("Verdict: cannot run: "), r.stdout)
+        XCTAssertTrue(r.stdout.contains("qwen35.rope.section_order = \"txyz\""), r.stdout)
+    }
+
+    func testBadInputIsRefusedInASentence() throws {
+        let notGGUF = try Fixtures.scratch().appendingPathComponent("x.gguf")
+        try Data("hello".utf8).write(to: notGGUF)
+        let r = try inspect([notGGUF.path, Fixtures.mmproj])
+        XCTAssertEqual(r.status, 6)
+        XCTAssertTrue(r.stderr.contains("is not a GGUF file"), r.stderr)
+        let none = try inspect([])
+        XCTAssertEqual(none.status, 2)
+        let unknown = try inspect(["no-such-model"])
+        XCTAssertEqual(unknown.status, 2)
+        XCTAssertTrue(unknown.stderr.contains("neither a .gguf file nor a catalog id"), unknown.stderr)
+    }
+}
