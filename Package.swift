@@ -21,24 +21,25 @@ let package = Package(
         .systemLibrary(name: "CV4L2", path: "Sources/CV4L2", pkgConfig: "libv4l2"),
 
         .target(name: "LookCore", path: "Sources/LookCore"),
-        .target(name: "Capture", dependencies: ["LookCore", "CFFmpeg", "CV4L2"], path: "Sources/Capture"),
+        .target(name: "Media", dependencies: ["LookCore", "CFFmpeg"], path: "Sources/Media"),
+        .target(name: "Capture", dependencies: ["LookCore", "Media", "CV4L2"], path: "Sources/Capture"),
         .target(name: "VLM", dependencies: ["LookCore", "CLlama", "CCrypto"], path: "Sources/VLM"),
         .target(name: "Rules", dependencies: ["LookCore", "CYAML"], path: "Sources/Rules"),
         .target(name: "Grounding", dependencies: ["LookCore"], path: "Sources/Grounding"),
-        .target(name: "Reactions", dependencies: ["LookCore", "CFFmpeg", "CPulse", "CEspeak"], path: "Sources/Reactions"),
+        .target(name: "Reactions", dependencies: ["LookCore", "Media", "CPulse", "CEspeak"], path: "Sources/Reactions"),
         .executableTarget(
             name: "lookd",
-            dependencies: ["LookCore", "Capture", "VLM", "Rules", "Grounding", "Reactions"],
+            dependencies: ["LookCore", "Media", "Capture", "VLM", "Rules", "Grounding", "Reactions"],
             path: "Sources/lookd"
         ),
 
         // Test doubles and helpers shared by the test targets (generated media, fixture paths).
-        .target(name: "TestSupport", dependencies: ["LookCore", "Capture", "Reactions", "VLM"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["LookCore", "Media", "Capture", "Reactions", "VLM"], path: "Tests/TestSupport"),
         .testTarget(name: "LookCoreTests", dependencies: ["LookCore", "TestSupport"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "TestSupport"]),
         .testTarget(name: "VLMTests", dependencies: ["VLM", "Capture", "TestSupport"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "TestSupport"]),
-        .testTarget(name: "ReactionsTests", dependencies: ["Reactions", "Capture", "TestSupport"]),
+        .testTarget(name: "ReactionsTests", dependencies: ["Reactions", "Media", "Capture", "TestSupport"]),
         .testTarget(name: "GroundingTests", dependencies: ["Grounding"]),
         .testTarget(name: "lookdTests", dependencies: ["lookd", "TestSupport"]),
     ],

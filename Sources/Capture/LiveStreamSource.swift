@@ -1,6 +1,6 @@
-import CFFmpeg
 import Foundation
 import LookCore
+import Media
 
 /// A network stream (any URL libavformat opens: rtsp://, http://, udp://, …). A thread of its own
 /// reads and decodes all the time, keeping only the newest picture, so the frame the loop takes is
@@ -49,10 +49,10 @@ public final class LiveStreamSource: FrameSource {
         switch got {
         case .frame(let sequence, let arrived):
             takenSequence = sequence
-            let w = Int(current.frame.pointee.width), h = Int(current.frame.pointee.height)
+            let w = current.width, h = current.height
             let size = fittedSize(width: w, height: h, maxSide: maxSide)
             do {
-                let image = try scaler.rgb(current.frame, width: size.width, height: size.height)
+                let image = try scaler.rgb(current, width: size.width, height: size.height)
                 let now = clock.now()
                 return Frame(image: image, captured: now, sourceTime: current.seconds, age: now - arrived, sourceSize: (w, h))
             } catch {
@@ -75,6 +75,7 @@ public final class LiveStreamSource: FrameSource {
         private let clock: any Clock
         private let condition = NSCondition()
         private let newest = DecodedFrame()
+        private let decoded = DecodedFrame()   // the reading thread's own, moved into `newest` under the lock
         private var sequence = 0
         private var arrived = 0.0
         private var ended = false
@@ -91,10 +92,9 @@ public final class LiveStreamSource: FrameSource {
                 condition.lock(); let stop = stopped; condition.unlock()
                 if stop { return }
                 do {
-                    guard let decoded = try file.nextFrame() else { finish(nil); return }
-                    let seconds = file.seconds(of: decoded)
+                    guard try file.nextFrame(into: decoded) else { finish(nil); return }
                     condition.lock()
-                    newest.take(decoded, seconds: seconds)
+                    newest.take(decoded)
                     sequence += 1
                     arrived = clock.now()
                     condition.broadcast()

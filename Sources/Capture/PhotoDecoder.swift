@@ -1,5 +1,6 @@
 import Foundation
 import LookCore
+import Media
 
 /// Decodes a photo (JPEG, PNG, WebP and whatever else FFmpeg reads) into an upright RGB picture.
 /// A photo whose long side is over `maxSide` is reduced: JPEG while it decodes (1/2, 1/4, 1/8),
@@ -18,8 +19,9 @@ public enum PhotoDecoder {
         let orientation = ExifOrientation.read(Array(data)) ?? .up
         do throws(MediaError) {
             let file = try MediaFile(path: path) { w, h, maxLowres in reduction(width: w, height: h, maxLowres: maxLowres, maxSide: maxSide) }
-            guard let frame = try file.nextFrame() else { throw MediaError.failed("it holds no picture") }
-            let (w, h) = fittedSize(width: Int(frame.pointee.width), height: Int(frame.pointee.height), maxSide: maxSide)
+            let frame = DecodedFrame()
+            guard try file.nextFrame(into: frame) else { throw MediaError.failed("it holds no picture") }
+            let (w, h) = fittedSize(width: frame.width, height: frame.height, maxSide: maxSide)
             let stored = try FrameScaler().rgb(frame, width: w, height: h)
             return stored.upright(from: orientation)
         } catch {

@@ -1,6 +1,6 @@
-import CFFmpeg
 import Foundation
 import LookCore
+import Media
 
 /// A video file, played in real time (the video moves on while the model answers; the frame taken
 /// is the one due at that moment) or stepped through at a fixed video-time interval (`every`).
@@ -20,6 +20,7 @@ public final class VideoFileSource: FrameSource {
     private let scaler = FrameScaler()
     private let current = DecodedFrame()      // the newest frame due
     private let pending = DecodedFrame()      // decoded, but not due yet
+    private let decoded = DecodedFrame()      // the decoder's latest, before it is sorted
     private var lastTaken: Double?            // source time of the last frame handed out
     private var nextStep = 0.0                // frames pace: the next video time to show
     private var ended = false
@@ -92,12 +93,11 @@ public final class VideoFileSource: FrameSource {
         }
         if !pending.isEmpty, pending.seconds <= due { current.take(pending) }
         while pending.isEmpty {
-            guard let decoded = try file.nextFrame() else { break }
-            let t = file.seconds(of: decoded)
-            if t <= due || current.isEmpty {
-                current.take(decoded, seconds: t)
+            guard try file.nextFrame(into: decoded) else { break }
+            if decoded.seconds <= due || current.isEmpty {
+                current.take(decoded)
             } else {
-                pending.take(decoded, seconds: t)
+                pending.take(decoded)
             }
         }
         if lastTaken == current.seconds {
@@ -123,9 +123,8 @@ public final class VideoFileSource: FrameSource {
         if current.isEmpty || current.seconds < target - 1e-6 {
             if !current.isEmpty, target - current.seconds > Self.seekGap { file.seek(to: target) }
             while true {
-                guard let decoded = try file.nextFrame() else { ended = true; return nil }
-                let t = file.seconds(of: decoded)
-                if t >= target - 1e-6 { current.take(decoded, seconds: t); break }
+                guard try file.nextFrame(into: decoded) else { ended = true; return nil }
+                if decoded.seconds >= target - 1e-6 { current.take(decoded); break }
             }
         }
         lastTaken = current.seconds
@@ -133,10 +132,10 @@ public final class VideoFileSource: FrameSource {
     }
 
     private func frame(_ d: DecodedFrame, captured: Double, age: Double) throws -> Frame {
-        let w = Int(d.frame.pointee.width), h = Int(d.frame.pointee.height)
+        let w = d.width, h = d.height
         let size = fittedSize(width: w, height: h, maxSide: maxSide)
         let started = clock.now()
-        let image = try scaler.rgb(d.frame, width: size.width, height: size.height)
+        let image = try scaler.rgb(d, width: size.width, height: size.height)
         var frame = Frame(image: image, captured: captured, sourceTime: d.seconds, age: age, sourceSize: (w, h))
         frame.scaleSeconds = clock.now() - started
         return frame

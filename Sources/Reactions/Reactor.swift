@@ -1,5 +1,6 @@
 import Foundation
 import LookCore
+import Media
 
 /// What became of one reaction.
 public struct ReactionResult: Sendable, Equatable {

@@ -1,6 +1,7 @@
 import Capture
 import Foundation
 import LookCore
+import Media
 import Reactions
 
 /// One effect's hold: the frame the model answered stands for `--hold` seconds while its edit is drawn

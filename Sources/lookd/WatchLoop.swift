@@ -2,6 +2,7 @@ import Capture
 import Foundation
 import Grounding
 import LookCore
+import Media
 import Reactions
 import Rules
 import VLM

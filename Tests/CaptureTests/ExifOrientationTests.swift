@@ -17,9 +17,9 @@ final class ExifOrientationTests: XCTestCase {
     func testReadsJPEGApp1() throws {
         let dir = try Fixtures.scratch()
         let path = dir.appendingPathComponent("p.jpg").path
-        try Media.photo(path, width: 32, height: 16)
+        try TestMedia.photo(path, width: 32, height: 16)
         XCTAssertNil(ExifOrientation.read([UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))))
-        try Media.addEXIFOrientation(6, toJPEG: path)
+        try TestMedia.addEXIFOrientation(6, toJPEG: path)
         XCTAssertEqual(ExifOrientation.read([UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))), .right)
     }
 

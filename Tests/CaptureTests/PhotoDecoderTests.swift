@@ -21,7 +21,7 @@ final class PhotoDecoderTests: XCTestCase {
     func testDecodesJPEGPNGAndWebPAtTheirSize() throws {
         for ext in ["jpg", "png", "webp"] {
             let file = path("red.\(ext)")
-            try Media.photo(file, width: 120, height: 80, source: "color=c=red")
+            try TestMedia.photo(file, width: 120, height: 80, source: "color=c=red")
             let image = try PhotoDecoder.decode(path: file)
             XCTAssertEqual([image.width, image.height], [120, 80], ext)
             assertColor(image, x: 60, y: 40, near: (255, 0, 0))
@@ -32,9 +32,9 @@ final class PhotoDecoderTests: XCTestCase {
         // Stored 200 × 100: left half blue, right half yellow. Orientation 6 means "turn 90° clockwise
         // to view", so upright it is 100 × 200 with blue on top.
         let png = path("halves.png"), jpg = path("halves.jpg")
-        try Media.writePNG(Media.halves(width: 200, height: 100, left: (0, 0, 255), right: (255, 255, 0)), to: png)
+        try TestMedia.writePNG(TestMedia.halves(width: 200, height: 100, left: (0, 0, 255), right: (255, 255, 0)), to: png)
         try Subprocess.shell("ffmpeg -v error -y -i '\(png)' -q:v 2 '\(jpg)'")
-        try Media.addEXIFOrientation(6, toJPEG: jpg)
+        try TestMedia.addEXIFOrientation(6, toJPEG: jpg)
         let image = try PhotoDecoder.decode(path: jpg)
         XCTAssertEqual([image.width, image.height], [100, 200])
         assertColor(image, x: 50, y: 30, near: (0, 0, 255))
@@ -43,7 +43,7 @@ final class PhotoDecoderTests: XCTestCase {
 
     func testAPhotoOver4096IsReducedToALongSideOf4096() throws {
         let file = path("big.jpg")
-        try Media.photo(file, width: 5000, height: 3000)
+        try TestMedia.photo(file, width: 5000, height: 3000)
         let image = try PhotoDecoder.decode(path: file)
         XCTAssertEqual([image.width, image.height], [4096, 2458])
     }
@@ -55,7 +55,7 @@ final class PhotoDecoderTests: XCTestCase {
         XCTAssertEqual(PhotoDecoder.reduction(width: 5000, height: 3000, maxLowres: 3, maxSide: 4096), 0)
         XCTAssertEqual(PhotoDecoder.reduction(width: 9000, height: 9000, maxLowres: 0, maxSide: 4096), 0)
         let file = path("wide.jpg")
-        try Media.photo(file, width: 8800, height: 1000, source: "color=c=green")
+        try TestMedia.photo(file, width: 8800, height: 1000, source: "color=c=green")
         let image = try PhotoDecoder.decode(path: file)
         XCTAssertEqual([image.width, image.height], [4096, 465])
         assertColor(image, x: 2000, y: 200, near: (0, 128, 0))
@@ -73,7 +73,7 @@ final class PhotoDecoderTests: XCTestCase {
 
     func testACorruptOrNonImageFileCannotBeRead() throws {
         let good = path("good.jpg")
-        try Media.photo(good, width: 64, height: 64)
+        try TestMedia.photo(good, width: 64, height: 64)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: good))
         let corrupt = path("corrupt.jpg")
         try bytes.prefix(40).write(to: URL(fileURLWithPath: corrupt))

@@ -7,9 +7,9 @@ import XCTest
 final class PhotoFolderSourceTests: XCTestCase {
     private func folder() throws -> String {
         let dir = try Fixtures.scratch()
-        try Media.photo(dir.appendingPathComponent("b-object.png").path, width: 300, height: 200, source: "color=c=green")
-        try Media.photo(dir.appendingPathComponent("a-sign.jpg").path, width: 1200, height: 800, source: "color=c=red")
-        try Media.photo(dir.appendingPathComponent("c-scene.webp").path, width: 200, height: 300, source: "color=c=blue")
+        try TestMedia.photo(dir.appendingPathComponent("b-object.png").path, width: 300, height: 200, source: "color=c=green")
+        try TestMedia.photo(dir.appendingPathComponent("a-sign.jpg").path, width: 1200, height: 800, source: "color=c=red")
+        try TestMedia.photo(dir.appendingPathComponent("c-scene.webp").path, width: 200, height: 300, source: "color=c=blue")
         try Data("not a photo".utf8).write(to: dir.appendingPathComponent("notes.txt"))
         return dir.path
     }

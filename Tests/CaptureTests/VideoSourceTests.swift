@@ -10,7 +10,7 @@ final class VideoSourceTests: XCTestCase {
 
     func testFramesPaceStepsThroughVideoTime() throws {
         let path = dir.appendingPathComponent("clip.mp4").path
-        try Media.clip(path, seconds: 3, fps: 30, width: 640, height: 360)
+        try TestMedia.clip(path, seconds: 3, fps: 30, width: 640, height: 360)
         let source = try VideoFileSource(path: path, pace: .frames(every: 0.5), maxSide: 320)
         XCTAssertEqual(source.info.width, 640)
         XCTAssertEqual(source.info.fps ?? 0, 30, accuracy: 0.01)
@@ -28,7 +28,7 @@ final class VideoSourceTests: XCTestCase {
 
     func testRealtimeTakesTheFrameDueNowAndPausesWithoutRewinding() throws {
         let path = dir.appendingPathComponent("clip.mp4").path
-        try Media.clip(path, seconds: 4, fps: 10)
+        try TestMedia.clip(path, seconds: 4, fps: 10)
         let clock = ManualClock()
         let source = try VideoFileSource(path: path, pace: .realtime, clock: clock)
         XCTAssertEqual(try source.next()?.sourceTime ?? -1, 0, accuracy: 0.001)
@@ -49,7 +49,7 @@ final class VideoSourceTests: XCTestCase {
 
     func testRealtimeSkipsAheadByKeyFrameWhenFarBehind() throws {
         let path = dir.appendingPathComponent("long.mp4").path
-        try Media.clip(path, seconds: 12, fps: 25)
+        try TestMedia.clip(path, seconds: 12, fps: 25)
         let clock = ManualClock()
         let source = try VideoFileSource(path: path, pace: .realtime, clock: clock)
         _ = try source.next()

@@ -1,5 +1,6 @@
 import Foundation
 import LookCore
+import Media
 import Reactions
 import TestSupport
 import XCTest
@@ -25,7 +26,7 @@ final class ReactorTests: XCTestCase {
     }
 
     func testPNGWriterWritesWhatFFmpegReadsBack() throws {
-        let image = Media.halves(width: 64, height: 32, left: (255, 0, 0), right: (0, 0, 255))
+        let image = TestMedia.halves(width: 64, height: 32, left: (255, 0, 0), right: (0, 0, 255))
         let path = try Fixtures.scratch().appendingPathComponent("halves.png").path
         try PNGWriter.write(image, to: path)
         let probe = try Subprocess.shell("ffprobe -v error -show_entries stream=codec_name,width,height -of csv=p=0 '\(path)'")

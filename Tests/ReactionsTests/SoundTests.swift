@@ -1,5 +1,6 @@
 import Foundation
 import LookCore
+import Media
 import Reactions
 import TestSupport
 import XCTest

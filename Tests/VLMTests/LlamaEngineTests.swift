@@ -16,7 +16,7 @@ final class LlamaEngineTests: XCTestCase {
         return e
     }
 
-    private let photo = Media.halves(width: 320, height: 240, left: (200, 40, 40), right: (40, 40, 200))
+    private let photo = TestMedia.halves(width: 320, height: 240, left: (200, 40, 40), right: (40, 40, 200))
     private let other = RGBImage(width: 256, height: 256, fill: (20, 180, 20))
 
     func testLoadsAndAnswersAboutAPicture() throws {

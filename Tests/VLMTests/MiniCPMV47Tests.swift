@@ -74,8 +74,8 @@ final class MiniCPMV47Tests: XCTestCase {
         let engine = try Self.engine.get()
         let layout = try reference().cases["frame"]!.layout
         let numbered = LlamaEngine.tokenize("<|im_start|>user\n<image_id>0</image_id><image>", vocab: engine.vocab)
-        XCTAssertEqual(numbered.count, 6, "<image_id> and </image_id> are single tokens of the fixture's vocabulary")
-        XCTAssertEqual(Array(layout.prefix(6)), numbered, "transformers' processor puts <image_id>0</image_id> before <image>")
+        XCTAssertEqual(numbered.count, 7, "<image_id> and </image_id> are single tokens of the fixture's vocabulary")
+        XCTAssertEqual(Array(layout.prefix(7)), numbered, "transformers' processor puts <image_id>0</image_id> before <image>")
         let thinkingOff = LlamaEngine.tokenize("<|im_start|>assistant\n<think>\n\n</think>\n\n", vocab: engine.vocab)
         XCTAssertEqual(Array(layout.suffix(thinkingOff.count)), thinkingOff, "the answer starts after an empty thinking block")
     }

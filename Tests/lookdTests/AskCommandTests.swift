@@ -10,7 +10,7 @@ final class AskCommandTests: XCTestCase {
     override func setUpWithError() throws {
         dir = try Fixtures.scratch()
         photo = dir.appendingPathComponent("photo.jpg").path
-        try Media.photo(photo, width: 640, height: 480)
+        try TestMedia.photo(photo, width: 640, height: 480)
     }
 
     private func ask(_ arguments: [String], onStart: ((Process) -> Void)? = nil) throws -> Subprocess {
@@ -69,8 +69,8 @@ final class AskCommandTests: XCTestCase {
 
     func testAPhotoWithAnEXIFOrientationReachesTheModelUpright() throws {
         let turned = dir.appendingPathComponent("turned.jpg").path
-        try Media.photo(turned, width: 300, height: 200)
-        try Media.addEXIFOrientation(6, toJPEG: turned)
+        try TestMedia.photo(turned, width: 300, height: 200)
+        try TestMedia.addEXIFOrientation(6, toJPEG: turned)
         let json = dir.appendingPathComponent("turned.json").path
         let r = try ask([turned, "Which way up?", "--tokens", "4", "--json", json] + model)
         XCTAssertEqual(r.status, 0, r.stderr)
@@ -79,7 +79,7 @@ final class AskCommandTests: XCTestCase {
 
     func testAPhotoOver4096IsReduced() throws {
         let big = dir.appendingPathComponent("big.png").path
-        try Media.photo(big, width: 4800, height: 1200)
+        try TestMedia.photo(big, width: 4800, height: 1200)
         let json = dir.appendingPathComponent("big.json").path
         let r = try ask([big, "What is this?", "--tokens", "4", "--json", json] + model)
         XCTAssertEqual(r.status, 0, r.stderr)

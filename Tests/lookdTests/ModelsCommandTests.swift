@@ -23,7 +23,7 @@ final class ModelsCommandTests: XCTestCase {
         XCTAssertTrue(after.stdout.contains("minicpm-v-4.6     present"), after.stdout)
 
         let photo = try Fixtures.scratch().appendingPathComponent("p.png").path
-        try Media.photo(photo, width: 64, height: 64)
+        try TestMedia.photo(photo, width: 64, height: 64)
         let requests = hub.requests.count
         let ask = try Subprocess.run(Fixtures.lookd, ["ask", photo, "What?", "--model", "minicpm-v-4.6", "--tokens", "4"], environment: env)
         XCTAssertEqual(ask.status, 0, ask.stderr)
@@ -34,7 +34,7 @@ final class ModelsCommandTests: XCTestCase {
         let hub = try HubServer(files: ["MiniCPM-V-4.6-Q8_0.gguf": Fixtures.model, "mmproj-model-f16.gguf": Fixtures.mmproj])
         let cache = try Fixtures.scratch().path
         let photo = try Fixtures.scratch().appendingPathComponent("p.png").path
-        try Media.photo(photo, width: 64, height: 64)
+        try TestMedia.photo(photo, width: 64, height: 64)
         let ask = try Subprocess.run(Fixtures.lookd, ["ask", photo, "What?", "--model", "minicpm-v-4.6", "--tokens", "4"],
                                      environment: ["HF_ENDPOINT": hub.endpoint, "LOOKD_MODELS": cache, "GGML_NO_BACKTRACE": "1"])
         XCTAssertEqual(ask.status, 0, ask.stderr)
@@ -45,7 +45,7 @@ final class ModelsCommandTests: XCTestCase {
     func testNoNetworkIsAFailedLoadThatNamesTheURLAndTheCache() throws {
         let cache = try Fixtures.scratch().path
         let photo = try Fixtures.scratch().appendingPathComponent("p.png").path
-        try Media.photo(photo, width: 64, height: 64)
+        try TestMedia.photo(photo, width: 64, height: 64)
         let ask = try Subprocess.run(Fixtures.lookd, ["ask", photo, "What?"],
                                      environment: ["HF_ENDPOINT": "http://127.0.0.1:9", "LOOKD_MODELS": cache])
         XCTAssertEqual(ask.status, 6)

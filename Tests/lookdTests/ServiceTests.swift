@@ -18,7 +18,7 @@ final class ServiceTests: XCTestCase {
     /// A cat that comes and goes every other frame; a 10 s clip at 10 frames a second.
     private func setUp(rules: String) throws -> (clip: String, rules: String, script: String) {
         let clip = path("clip.mp4")
-        try Media.clip(clip, seconds: 10, fps: 10)
+        try TestMedia.clip(clip, seconds: 10, fps: 10)
         let answers = (0..<200).map { $0 % 2 == 0 ? "1. Yes\\n2. No" : "1. No\\n2. No" }.joined(separator: "\n")
         return (clip, try write(rules, to: "rules.yaml"), try write(answers + "\n", to: "script.txt"))
     }

@@ -26,7 +26,7 @@ final class WatchCommandTests: XCTestCase {
 
     func testScriptedAnswersFireOnTheRisingEdgeWithTheCooldownInVideoTime() throws {
         let clip = path("clip.mp4")
-        try Media.clip(clip, seconds: 5, fps: 10)
+        try TestMedia.clip(clip, seconds: 5, fps: 10)
         // Frames every 0.5 s of video: rule 1 yes at 0.5 s, no, yes at 1.5 s (within 3 s: held back),
         // no, yes at 4.0 s (fires again); rule 2 never readable.
         let answers = ["1. No\\n2. Hmm", "1. Yes\\n2. Hmm", "1. No\\n2. Hmm", "1. Yes\\n2. Hmm", "1. No\\n2. Hmm",
@@ -73,7 +73,7 @@ final class WatchCommandTests: XCTestCase {
 
     func testTheRealEngineEndToEndOnAGeneratedClip() throws {
         let clip = path("clip.mp4")
-        try Media.clip(clip, seconds: 2, fps: 15)
+        try TestMedia.clip(clip, seconds: 2, fps: 15)
         let out = path("out")
         let r = try watch(["--source", clip, "--rules", Fixtures.root.appendingPathComponent("rules.example.yaml").path,
                            "--model", Fixtures.model, "--mmproj", Fixtures.mmproj, "--record", out])
@@ -94,7 +94,7 @@ final class WatchCommandTests: XCTestCase {
     }
 
     func testSIGTERMStopsAfterTheFrameAndStillWritesTheRecord() throws {
-        let photos = try Media.photoFolder(in: dir)
+        let photos = try TestMedia.photoFolder(in: dir)
         let out = path("out")
         let log = (out as NSString).appendingPathComponent("lookd-events.jsonl")
         let r = try watch(["--source", photos, "--photo-seconds", "0", "--rules", "a cat=log", "--model", "script:" + (try script(["1. No"])),
@@ -112,7 +112,7 @@ final class WatchCommandTests: XCTestCase {
     }
 
     func testSIGKILLLosesNothingAlreadyLogged() throws {
-        let photos = try Media.photoFolder(in: dir)
+        let photos = try TestMedia.photoFolder(in: dir)
         let log = path("events.jsonl")
         _ = try watch(["--source", photos, "--photo-seconds", "0", "--rules", "a cat=log", "--model", "script:" + (try script(["1. Yes", "1. No"])),
                        "--log", log, "--record", path("out")]) { process in
@@ -127,7 +127,7 @@ final class WatchCommandTests: XCTestCase {
     }
 
     func testSecondsTriggerAndDelay() throws {
-        let photos = try Media.photoFolder(in: dir)
+        let photos = try TestMedia.photoFolder(in: dir)
         let trigger = path("go")
         let out = path("out")
         let started = Date()
@@ -147,7 +147,7 @@ final class WatchCommandTests: XCTestCase {
         let rules = path("rules.yaml")
         try "rules:\n  - when: a cat\n    sound: trumpet\n".write(toFile: rules, atomically: true, encoding: .utf8)
         let clip = path("clip.mp4")
-        try Media.clip(clip, seconds: 1)
+        try TestMedia.clip(clip, seconds: 1)
         let bad = try watch(["--source", clip, "--rules", rules, "--model", "script:" + (try script(["1. No"]))])
         XCTAssertEqual(bad.status, 2)
         XCTAssertTrue(bad.stderr.contains("\(rules):3:12: unknown sound \"trumpet\""), bad.stderr)
@@ -166,8 +166,8 @@ final class WatchCommandTests: XCTestCase {
     func testPhotosWithTruthLabelsAreScored() throws {
         let photos = path("photos")
         try FileManager.default.createDirectory(atPath: photos, withIntermediateDirectories: true)
-        try Media.photo((photos as NSString).appendingPathComponent("object.png"), width: 64, height: 64, source: "color=c=brown")
-        try Media.photo((photos as NSString).appendingPathComponent("sign.png"), width: 64, height: 64, source: "color=c=white")
+        try TestMedia.photo((photos as NSString).appendingPathComponent("object.png"), width: 64, height: 64, source: "color=c=brown")
+        try TestMedia.photo((photos as NSString).appendingPathComponent("sign.png"), width: 64, height: 64, source: "color=c=white")
         let out = path("out")
         // Photos in name order, the next every frame: object, sign, object, sign. The script is right
         // about the object and wrong about the sign's second rule.

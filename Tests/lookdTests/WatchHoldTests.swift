@@ -13,7 +13,7 @@ final class WatchHoldTests: XCTestCase {
 
     func testAVideoPausesDuringTheHoldAndGoesOnFromWhereItStopped() throws {
         let clip = path("clip.mp4")
-        try Media.clip(clip, seconds: 3, fps: 10)
+        try TestMedia.clip(clip, seconds: 3, fps: 10)
         let log = path("events.jsonl")
         let r = try Subprocess.run(Fixtures.lookd, ["watch", "--source", clip, "--rules", "a test card=effect:zoom",
                                                     "--model", "script:" + (try script(["1. No", "1. Yes", "<box>100 100 400 500</box>", "1. No"])),
@@ -37,7 +37,7 @@ final class WatchHoldTests: XCTestCase {
     }
 
     func testSIGTERMDuringAHoldLetsTheHoldFinishAndWritesTheRecord() throws {
-        let photos = try Media.photoFolder(in: dir)
+        let photos = try TestMedia.photoFolder(in: dir)
         let log = path("events.jsonl")
         let out = path("out")
         let r = try Subprocess.run(Fixtures.lookd, ["watch", "--source", photos, "--photo-seconds", "0", "--rules", "a cat=effect:ripple",

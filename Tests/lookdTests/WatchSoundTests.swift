@@ -21,7 +21,7 @@ final class WatchSoundTests: XCTestCase {
                        onStart: ((Process) -> Void)? = nil) throws -> (Subprocess, [[String: Any]]) {
         let script = try Fixtures.script(answers, in: dir)
         let log = path("events.jsonl")
-        let r = try Subprocess.run(Fixtures.lookd, ["watch", "--source", try Media.photoFolder(in: dir), "--photo-seconds", "1", "--rules", rules,
+        let r = try Subprocess.run(Fixtures.lookd, ["watch", "--source", try TestMedia.photoFolder(in: dir), "--photo-seconds", "1", "--rules", rules,
                                                     "--model", "script:" + script, "--seconds", seconds, "--log", log,
                                                     "--record", path("out")] + extra,
                                    environment: ["PULSE_SERVER": server.address], onStart: onStart)

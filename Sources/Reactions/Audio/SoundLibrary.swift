@@ -1,4 +1,5 @@
 import Foundation
+import Media
 
 /// Finds the sound each name plays: `chime`, `glass` and `bell` from the freedesktop sound theme
 /// when it is installed, else lookd's own; the effect sounds `water`, `horn` and `bells` from

@@ -1,6 +1,7 @@
 import CPulse
 import Foundation
 import LookCore
+import Media
 
 /// Plays clips through PulseAudio without blocking the caller: each play is a stream of its own on a
 /// thread of its own, so clips overlap and mix with other audio. Each play reports when its sound

@@ -1,5 +1,6 @@
 import CEspeak
 import Foundation
+import Media
 
 /// Speaks lines with espeak-ng (English), synthesized into memory and played like any other clip.
 /// espeak-ng keeps global state, so lines are synthesized one at a time.

@@ -1,5 +1,6 @@
 import Foundation
 import LookCore
+import Media
 
 /// A held frame's edit written out: the picture 2.5 s into the hold as PNG (the seed's
 /// `catch<n>.png`) and the whole hold as an animated PNG, 10 pictures a second.

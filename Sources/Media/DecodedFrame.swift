@@ -1,12 +1,16 @@
-import CFFmpeg
+internal import CFFmpeg
 
 /// A decoded picture kept past the decoder's next call (an AVFrame reference of its own).
-final class DecodedFrame {
+public final class DecodedFrame {
     let frame: UnsafeMutablePointer<AVFrame>
-    private(set) var seconds: Double = 0
-    private(set) var isEmpty = true
+    /// Seconds into the stream.
+    public private(set) var seconds: Double = 0
+    public private(set) var isEmpty = true
+    /// The picture's size as decoded.
+    public var width: Int { Int(frame.pointee.width) }
+    public var height: Int { Int(frame.pointee.height) }
 
-    init() {
+    public init() {
         frame = av_frame_alloc()!
     }
 
@@ -24,12 +28,12 @@ final class DecodedFrame {
     }
 
     /// Moves the picture of `other` here.
-    func take(_ other: DecodedFrame) {
+    public func take(_ other: DecodedFrame) {
         take(other.frame, seconds: other.seconds)
         other.isEmpty = true
     }
 
-    func clear() {
+    public func clear() {
         av_frame_unref(frame)
         isEmpty = true
     }

@@ -2,7 +2,7 @@ import Foundation
 import LookCore
 
 /// Test media made by the real ffmpeg: photos of known content in any format and size.
-public enum Media {
+public enum TestMedia {
     /// A photo of ffmpeg's `testsrc2` pattern (or `color=c=...`), written to `path` (format from the
     /// extension: .jpg, .png, .webp).
     public static func photo(_ path: String, width: Int, height: Int, source: String = "testsrc2") throws {
@@ -46,7 +46,7 @@ public enum Media {
     }
 }
 
-extension Media {
+extension TestMedia {
     /// A folder `photos` inside `dir` holding one 64 × 64 test-pattern photo; returns its path.
     public static func photoFolder(in dir: URL) throws -> String {
         let folder = dir.appendingPathComponent("photos").path

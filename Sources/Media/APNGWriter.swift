@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 import Foundation
 import LookCore
 
@@ -13,7 +13,7 @@ public final class APNGWriter {
     private var format: UnsafeMutablePointer<AVFormatContext>?
     private var codec: UnsafeMutablePointer<AVCodecContext>?
     private var stream: UnsafeMutablePointer<AVStream>?
-    private let frame: UnsafeMutablePointer<AVFrame>
+    private let frame: RGBFrame
     private let packet: UnsafeMutablePointer<AVPacket>
     private var index: Int64 = 0
     private var finished = false
@@ -24,9 +24,9 @@ public final class APNGWriter {
         self.partial = path + ".part"
         self.width = width
         self.height = height
-        guard let frame = av_frame_alloc(), let packet = av_packet_alloc() else { throw PNGWriter.Failure(path: path, reason: "out of memory") }
-        self.frame = frame
+        guard let packet = av_packet_alloc() else { throw PNGWriter.Failure(path: path, reason: "out of memory") }
         self.packet = packet
+        do { frame = try RGBFrame(width: width, height: height) } catch { throw PNGWriter.Failure(path: path, reason: error.reason) }
         var ctx: UnsafeMutablePointer<AVFormatContext>?
         guard avformat_alloc_output_context2(&ctx, nil, "apng", partial) >= 0, let ctx else {
             throw PNGWriter.Failure(path: path, reason: "this FFmpeg has no APNG muxer")
@@ -54,10 +54,6 @@ public final class APNGWriter {
         av_dict_set(&options, "plays", "0", 0)
         defer { av_dict_free(&options) }
         guard avformat_write_header(ctx, &options) >= 0 else { throw PNGWriter.Failure(path: path, reason: "the APNG header failed") }
-        frame.pointee.width = Int32(width)
-        frame.pointee.height = Int32(height)
-        frame.pointee.format = AV_PIX_FMT_RGB24.rawValue
-        guard av_frame_get_buffer(frame, 0) >= 0 else { throw PNGWriter.Failure(path: path, reason: "out of memory") }
     }
 
     deinit {
@@ -66,7 +62,6 @@ public final class APNGWriter {
             if !finished, format.pointee.pb != nil { avio_closep(&format.pointee.pb) }
             avformat_free_context(format)
         }
-        var f: UnsafeMutablePointer<AVFrame>? = frame; av_frame_free(&f)
         var p: UnsafeMutablePointer<AVPacket>? = packet; av_packet_free(&p)
         if !finished { unlink(partial) }
     }
@@ -74,14 +69,10 @@ public final class APNGWriter {
     /// Adds the next picture (the size given at the start).
     public func add(_ image: RGBImage) throws(PNGWriter.Failure) {
         precondition(image.width == width && image.height == height, "every picture of an animation has one size")
-        guard av_frame_make_writable(frame) >= 0, let dst = frame.pointee.data.0 else { throw PNGWriter.Failure(path: path, reason: "out of memory") }
-        let stride = Int(frame.pointee.linesize.0)
-        image.pixels.withUnsafeBufferPointer { src in
-            for y in 0..<height { (dst + y * stride).update(from: src.baseAddress! + y * width * 3, count: width * 3) }
-        }
-        frame.pointee.pts = index
+        do { try frame.fill(from: image) } catch { throw PNGWriter.Failure(path: path, reason: error.reason) }
+        frame.frame.pointee.pts = index
         index += 1
-        try send(frame)
+        try send(frame.frame)
     }
 
     /// Ends the animation and puts the file in place.

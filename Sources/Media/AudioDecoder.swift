@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 import Foundation
 
 /// Decodes a sound file (Ogg Vorbis, WAV, AAC, …) into 48 kHz mono 16-bit samples with FFmpeg's
@@ -13,7 +13,7 @@ public enum AudioDecoder {
     }
 
     public static func decode(path: String) throws(Failure) -> AudioClip {
-        av_log_set_level(AV_LOG_QUIET)
+        FFmpegLogging.quiet()
         var format: UnsafeMutablePointer<AVFormatContext>?
         guard avformat_open_input(&format, path, nil, nil) >= 0, let fmt = format else {
             throw Failure(path: path, reason: FileManager.default.fileExists(atPath: path) ? "not a sound file" : "there is no such file")

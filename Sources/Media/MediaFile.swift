@@ -1,9 +1,9 @@
-import CFFmpeg
+internal import CFFmpeg
 import LookCore
 
 /// An open media file's best video stream with its decoder (libavformat + libavcodec).
 /// A photo is a one-frame video to FFmpeg, so photos and videos share this.
-final class MediaFile {
+public final class MediaFile {
     private var format: UnsafeMutablePointer<AVFormatContext>?
     private var codec: UnsafeMutablePointer<AVCodecContext>?
     private let packet: UnsafeMutablePointer<AVPacket>
@@ -12,19 +12,19 @@ final class MediaFile {
     private var draining = false
 
     /// The stored picture size before any reduction.
-    let storedWidth: Int
-    let storedHeight: Int
+    public let storedWidth: Int
+    public let storedHeight: Int
     /// Seconds per tick of the stream's timestamps, and the stream's first timestamp.
     let timeBase: Double
     let startTicks: Int64
     /// Frames per second as the container states it (0 when unknown).
-    let fps: Double
+    public let fps: Double
     /// The length in seconds, when known.
-    let duration: Double?
+    public let duration: Double?
 
     /// Opens `path`; `lowres(w, h, maxLowres)` may pick a power-of-two reduction that the decoder
     /// applies while decoding (JPEG supports 1/2, 1/4, 1/8).
-    init(path: String, options: [String: String] = [:], lowres: (Int, Int, Int) -> Int = { _, _, _ in 0 }) throws(MediaError) {
+    public init(path: String, options: [String: String] = [:], lowres: (Int, Int, Int) -> Int = { _, _, _ in 0 }) throws(MediaError) {
         FFmpegLogging.quiet()
         guard let packet = av_packet_alloc(), let frame = av_frame_alloc() else { throw .failed("out of memory") }
         self.packet = packet
@@ -80,13 +80,13 @@ final class MediaFile {
     }
 
     /// Seconds into the stream of a decoded frame.
-    func seconds(of frame: UnsafeMutablePointer<AVFrame>) -> Double {
+    private func seconds(of frame: UnsafeMutablePointer<AVFrame>) -> Double {
         let ticks = frame.pointee.best_effort_timestamp != Int64.min ? frame.pointee.best_effort_timestamp : frame.pointee.pts
         return ticks == Int64.min ? 0 : Double(ticks - startTicks) * timeBase
     }
 
     /// Jumps to the last key frame at or before `seconds`; decoding goes on from there.
-    func seek(to seconds: Double) {
+    public func seek(to seconds: Double) {
         guard let format, let codec, timeBase > 0 else { return }
         let ticks = startTicks + Int64(seconds / timeBase)
         if av_seek_frame(format, streamIndex, ticks, AVSEEK_FLAG_BACKWARD) >= 0 {
@@ -95,8 +95,15 @@ final class MediaFile {
         }
     }
 
+    /// Decodes the next picture into `target` (with its time); false at the end of the stream.
+    public func nextFrame(into target: DecodedFrame) throws(MediaError) -> Bool {
+        guard let frame = try decodeNext() else { return false }
+        target.take(frame, seconds: seconds(of: frame))
+        return true
+    }
+
     /// The next decoded picture, or nil at the end of the stream. Valid until the next call.
-    func nextFrame() throws(MediaError) -> UnsafeMutablePointer<AVFrame>? {
+    private func decodeNext() throws(MediaError) -> UnsafeMutablePointer<AVFrame>? {
         guard let codec, let format else { return nil }
         while true {
             let got = avcodec_receive_frame(codec, frame)
@@ -115,24 +122,5 @@ final class MediaFile {
             let sent = avcodec_send_packet(codec, packet)
             if sent < 0 && sent != cffmpeg_averror_eagain() { throw .failed(FFmpegLogging.describe(sent)) }
         }
-    }
-}
-
-/// A failure inside FFmpeg, with its own words.
-struct MediaError: Error {
-    let reason: String
-    static func failed(_ reason: String) -> MediaError { MediaError(reason: reason) }
-}
-
-/// FFmpeg's own logging, silenced (lookd reports failures itself), and its error codes in words.
-enum FFmpegLogging {
-    private static let once: Void = { av_log_set_level(AV_LOG_QUIET) }()
-    static func quiet() { _ = once }
-
-    static func describe(_ code: Int32) -> String {
-        var buffer = [CChar](repeating: 0, count: 256)
-        av_strerror(code, &buffer, buffer.count)
-        let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return text.isEmpty ? "FFmpeg error \(code)" : text.prefix(1).lowercased() + text.dropFirst()
     }
 }

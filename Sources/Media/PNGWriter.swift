@@ -1,4 +1,4 @@
-import CFFmpeg
+internal import CFFmpeg
 import Foundation
 import LookCore
 
@@ -20,26 +20,18 @@ public enum PNGWriter {
         ctx.pointee.height = Int32(image.height)
         ctx.pointee.pix_fmt = AV_PIX_FMT_RGB24
         ctx.pointee.time_base = AVRational(num: 1, den: 1)
-        guard avcodec_open2(ctx, codec, nil) >= 0, let frame = av_frame_alloc(), let packet = av_packet_alloc() else {
+        guard avcodec_open2(ctx, codec, nil) >= 0, let packet = av_packet_alloc() else {
             throw Failure(path: "", reason: "the PNG encoder did not open")
         }
-        defer {
-            var f: UnsafeMutablePointer<AVFrame>? = frame; av_frame_free(&f)
-            var p: UnsafeMutablePointer<AVPacket>? = packet; av_packet_free(&p)
+        defer { var p: UnsafeMutablePointer<AVPacket>? = packet; av_packet_free(&p) }
+        let frame: RGBFrame
+        do {
+            frame = try RGBFrame(width: image.width, height: image.height)
+            try frame.fill(from: image)
+        } catch {
+            throw Failure(path: "", reason: error.reason)
         }
-        frame.pointee.width = Int32(image.width)
-        frame.pointee.height = Int32(image.height)
-        frame.pointee.format = AV_PIX_FMT_RGB24.rawValue
-        guard av_frame_get_buffer(frame, 0) >= 0, let dst = frame.pointee.data.0 else {
-            throw Failure(path: "", reason: "out of memory")
-        }
-        let stride = Int(frame.pointee.linesize.0)
-        image.pixels.withUnsafeBufferPointer { src in
-            for y in 0..<image.height {
-                (dst + y * stride).update(from: src.baseAddress! + y * image.width * 3, count: image.width * 3)
-            }
-        }
-        guard avcodec_send_frame(ctx, frame) >= 0, avcodec_receive_packet(ctx, packet) >= 0 else {
+        guard avcodec_send_frame(ctx, frame.frame) >= 0, avcodec_receive_packet(ctx, packet) >= 0 else {
             throw Failure(path: "", reason: "the PNG encoder failed")
         }
         defer { av_packet_unref(packet) }

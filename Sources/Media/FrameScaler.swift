@@ -1,13 +1,15 @@
-import CFFmpeg
+internal import CFFmpeg
 import LookCore
 
 /// Converts decoded FFmpeg pictures to `RGBImage` at a chosen size (libswscale, area averaging).
-final class FrameScaler {
+public final class FrameScaler {
     private var context: OpaquePointer?
 
-    /// The picture in `frame` as RGB at `width` × `height`.
-    func rgb(_ frame: UnsafeMutablePointer<AVFrame>, width: Int, height: Int) throws(MediaError) -> RGBImage {
-        let f = frame.pointee
+    public init() {}
+
+    /// The picture in `picture` as RGB at `width` × `height`.
+    public func rgb(_ picture: DecodedFrame, width: Int, height: Int) throws(MediaError) -> RGBImage {
+        let f = picture.frame.pointee
         context = sws_getCachedContext(context, f.width, f.height, AVPixelFormat(rawValue: f.format),
                                        Int32(width), Int32(height), AV_PIX_FMT_RGB24,
                                        Int32(SWS_AREA | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT), nil, nil, nil)

@@ -1,0 +1,67 @@
+import Foundation
+
+/// A model's answer and its numbers: what the engines return, the loop reads and the records keep.
+
+/// Why a generation ended.
+public enum StopReason: String, Sendable, Codable {
+    case endOfText = "end", tokenLimit = "limit", cancelled = "stopped"
+}
+
+/// One answer: its text as written and how long it took.
+public struct Generation: Sendable {
+    public var text: String
+    public var stop: StopReason
+    public var timings: GenerationTimings
+
+    public init(text: String, stop: StopReason, timings: GenerationTimings) {
+        self.text = text
+        self.stop = stop
+        self.timings = timings
+    }
+}
+
+/// The numbers of one answer. Times are seconds from the start of `generate`.
+public struct GenerationTimings: Sendable, Codable, Equatable {
+    /// Until the first answer token (the prompt read, the picture encoded if it was not already).
+    public var firstToken: Double?
+    /// Until the answer ended.
+    public var total: Double
+    /// Encoding the picture, when this call paid for it (0 when it was encoded before).
+    public var imageEncode: Double
+    /// Prompt positions read: text tokens and the picture's.
+    public var inputTokens: Int
+    /// Tokens generated.
+    public var outputTokens: Int
+
+    public init(firstToken: Double?, total: Double, imageEncode: Double, inputTokens: Int, outputTokens: Int) {
+        self.firstToken = firstToken
+        self.total = total
+        self.imageEncode = imageEncode
+        self.inputTokens = inputTokens
+        self.outputTokens = outputTokens
+    }
+
+    /// Counts an encoding paid before this answer (its seconds go into every time from the start).
+    public mutating func addEncoding(_ seconds: Double) {
+        imageEncode += seconds
+        total += seconds
+        firstToken = firstToken.map { $0 + seconds }
+    }
+
+    /// Tokens per second after the first: how fast the rest of the answer followed.
+    public var tokensPerSecond: Double? {
+        guard let first = firstToken, outputTokens > 1, total > first else { return nil }
+        return Double(outputTokens - 1) / (total - first)
+    }
+}
+
+/// A flag that stops a generation at its next token (and aborts a prompt being read).
+public final class Cancellation: @unchecked Sendable {
+    private let lock = NSLock()
+    private var cancelled = false
+
+    public init() {}
+
+    public func cancel() { lock.withLock { cancelled = true } }
+    public var isCancelled: Bool { lock.withLock { cancelled } }
+}
