@@ -1,7 +1,8 @@
 // swift-tools-version:6.0
 // lookd: a camera, rules written in words, and a vision-language model in-process.
 // Layout and contracts: README.md (and the project's DESIGN notes). Imports point one way:
-// LookCore ← Capture, VLM, Rules, Grounding, Reactions ← lookd.
+// LookCore ← Media ← Capture, Reactions; LookCore ← VLM ← ModelStore, Grounding; LookCore ← Rules ← Records;
+// all of them ← Watch (the pipeline) ← lookd (the command line only).
 import PackageDescription
 
 let package = Package(
@@ -23,24 +24,34 @@ let package = Package(
         .target(name: "LookCore", path: "Sources/LookCore"),
         .target(name: "Media", dependencies: ["LookCore", "CFFmpeg"], path: "Sources/Media"),
         .target(name: "Capture", dependencies: ["LookCore", "Media", "CV4L2"], path: "Sources/Capture"),
-        .target(name: "VLM", dependencies: ["LookCore", "CLlama", "CCrypto"], path: "Sources/VLM"),
+        .target(name: "VLM", dependencies: ["LookCore", "CLlama"], path: "Sources/VLM"),
+        .target(name: "ModelStore", dependencies: ["LookCore", "VLM", "CCrypto"], path: "Sources/ModelStore"),
         .target(name: "Rules", dependencies: ["LookCore", "CYAML"], path: "Sources/Rules"),
-        .target(name: "Grounding", dependencies: ["LookCore"], path: "Sources/Grounding"),
+        .target(name: "Grounding", dependencies: ["LookCore", "VLM"], path: "Sources/Grounding"),
         .target(name: "Reactions", dependencies: ["LookCore", "Media", "CPulse", "CEspeak"], path: "Sources/Reactions"),
+        .target(name: "Records", dependencies: ["LookCore", "Rules"], path: "Sources/Records"),
+        .target(
+            name: "Watch",
+            dependencies: ["LookCore", "Media", "Capture", "VLM", "Rules", "Grounding", "Reactions", "Records"],
+            path: "Sources/Watch"
+        ),
         .executableTarget(
             name: "lookd",
-            dependencies: ["LookCore", "Media", "Capture", "VLM", "Rules", "Grounding", "Reactions"],
+            dependencies: ["LookCore", "Capture", "VLM", "ModelStore", "Rules", "Records", "Watch"],
             path: "Sources/lookd"
         ),
 
         // Test doubles and helpers shared by the test targets (generated media, fixture paths).
         .target(name: "TestSupport", dependencies: ["LookCore", "Media", "Capture", "Reactions", "VLM"], path: "Tests/TestSupport"),
+        .testTarget(name: "WatchTests", dependencies: ["Watch", "Records", "Rules", "Grounding", "VLM", "TestSupport"]),
+        .testTarget(name: "RecordsTests", dependencies: ["Records", "Rules", "TestSupport"]),
         .testTarget(name: "LookCoreTests", dependencies: ["LookCore", "TestSupport"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "TestSupport"]),
         .testTarget(name: "VLMTests", dependencies: ["VLM", "Capture", "TestSupport"]),
+        .testTarget(name: "ModelStoreTests", dependencies: ["ModelStore", "VLM", "TestSupport"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "TestSupport"]),
         .testTarget(name: "ReactionsTests", dependencies: ["Reactions", "Media", "Capture", "TestSupport"]),
-        .testTarget(name: "GroundingTests", dependencies: ["Grounding"]),
+        .testTarget(name: "GroundingTests", dependencies: ["Grounding", "Rules"]),
         .testTarget(name: "lookdTests", dependencies: ["lookd", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -7,6 +7,12 @@ public enum CellParser {
         answer.first { ("1"..."9").contains($0) }.flatMap { Int(String($0)) }.flatMap(Cell.init)
     }
 
+    /// `--cells batch`: the cell each rule's line names after its Yes (`2. Yes 7`, `2. Yes, cell 7`),
+    /// from the text after each Yes; nil for no Yes, or no digit 1–9 after it.
+    public static func batch(afterYes: [String?]) -> [Cell?] {
+        afterYes.map { $0.flatMap(number) }
+    }
+
     /// Two place words: left / center / right, then top / middle / bottom; a word left out counts as
     /// center or middle. nil when the answer has no place word at all.
     public static func words(_ answer: String) -> Cell? {

@@ -2,26 +2,19 @@ import Foundation
 import LookCore
 import Media
 
-/// What became of one reaction.
-public struct ReactionResult: Sendable, Equatable {
-    /// Whether lookd did (or started) what the reaction says; false when it cannot or it failed.
-    public var performed: Bool
-    /// What the rule's row shows now: `×3`, `log`, `chime`, `say`, `4:00`, `ripple · water`.
-    public var shown: String
-    /// Why it was not performed, or a detail worth keeping.
-    public var note: String?
-
-    public init(performed: Bool, shown: String, note: String? = nil) {
-        self.performed = performed
-        self.shown = shown
-        self.note = note
-    }
-}
-
 /// Something that carries out a rule's reaction when it fires.
 public protocol ReactionPerformer: AnyObject, Sendable {
     /// Performs `reaction` for the rule with `condition`; `fire` numbers the fire in the run.
     func perform(_ reaction: Reaction, condition: String, fire: Int, at time: Date) -> ReactionResult
+    /// What a rule's row shows now (`×3`, `3:59 left`, the reaction's name).
+    func shown(_ reaction: Reaction, condition: String) -> String
+    /// After a reload: drops the state of rules whose words are gone.
+    func keep(only conditions: Set<String>)
+}
+
+extension ReactionPerformer {
+    public func shown(_ reaction: Reaction, condition: String) -> String { reaction.name }
+    public func keep(only conditions: Set<String>) {}
 }
 
 /// The sound side of reactions: the clips, the output and the voice.
@@ -41,7 +34,7 @@ public struct Audio: Sendable {
 
 /// Carries out reactions: counts and log lines here, sounds and spoken lines through `Audio`,
 /// countdowns through `Timers`. What finishes later (a sound played, a line spoken, a timer's end)
-/// is reported through `onReport` as an event name and its fields.
+/// is reported through `onReport` as a typed `ReactionReport`.
 public final class Reactor: ReactionPerformer, @unchecked Sendable {
     private let lock = NSLock()
     private var counts: [String: Int] = [:]
@@ -50,8 +43,8 @@ public final class Reactor: ReactionPerformer, @unchecked Sendable {
     private let timestamp: @Sendable (Date) -> String
     public let audio: Audio?
     public let timers = Timers()
-    /// Later outcomes: `sound`, `speech`, `timer` events with their fields.
-    public var onReport: (@Sendable (String, [(String, JSON)]) -> Void)?
+    /// Later outcomes: sounds played, lines spoken, countdowns ended.
+    public var onReport: (@Sendable (ReactionReport) -> Void)?
 
     public init(audio: Audio? = nil, log: Log = .shared, timestamp: @escaping @Sendable (Date) -> String = Reactor.clockTime) {
         self.audio = audio
@@ -92,8 +85,9 @@ public final class Reactor: ReactionPerformer, @unchecked Sendable {
         guard let audio else { return ReactionResult(performed: false, shown: shown, note: "sound is off") }
         let (clip, origin) = audio.library.clip(name)
         let id = origin == .fallback ? "fallback" : name
-        let failure = audio.output.play(clip, name: name) { [weak self] played in
-            self?.onReport?("sound", Self.fields(played, fire: fire, condition: condition, id: id, chosen: name))
+        let failure = audio.output.play(clip, name: name) { [weak self] p in
+            self?.onReport?(.sound(.init(fire: fire, condition: condition, sound: id, chosen: name, started: p.started, lasted: p.lasted,
+                                         clipSeconds: p.clipSeconds, error: p.error)))
         }
         if let failure { return ReactionResult(performed: false, shown: shown, note: failure) }
         return ReactionResult(performed: true, shown: shown, note: origin == .fallback ? "\(name) is not in this build: the chime played" : nil)
@@ -108,14 +102,10 @@ public final class Reactor: ReactionPerformer, @unchecked Sendable {
         do { clip = try speech.synthesize(line) } catch { return ReactionResult(performed: false, shown: "say", note: error.description) }
         let synthesized = Date().timeIntervalSince(requested)
         let failure = audio.output.play(clip, name: "say") { [weak self] played in
-            var fields: [(String, JSON)] = [("fire", .int(fire)), ("condition", .string(condition)), ("line", .string(line)),
-                                            ("synth_ms", .number(synthesized * 1000, places: 1))]
-            if let started = played.started {
-                fields.append(("speech_start_ms", .number((synthesized + started) * 1000, places: 1)))
-                fields.append(("speech_end_ms", .optional(played.lasted.map { (synthesized + started + $0) * 1000 }, places: 1)))
-            }
-            fields += [("speech_s", .number(clip.duration)), ("error", .optional(played.error))]
-            self?.onReport?("speech", fields)
+            let heard = played.started.map { synthesized + $0 }
+            self?.onReport?(.speech(.init(fire: fire, condition: condition, line: line, synthesized: synthesized, heardAfter: heard,
+                                          endedAfter: heard.flatMap { h in played.lasted.map { h + $0 } }, started: played.started != nil,
+                                          seconds: clip.duration, error: played.error)))
         }
         if let failure { return ReactionResult(performed: false, shown: "say", note: failure) }
         return ReactionResult(performed: true, shown: "say")
@@ -124,22 +114,15 @@ public final class Reactor: ReactionPerformer, @unchecked Sendable {
     /// A countdown ended: the chime, then "Time's up", and a `timer` report.
     private func timerEnded(_ condition: String, minutes: Double) {
         log.notice("timer: \(condition): time's up (\(Reaction.number(minutes)) min)")
-        var fields: [(String, JSON)] = [("condition", .string(condition)), ("minutes", .number(minutes))]
+        var ended = ReactionReport.TimerEnded(condition: condition, minutes: minutes)
         if let audio {
             let chime = audio.library.clip("chime").clip
-            let played = audio.output.playAndWait(chime, name: "chime")
-            fields.append(("chime_error", .optional(played.error)))
+            ended.chimeError = .some(audio.output.playAndWait(chime, name: "chime").error)
             if let speech = audio.speech, let clip = try? speech.synthesize("Time's up") {
-                fields.append(("speech_error", .optional(audio.output.playAndWait(clip, name: "say").error)))
+                ended.speechError = .some(audio.output.playAndWait(clip, name: "say").error)
             }
         }
-        onReport?("timer", fields)
-    }
-
-    private static func fields(_ p: SoundOutput.Played, fire: Int, condition: String, id: String, chosen: String) -> [(String, JSON)] {
-        [("fire", .int(fire)), ("condition", .string(condition)), ("sound", .string(id)), ("sound_chosen", .string(chosen)),
-         ("sound_ms", .optional(p.started.map { $0 * 1000 }, places: 1)), ("sound_s", .optional(p.lasted, places: 3)),
-         ("clip_s", .number(p.clipSeconds)), ("error", .optional(p.error))]
+        onReport?(.timer(ended))
     }
 
     /// What a rule's row shows now: `×3` for a count, the time left for a running timer, else the

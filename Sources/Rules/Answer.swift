@@ -28,17 +28,16 @@ public enum AnswerParser {
         return answers
     }
 
-    /// `--cells batch`: the cell each numbered line names after its Yes (`2. Yes 7`, `2. Yes, cell 7`);
-    /// nil for a rule whose line has no Yes or no digit 1–9 after it.
-    public static func cells(_ reply: String, ruleCount: Int) -> [Cell?] {
-        var cells = [Cell?](repeating: nil, count: ruleCount)
+    /// What each numbered line says after its Yes (`2. Yes 7` → " 7"); nil for a rule whose line
+    /// has no Yes. `--cells batch` reads the cell there (Grounding's `CellParser.batch`).
+    public static func afterYes(_ reply: String, ruleCount: Int) -> [String?] {
+        var cells = [String?](repeating: nil, count: ruleCount)
         guard ruleCount > 0 else { return cells }
         let lines = reply.split(whereSeparator: \.isNewline).map { clean(String($0)) }
         for line in lines {
             guard let (number, rest) = splitNumber(line), (1...ruleCount).contains(number),
                   cells[number - 1] == nil, word(rest) == .yes else { continue }
-            let afterYes = rest.drop { !$0.isLetter }.dropFirst(3)
-            cells[number - 1] = afterYes.first { ("1"..."9").contains($0) }.flatMap { Int(String($0)) }.flatMap(Cell.init)
+            cells[number - 1] = String(rest.drop { !$0.isLetter }.dropFirst(3))
         }
         return cells
     }

@@ -6,12 +6,11 @@
 public enum WatchPrompt {
     public static let instruction = "Answer each question with Yes or No, each answer on its own numbered line."
 
-    /// `--cells batch`: the place asked inside the same prompt, a cell number after each Yes.
-    public static let cellInstruction = "After a Yes, write the cell of a 3x3 grid (1-9, numbered left to right, top to bottom) that contains it, as in: 1. Yes 5"
-
-    public static func text(for rules: [Rule], cells: Bool = false) -> String {
+    /// The prompt for `rules`; `extra` is a further instruction after the first (`--cells batch`
+    /// asks the place inside the same prompt: Grounding's `PlaceQuestions.batch`).
+    public static func text(for rules: [Rule], extra: String? = nil) -> String {
         var lines = [instruction]
-        if cells { lines.append(cellInstruction) }
+        if let extra { lines.append(extra) }
         for (i, rule) in rules.enumerated() { lines.append("\(i + 1). Is there \(rule.condition)?") }
         return lines.joined(separator: "\n")
     }

@@ -1,4 +1,4 @@
-import CLlama
+internal import CLlama
 
 /// The chat form lookd wraps a question in: ChatML, as the MiniCPM-V and Qwen families use,
 /// with the picture first, then the text. Thinking is off: where the vocabulary has `<think>`,

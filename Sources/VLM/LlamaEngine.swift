@@ -1,4 +1,4 @@
-import CLlama
+internal import CLlama
 import Foundation
 import LookCore
 
@@ -37,6 +37,9 @@ public final class LlamaEngine: VisionLanguageModel, @unchecked Sendable {
     let canvas: CanvasSupport?
     /// What the two headers said and how lookd runs the pair.
     public let pair: ModelPair
+
+    /// The llama.cpp this lookd was built with, and its compute backends.
+    public static var build: String { LlamaRuntime.build }
 
     /// Loads both files, or says in a sentence why not.
     public init(modelPath: String, mmprojPath: String, options: Options = Options()) throws(VLMError) {

@@ -1,4 +1,4 @@
-import CLlama
+internal import CLlama
 
 /// How lookd runs a language model and its mmproj, decided from the two GGUF headers before
 /// llama.cpp sees either file. MiniCPM-V 4.7 is recognised by its mmproj's projector type

@@ -1,6 +1,7 @@
 import Capture
 import Foundation
 import LookCore
+import Records
 import VLM
 
 /// `lookd ask PHOTO "QUESTION"`: one question about one photo, the answer streamed.

@@ -1,4 +1,5 @@
 import Foundation
+import ModelStore
 import VLM
 
 /// Which model a command runs: `--model PATH --mmproj PATH` for local GGUF files, or a catalog id

@@ -1,4 +1,5 @@
 import Foundation
+import ModelStore
 import VLM
 
 /// `lookd models` (the catalog and what is in the cache) and `lookd pull ID`.

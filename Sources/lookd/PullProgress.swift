@@ -1,5 +1,5 @@
 import Foundation
-import VLM
+import ModelStore
 
 /// The progress of a download on standard error: one updating line on a terminal, a line every
 /// ten seconds (and at the end) otherwise.

@@ -1,5 +1,6 @@
 import Foundation
 import LookCore
+import Records
 
 /// `lookd status`: what the running watch (the service, or one started by hand) is doing, read from
 /// the status file it keeps.

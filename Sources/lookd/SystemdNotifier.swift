@@ -1,10 +1,11 @@
 import Foundation
 import LookCore
+import Watch
 
 /// sd_notify without libsystemd: one datagram per message to the unix socket systemd names in
 /// `$NOTIFY_SOCKET` (a path, or `@name` in the abstract namespace). Does nothing when lookd does not
 /// run under systemd.
-final class SystemdNotifier: @unchecked Sendable {
+final class SystemdNotifier: ServiceNotifier, @unchecked Sendable {
     private let address: String?
     private let fd: Int32
     /// How often systemd wants `WATCHDOG=1` (half its `WatchdogSec=`), nil when it watches nothing.

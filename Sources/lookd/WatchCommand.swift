@@ -1,10 +1,9 @@
 import Capture
 import Foundation
-import Grounding
 import LookCore
-import Reactions
 import Rules
 import VLM
+import Watch
 
 /// `lookd watch`: rules in words over a video, a stream or a folder of photos.
 enum WatchCommand {
@@ -72,23 +71,25 @@ enum WatchCommand {
 
     static func run(_ words: [String]) throws(CommandFailure) {
         let args = try Arguments(words, valued: WatchSettings.valued, switches: WatchSettings.switches)
-        let settings = try WatchSettings(args)
+        let config = try WatchSettings.config(args)
         let ruleSet: RuleSet, rulesSource: String
         do {
-            (ruleSet, rulesSource) = try settings.loadRules()
+            (ruleSet, rulesSource) = try config.loadRules()
         } catch {
             throw CommandFailure(code: .usage, message: error.description)
         }
         for warning in ruleSet.warnings { Log.shared.warning(warning) }
 
-        // Signals from the start: SIGHUP must not end a service still loading its model; a stop
-        // before the watch begins ends the process at once (a pull or a load cannot be cut short).
+        // Signals from the start: SIGHUP must not end a service still loading its model (the request
+        // waits for the loop); a stop before the watch begins ends the process at once (a pull or a
+        // load cannot be cut short).
         let stop = StopSignal()
         let notifier = SystemdNotifier()
-        let reload = ReloadRequest()
+        let reloads = ReloadRequest()
+        let watching = Flag()
         let trap = SignalTrap([SIGINT, SIGTERM, SIGHUP]) { sig in
-            if sig == SIGHUP { reload.ask(); return }
-            guard reload.service != nil else {
+            if sig == SIGHUP { reloads.ask(); return }
+            guard watching.isSet else {
                 notifier.stopping()
                 Log.shared.notice("stopped (\(sig == SIGINT ? "SIGINT" : "SIGTERM")) before the watch began")
                 exit(sig == SIGINT ? ExitCode.stopped.rawValue : ExitCode.done.rawValue)
@@ -98,122 +99,45 @@ enum WatchCommand {
         }
         defer { withExtendedLifetime(trap) {} }
 
-        let fm = FileManager.default
-        do {
-            try fm.createDirectory(atPath: settings.recordDir, withIntermediateDirectories: true)
-            if let frames = settings.framesDir { try fm.createDirectory(atPath: frames, withIntermediateDirectories: true) }
-        } catch {
-            throw CommandFailure(code: .failure, message: "The record folder cannot be made: \(error.localizedDescription)")
-        }
-        let events = try EventLog(path: settings.logPath ?? (settings.recordDir as NSString).appendingPathComponent("lookd-events.jsonl"))
-        let clock = MonotonicClock()
-        let started = clock.now()
-        let epoch = Int(Date().timeIntervalSince1970)
-        events.write("start", [("version", .string(version)), ("pid", .int(Int(getpid()))),
-                               ("args", .strings(Array(CommandLine.arguments.dropFirst())))])
-
-        let model: any VisionLanguageModel
-        let engineFiles: JSON
+        let run: WatchRun
+        do { run = try WatchRun(config: config, version: version) } catch { throw failure(error) }
+        let model: any VisionLanguageModel, modelFiles: JSON
         do throws(CommandFailure) {
-            (model, engineFiles) = try loadModel(args)
+            (model, modelFiles) = try loadModel(args)
         } catch {
-            events.write("error", [("stage", .string("model")), ("message", .string(error.message))])
+            run.failed(stage: "model", message: error.message)
             throw error
         }
-        events.write("ready", [("engine", .string(model.engineName)), ("load_s", .number(clock.now() - started))])
-
+        run.modelReady(model)
         let source: any FrameSource
         do {
-            source = try SourceOpener.open(settings.source, options: settings.sourceOptions, clock: clock)
+            source = try SourceOpener.open(config.source, options: config.sourceOptions, clock: MonotonicClock())
         } catch {
-            events.write("error", [("stage", .string("source")), ("message", .string(error.description))])
+            run.failed(stage: "source", message: error.description)
             throw CommandFailure(code: .badSource, message: error.description)
         }
-        if let camera = source as? CameraSource { watchCamera(camera, events: events, stop: stop) }
-        let info = source.info
-        events.write("source", [("kind", .string(info.kind)), ("name", .string(info.name)),
-                                ("size", .ints([info.width, info.height])), ("fps", .optional(info.fps)),
-                                ("duration", .optional(info.duration)), ("pace", .string(info.pace)), ("count", .optional(info.count))])
-        let rulesJSON = Self.rulesJSON(ruleSet.rules)
-        events.write("rules", [("action", .string("loaded")), ("source", .string(rulesSource)),
-                               ("count", .int(ruleSet.rules.count)), ("rules", rulesJSON), ("warnings", .strings(ruleSet.warnings))])
-
-        waitToStart(settings, stop: stop, events: events)
-
-        let record = RunRecord(epoch: epoch, rules: ruleSet.rules)
-        record.header = [
-            ("version", .string(version)),
-            ("started", .string(ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(epoch))))),
-            ("engine", .string(model.engineName)), ("model", engineFiles),
-            ("source", .object([("kind", .string(info.kind)), ("name", .string(info.name)), ("size", .ints([info.width, info.height])),
-                                ("fps", .optional(info.fps)), ("duration", .optional(info.duration)), ("pace", .string(info.pace))])),
-            ("rules_source", .string(rulesSource)), ("rules", rulesJSON),
-            ("prompt", .string(WatchPrompt.text(for: ruleSet.rules, cells: settings.cells == .batch))),
-            ("cells_form", .string(settings.cells.rawValue)), ("cell_words", .bool(settings.cellWords)),
-            ("place_prompt", settings.cells == .box || settings.cells == .ask ? .string(PlaceAsker.prompt(settings)) : .null),
-            ("place_max_tokens", settings.cells == .box ? .int(PlaceQuestions.boxTokens) : settings.cells == .ask ? .int(PlaceQuestions.cellTokens) : .null),
-            ("grid", .bool(settings.grid)),
-            ("settings", .object([("cooldown", .number(settings.cooldown)), ("tokens", .int(settings.maxTokens)),
-                                  ("seconds", .optional(settings.seconds)), ("hold", .number(settings.hold)),
-                                  ("photo_seconds", .number(settings.sourceOptions.photoSeconds)),
-                                  ("size", .int(settings.sourceOptions.maxSide)), ("frames_dir", .optional(settings.framesDir)),
-                                  ("log", .optional(events.path))])),
-        ]
-        let reactor = Reactor(audio: settings.sound ? Audio() : nil)
-        reactor.onReport = { event, fields in
-            events.write(event, fields)
-            record.addReport(event, fields)
-        }
-        if let audio = reactor.audio { events.write("sounds", [("in_build", .strings(audio.library.soundsInBuild))]) }
-        let loop = WatchLoop(source: source, model: model, rules: ruleSet.rules, settings: settings, events: events,
-                             reactor: reactor, stop: stop, clock: clock, record: record)
-        let service = WatchService(settings: settings, events: events, record: record, reactor: reactor, rulesSource: rulesSource,
-                                   header: [("source", .string(settings.source)), ("engine", .string(model.engineName))], notifier: notifier)
-        reload.service = service
+        watching.set()
         let tty = Terminal.stderrIsTTY
-        loop.beforeFrame = { [unowned loop] in service.reloadIfAsked(loop) }
-        loop.onFrame = { [unowned loop] report in
-            service.frameDone(loop, report)
-            guard tty else { return }
-            let answers = report.answers.enumerated().map { "\($0.offset + 1). \($0.element.rawValue)" }.joined(separator: " ")
-            FileHandle.standardError.write(Data("\u{1B}[2K\r\(answers) · \(report.numbers) · \(report.place)".utf8))
-        }
-        service.ready(loop)
-        Log.shared.notice("watching \(info.name) (\(info.kind)) with \(ruleSet.rules.count) rules from \(rulesSource); status in \(service.statusPath)")
-        var failure: CommandFailure?
-        let reason: String
-        let runStart = clock.now()
+        let ending: WatchRun.Ending
         do {
-            reason = try loop.run()
+            ending = try run.watch(source: source, model: model, modelFiles: modelFiles, rules: ruleSet, rulesSource: rulesSource,
+                                   stop: stop, reloads: reloads, notifier: notifier) { frame in
+                guard tty else { return }
+                let answers = frame.answers.enumerated().map { "\($0.offset + 1). \($0.element.rawValue)" }.joined(separator: " ")
+                FileHandle.standardError.write(Data("\u{1B}[2K\r\(answers) · \(frame.numbers) · \(frame.place)".utf8))
+            }
         } catch {
-            failure = error
-            reason = "error"
-            events.write("error", [("stage", .string("watch")), ("message", .string(error.message))])
+            throw failure(error)
         }
         if tty { FileHandle.standardError.write(Data("\n".utf8)) }
-        service.stopping(loop, reason: reason)
-        settleSounds(reactor)
-        let seconds = clock.now() - runStart
-        events.write("stop", [("reason", .string(reason)), ("frames", .int(record.frameCount))])
-        let path: String
-        do {
-            path = try record.write(to: settings.recordDir, stopReason: reason, seconds: seconds)
-        } catch {
-            throw CommandFailure(code: .failure, message: "The run record could not be written: \(error.localizedDescription)")
-        }
-        events.write("done", [("frames", .int(record.frameCount)), ("fires", .int(record.fires.count)), ("record", .string(path))])
-        service.stopped(loop, record: path)
-        let n = record.fires.count
-        Terminal.err("Stopped · \(record.frameCount) frames · \(n) reaction\(n == 1 ? "" : "s") (\(reason)) · record \(path)")
-        if let failure { throw failure }
+        let n = ending.fires
+        Terminal.err("Stopped · \(ending.frames) frames · \(n) reaction\(n == 1 ? "" : "s") (\(ending.reason)) · record \(ending.record)")
+        if let error = ending.failure { throw failure(error) }
     }
 
-    /// The rules as the records list them.
-    static func rulesJSON(_ rules: [Rule]) -> JSON {
-        .array(rules.enumerated().map { i, r in
-            .object([("rule", .int(i + 1)), ("condition", .string(r.condition)), ("reaction", .string(r.reaction.name)),
-                     ("kind", .string(r.reaction.kind)), ("inline", .string(r.reaction.inlineForm))])
-        })
+    /// A watch's error as the command's failure (exit 1, runtime failure).
+    private static func failure(_ error: WatchError) -> CommandFailure {
+        CommandFailure(code: .failure, message: error.description)
     }
 
     /// The engine: `script:FILE` or a GGUF pair.
@@ -229,22 +153,12 @@ enum WatchCommand {
         let engine = try ModelChoice.load(args)
         return (engine, .object([("model", .string(engine.modelPath)), ("mmproj", .string(engine.mmprojPath))]))
     }
+}
 
-    /// Lets sounds and spoken lines that are still playing finish (at most a few seconds), so their
-    /// reports reach the records.
-    private static func settleSounds(_ reactor: Reactor) {
-        guard reactor.audio != nil else { return }
-        let until = Date().addingTimeInterval(5)
-        while SoundOutput.playing > 0 && Date() < until { usleep(20_000) }
-    }
-
-    /// `--trigger FILE` and `--delay S`, both cut short by a stop.
-    private static func waitToStart(_ settings: WatchSettings, stop: StopSignal, events: EventLog) {
-        if let trigger = settings.trigger {
-            while !FileManager.default.fileExists(atPath: trigger) && !stop.isRequested { usleep(20_000) }
-            events.write("trigger", [("file", .string(trigger))])
-        }
-        let until = Date().addingTimeInterval(settings.delay)
-        while Date() < until && !stop.isRequested { usleep(20_000) }
-    }
+/// Set once, read from a signal handler: whether the watch has begun.
+private final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
 }

@@ -3,84 +3,51 @@ import Foundation
 import Grounding
 import LookCore
 import Rules
+import Watch
 
-/// Everything `lookd watch` was asked to do, read from its command line.
-struct WatchSettings {
-    var source: String
-    var rulesSpec: String
-    var sourceOptions = SourceOpener.Options()
-    var cooldown = 3.0
-    var maxTokens = 32
-    var seconds: Double?
-    var delay = 0.0
-    var trigger: String?
-    var framesDir: String?
-    var logPath: String?
-    var recordDir = "."
-    /// Seconds an effect holds the frame the model answered (`--hold`).
-    var hold = 3.0
-    /// Where an effect's place comes from (`--cells`), in words with `--cell-words`, on a `--grid`.
-    var cells = PlaceForm.box
-    var cellWords = false
-    var grid = false
-    /// `--status FILE`: where the status file goes (default: the runtime directory; StatusFile).
-    var statusPath: String?
-    /// `--watch-rules`: reload the rules when the file changes, as on SIGHUP.
-    var watchRules = false
-    /// Where effects' pictures go (`--effects DIR`; default: `--frames` if given, else the record folder).
-    var effectsDir: String?
-    /// Whether sounds, spoken lines and timers' sounds play (`--no-sound` turns them off).
-    var sound = true
-    /// What each photo shows, rule by rule, keyed by the photo's name without its extension.
-    var truth: [String: [Answer]] = [:]
-
+/// `lookd watch`'s options, read into the `WatchConfig` the watch runs with.
+enum WatchSettings {
     static let valued: Set<String> = ["source", "rules", "model", "mmproj", "cooldown", "tokens", "seconds", "delay",
                                       "trigger", "pace", "every", "hold", "photo-seconds", "size", "frames", "log", "record",
                                       "truth", "context", "threads", "cells", "effects", "status", "camera-size"]
     static let switches: Set<String> = ["no-sound", "cell-words", "grid", "watch-rules"]
 
-    init(_ args: Arguments) throws(CommandFailure) {
+    static func config(_ args: Arguments) throws(CommandFailure) -> WatchConfig {
         guard let source = args.value("source") else { throw usage("watch needs --source /dev/video0|FILE|URL|DIR") }
         guard let rules = args.value("rules") else { throw usage("watch needs --rules FILE or --rules \"a chessboard=chime|…\"") }
         guard args.positional.isEmpty else { throw usage("watch takes options only; \"\(args.positional[0])\" is not one") }
-        self.source = source
-        self.rulesSpec = rules
-        cooldown = try Self.number(args, "cooldown", default: 3, in: 0...3600)
-        maxTokens = try args.integer("tokens", default: 32, in: 1...1024)
-        seconds = args.value("seconds") == nil ? nil : try Self.number(args, "seconds", default: 0, in: 0.001...1e9)
-        delay = try Self.number(args, "delay", default: 0, in: 0...86400)
-        trigger = args.value("trigger")
-        framesDir = args.value("frames")
-        logPath = args.value("log")
-        recordDir = args.value("record") ?? "."
-        sound = !args.has("no-sound")
-        hold = try Self.number(args, "hold", default: 3, in: 0...60)
-        sourceOptions.photoSeconds = try Self.number(args, "photo-seconds", default: 4.5, in: 0...86400)
+        var c = WatchConfig(source: source, rules: rules)
+        c.cooldown = try Self.number(args, "cooldown", default: 3, in: 0...3600)
+        c.maxTokens = try args.integer("tokens", default: 32, in: 1...1024)
+        c.seconds = args.value("seconds") == nil ? nil : try Self.number(args, "seconds", default: 0, in: 0.001...1e9)
+        c.delay = try Self.number(args, "delay", default: 0, in: 0...86400)
+        c.trigger = args.value("trigger")
+        c.framesDir = args.value("frames")
+        c.logPath = args.value("log")
+        c.recordDir = args.value("record") ?? "."
+        c.sound = !args.has("no-sound")
+        c.hold = try Self.number(args, "hold", default: 3, in: 0...60)
+        c.sourceOptions.photoSeconds = try Self.number(args, "photo-seconds", default: 4.5, in: 0...86400)
         let form = args.value("cells") ?? "box"
         guard let cells = PlaceForm(rawValue: form) else { throw usage("--cells is box, ask, batch or none, not \"\(form)\"") }
-        self.cells = cells
-        cellWords = args.has("cell-words")
-        if cellWords && cells != .ask { throw usage("--cell-words goes with --cells ask") }
-        grid = args.has("grid")
-        effectsDir = args.value("effects")
-        statusPath = args.value("status")
-        watchRules = args.has("watch-rules")
-        sourceOptions.maxSide = try args.integer("size", default: 448, in: 32...4096)
-        sourceOptions.cameraMaxSide = try args.integer("camera-size", default: 1280, in: 32...8192)
+        c.cells = cells
+        c.cellWords = args.has("cell-words")
+        if c.cellWords && cells != .ask { throw usage("--cell-words goes with --cells ask") }
+        c.grid = args.has("grid")
+        c.effectsDir = args.value("effects")
+        c.statusPath = args.value("status")
+        c.watchRules = args.has("watch-rules")
+        c.sourceOptions.maxSide = try args.integer("size", default: 448, in: 32...4096)
+        c.sourceOptions.cameraMaxSide = try args.integer("camera-size", default: 1280, in: 32...8192)
         switch args.value("pace") ?? "realtime" {
         case "realtime":
             guard args.value("every") == nil else { throw usage("--every goes with --pace frames") }
-            sourceOptions.pace = .realtime
-        case "frames": sourceOptions.pace = .frames(every: try Self.number(args, "every", default: 1, in: 0.001...3600))
+            c.sourceOptions.pace = .realtime
+        case "frames": c.sourceOptions.pace = .frames(every: try Self.number(args, "every", default: 1, in: 0.001...3600))
         case let other: throw usage("--pace is realtime or frames, not \"\(other)\"")
         }
-        if let t = args.value("truth") { truth = try Self.truth(t) }
-    }
-
-    /// The rules `--rules` names.
-    func loadRules() throws(RulesError) -> (RuleSet, source: String) {
-        let loaded = try RuleSpec.load(rulesSpec)
-        return (loaded.rules, loaded.source)
+        if let t = args.value("truth") { c.truth = try Self.truth(t) }
+        return c
     }
 
     private static func number(_ args: Arguments, _ name: String, default fallback: Double,

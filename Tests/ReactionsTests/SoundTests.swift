@@ -115,20 +115,20 @@ final class SoundTests: XCTestCase {
         let reactor = Reactor(audio: Audio(library: library))
         let ended = expectation(description: "timer ended")
         let box = Box()
-        reactor.onReport = { event, fields in
-            if event == "timer" { box.fields = fields; ended.fulfill() }
+        reactor.onReport = { report in
+            if case .timer(let timer) = report { box.timer = timer; ended.fulfill() }
         }
         let result = reactor.perform(.timer(minutes: 0.01), condition: "a kettle", fire: 1, at: Date())
         XCTAssertEqual(result.shown, "0:01")
         wait(for: [ended], timeout: 15)
-        XCTAssertEqual(box.fields.first { $0.0 == "condition" }?.1, .string("a kettle"))
-        XCTAssertEqual(box.fields.first { $0.0 == "chime_error" }?.1, .null)
+        XCTAssertEqual(box.timer?.condition, "a kettle")
+        XCTAssertEqual(box.timer?.chimeError, .some(nil), "the chime played, without an error")
         let span = try XCTUnwrap(try recording.stop().soundSpan())
         XCTAssertGreaterThan(span.length, 1.0, "the chime, then the spoken line")
     }
 
     private final class Box: @unchecked Sendable {
         var error: String?
-        var fields: [(String, JSON)] = []
+        var timer: ReactionReport.TimerEnded?
     }
 }

@@ -1,4 +1,4 @@
-import CV4L2
+internal import CV4L2
 import Foundation
 import LookCore
 

@@ -1,4 +1,4 @@
-import CPulse
+internal import CPulse
 import Foundation
 import LookCore
 import Media

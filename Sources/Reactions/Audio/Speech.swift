@@ -1,4 +1,4 @@
-import CEspeak
+internal import CEspeak
 import Foundation
 import Media
 

@@ -1,8 +1,9 @@
 import Capture
 import Foundation
 import LookCore
+import Records
 
-extension WatchCommand {
+extension WatchRun {
     /// A camera's losses and returns go to the log and the event log; a stop ends a wait for it.
     static func watchCamera(_ camera: CameraSource, events: EventLog, stop: StopSignal) {
         let device = camera.info.name

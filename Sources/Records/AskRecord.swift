@@ -1,27 +1,46 @@
 import Foundation
 import LookCore
-import VLM
 
 /// The JSON record `lookd ask --json FILE` writes: the question, the photo, the times and the answer.
-struct AskRecord {
-    let question: String
-    let photo: String
-    let photoSize: [Int]
-    let engine: String
-    let model: String
-    let mmproj: String
-    let photoDecodeSeconds: Double
-    let engineReadySeconds: Double
-    let readySeconds: Double
-    let generation: Generation
-    let answerShown: String
-    let numbersLine: String
-    let footer: String
-    let maxTokens: Int
+public struct AskRecord {
+    public let question: String
+    public let photo: String
+    public let photoSize: [Int]
+    public let engine: String
+    public let model: String
+    public let mmproj: String
+    public let photoDecodeSeconds: Double
+    public let engineReadySeconds: Double
+    public let readySeconds: Double
+    public let generation: Generation
+    public let answerShown: String
+    public let numbersLine: String
+    public let footer: String
+    public let maxTokens: Int
     /// `--then`: the follow-up question's record.
-    var then: JSON? = nil
+    public var then: JSON? = nil
 
-    var json: JSON {
+    public init(question: String, photo: String, photoSize: [Int], engine: String, model: String, mmproj: String,
+                photoDecodeSeconds: Double, engineReadySeconds: Double, readySeconds: Double, generation: Generation,
+                answerShown: String, numbersLine: String, footer: String, maxTokens: Int, then: JSON? = nil) {
+        self.question = question
+        self.photo = photo
+        self.photoSize = photoSize
+        self.engine = engine
+        self.model = model
+        self.mmproj = mmproj
+        self.photoDecodeSeconds = photoDecodeSeconds
+        self.engineReadySeconds = engineReadySeconds
+        self.readySeconds = readySeconds
+        self.generation = generation
+        self.answerShown = answerShown
+        self.numbersLine = numbersLine
+        self.footer = footer
+        self.maxTokens = maxTokens
+        self.then = then
+    }
+
+    public var json: JSON {
         let t = generation.timings
         return .object([
             ("schema", .string("lookd-ask/1")),
@@ -51,7 +70,7 @@ struct AskRecord {
     }
 
     /// The follow-up question's part of the record.
-    static func followUp(_ question: String, _ g: Generation) -> JSON {
+    public static func followUp(_ question: String, _ g: Generation) -> JSON {
         let t = g.timings
         return .object([("question", .string(question)), ("first_token_s", .optional(t.firstToken, places: 4)),
                         ("generate_s", .number(t.total, places: 4)), ("image_encode_s", .number(t.imageEncode, places: 4)),
@@ -60,7 +79,7 @@ struct AskRecord {
     }
 
     /// Writes the record whole or not at all (a temporary file renamed into place).
-    func write(to path: String) throws {
+    public func write(to path: String) throws {
         try (json.text(indent: 2) + "\n").write(toFile: path, atomically: true, encoding: .utf8)
     }
 }

@@ -1,5 +1,5 @@
-import CLlama
 import Foundation
+import VLM
 
 extension ModelPair {
     /// What `lookd models inspect` prints: what each file is, the keys that decide how lookd runs
@@ -19,7 +19,7 @@ extension ModelPair {
         lines.append("Vision projector  \(mmprojPath)")
         lines += Self.describe(mmproj, path: mmprojPath, kind: "projector \(projector ?? "unknown")")
         if let size = mmproj.integer("clip.vision.image_size") { lines.append("  image size      \(size) px") }
-        lines.append("llama.cpp       \(String(cString: lookd_llama_build()))")
+        lines.append("llama.cpp       \(LlamaEngine.build)")
         lines.append("Verdict: \(verdictSentence)")
         return lines.joined(separator: "\n")
     }
@@ -39,7 +39,7 @@ extension ModelPair {
     }
 
     /// The chat template's thinking switch, and what lookd does about it.
-    var thinking: String {
+    public var thinking: String {
         guard let template = model.string("tokenizer.chat_template") else { return "none in the file (lookd uses ChatML)" }
         if template.contains("enable_thinking") {
             return "thinks unless enable_thinking is false; lookd answers after an empty <think></think> block"
@@ -53,7 +53,7 @@ extension ModelPair {
         let parameters = file.tensors.reduce(0.0) { $0 + Double($1.elements) }
         var byType: [UInt32: UInt64] = [:]
         for t in file.tensors { byType[t.type, default: 0] += t.elements }
-        let main = byType.max { $0.value < $1.value }.map { typeName($0.key) } ?? "unknown"
+        let main = byType.max { $0.value < $1.value }.map { GGUFMetadata.typeName($0.key) } ?? "unknown"
         let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         let name = file.string("general.name").map { " · \($0)" } ?? ""
         return [
@@ -61,10 +61,5 @@ extension ModelPair {
             String(format: "  size            %.2f B parameters in %d tensors · mostly %@ · %.1f MB",
                    parameters / 1e9, file.tensors.count, main, Double(bytes) / 1e6),
         ]
-    }
-
-    static func typeName(_ type: UInt32) -> String {
-        guard type < UInt32(GGML_TYPE_COUNT.rawValue), let name = ggml_type_name(ggml_type(rawValue: type)) else { return "type \(type)" }
-        return String(cString: name).uppercased()
     }
 }

@@ -4,17 +4,19 @@ import LookCore
 /// Why and whether a run should stop, set from a signal handler, a timer or the loop itself.
 /// The first request stops the run after the frame being answered; a second interrupt also cancels
 /// that frame's answer.
-final class StopSignal: @unchecked Sendable {
+public final class StopSignal: @unchecked Sendable {
     private let lock = NSLock()
     private var why: String?
-    let cancellation = Cancellation()
+    public let cancellation = Cancellation()
 
-    var reason: String? { lock.withLock { why } }
-    var isRequested: Bool { reason != nil }
+    public init() {}
+
+    public var reason: String? { lock.withLock { why } }
+    public var isRequested: Bool { reason != nil }
 
     /// Asks the run to stop; returns false when it was asked already.
     @discardableResult
-    func request(_ reason: String) -> Bool {
+    public func request(_ reason: String) -> Bool {
         lock.withLock {
             guard why == nil else { return false }
             why = reason
@@ -23,7 +25,7 @@ final class StopSignal: @unchecked Sendable {
     }
 
     /// A signal: the first stops after this frame, the next cancels its answer too.
-    func interrupt(_ name: String) {
+    public func interrupt(_ name: String) {
         if !request(name) { cancellation.cancel() }
     }
 }

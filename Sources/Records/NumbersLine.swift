@@ -1,11 +1,10 @@
 import Foundation
 import LookCore
-import VLM
 
 /// The numbers under an answer: the measured line, then where it ran.
-enum NumbersLine {
+public enum NumbersLine {
     /// `first token 1.01 s · 98.8 tok/s` (the rate of the tokens after the first).
-    static func ask(_ t: GenerationTimings) -> String {
+    public static func ask(_ t: GenerationTimings) -> String {
         guard let first = t.firstToken else { return "no tokens · total \(seconds(t.total))" }
         var line = "first token \(seconds(first))"
         if let rate = t.tokensPerSecond { line += " · \(String(format: "%.1f", rate)) tok/s" }
@@ -13,12 +12,12 @@ enum NumbersLine {
     }
 
     /// `CPU · on-device`: lookd runs the model on this machine's processor.
-    static let place = "CPU · on-device"
+    public static let place = "CPU · on-device"
 
-    static func seconds(_ s: Double) -> String { String(format: "%.2f s", s) }
+    public static func seconds(_ s: Double) -> String { String(format: "%.2f s", s) }
 
     /// `CPU · on-device · frame 18 · 52 °C · 349 MB`: where a watch frame ran, and the machine's state.
-    static func watchPlace(frame: Int) -> String {
+    public static func watchPlace(frame: Int) -> String {
         var parts = [place, "frame \(frame)", SystemStats.thermal() ?? "no thermal sensor"]
         if let bytes = SystemStats.residentBytes() { parts.append("\(bytes / 1_000_000) MB") }
         return parts.joined(separator: " · ")

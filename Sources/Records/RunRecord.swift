@@ -1,37 +1,43 @@
 import Foundation
 import LookCore
 import Rules
-import VLM
 
 /// The run record written at stop, `watch-run-<epoch>.json`: the rules, the prompt, the settings,
-/// every frame, every fire and what was held back, and a summary.
-/// Used from the loop's thread, except `addReport`, which takes a lock: reactions report from theirs.
-final class RunRecord: @unchecked Sendable {
-    static let schema = "lookd-watch-run/1"
+/// every frame, every fire and what was held back, and a summary. It takes typed outcomes (a frame
+/// with its fires and holds, a reaction's report, a reload) and writes JSON.
+/// Used from the loop's thread, except `add(_: ReactionReport)`, which takes a lock: reactions
+/// report from theirs.
+public final class RunRecord: @unchecked Sendable {
+    public static let schema = "lookd-watch-run/1"
 
     /// Per-frame detail kept for at most this many frames (the newest): an always-on service must not
     /// grow without bound. The summary's counts cover every frame; its times, the frames kept.
     static let detailLimit = 50_000
 
-    let epoch: Int
-    var header: [(String, JSON)] = []
-    private(set) var frames: [JSON] = []
-    private(set) var frameCount = 0
-    var fires: [JSON] = []
-    var suppressed: [JSON] = []
+    public let epoch: Int
+    /// The run's settings, engine, source and rules, written before the frames.
+    public var header: [(String, JSON)] = []
+    /// The frames' entries kept (the newest `detailLimit`), the fires and the yeses held back.
+    public private(set) var frames: [JSON] = []
+    public private(set) var frameCount = 0
+    public private(set) var fires: [JSON] = []
+    public private(set) var suppressed: [JSON] = []
+    /// Fires so far (every one, also past the detail kept).
+    public var fireCount: Int { fires.count }
     /// What reactions reported later, from other threads: sounds played, lines spoken, timers ended.
     private let reportLock = NSLock()
     private var sounds: [JSON] = []
     private var speech: [JSON] = []
     private var timers: [JSON] = []
 
-    /// Keeps a later report (`sound`, `speech` or `timer`); safe from any thread.
-    func addReport(_ event: String, _ fields: [(String, JSON)]) {
+    /// Keeps a later report (a sound played, a line spoken, a timer's end); safe from any thread.
+    public func add(_ report: ReactionReport) {
+        let entry = JSON.object(report.fields)
         reportLock.withLock {
-            switch event {
-            case "sound": sounds.append(.object(fields))
-            case "speech": speech.append(.object(fields))
-            default: timers.append(.object(fields))
+            switch report {
+            case .sound: sounds.append(entry)
+            case .speech: speech.append(entry)
+            case .timer: timers.append(entry)
             }
         }
     }
@@ -55,15 +61,22 @@ final class RunRecord: @unchecked Sendable {
     /// Every rule's condition in the order first seen (a reload can add some).
     private var conditions: [String] = []
     /// The rules each reload brought: when, and what.
-    var reloads: [JSON] = []
+    private var reloads: [JSON] = []
+    public var reloadCount: Int { reloads.count }
 
-    init(epoch: Int, rules: [Rule]) {
+    public init(epoch: Int, rules: [Rule]) {
         self.epoch = epoch
         adopt(rules)
     }
 
+    /// A reload's new rules, in force from now on: when, why, and what.
+    public func reloaded(_ rules: [Rule], why: String, at date: Date = Date()) {
+        adopt(rules)
+        reloads.append(.object([("t", .string(Timestamp.text(date))), ("why", .string(why)), ("rules", RulesJSON.list(rules))]))
+    }
+
     /// The rules in force from now on (at the start, and after a reload).
-    func adopt(_ rules: [Rule]) {
+    private func adopt(_ rules: [Rule]) {
         current = rules.map(\.condition)
         for c in current where yes[c] == nil {
             conditions.append(c)
@@ -72,61 +85,64 @@ final class RunRecord: @unchecked Sendable {
     }
     private var current: [String] = []
 
-    func addFrame(_ fields: [(String, JSON)], answers: [Answer], fired: [Int], timings: GenerationTimings,
-                  grab: Double, decode: Double?, scale: Double?, model: Double, age: Double, done: Double, prompt: Double, parse: Double, recordWrite: Double) {
+    /// A frame, complete: its entry, its numbers in the summary, what the cooldown held back, its
+    /// fires and their holds.
+    public func add(_ frame: FrameOutcome) {
         frameCount += 1
-        frames.append(.object(fields))
+        frames.append(frame.recordEntry)
         if frames.count > Self.detailLimit { frames.removeFirst(frames.count - Self.detailLimit) }
-        for (i, a) in answers.enumerated() where i < current.count {
+        for (i, a) in frame.answers.enumerated() where i < current.count {
             if a == .yes { yes[current[i], default: 0] += 1 }
             if a == .unread { unread += 1 }
         }
-        add("frame_ms", done * 1000)
-        add("model_ms", model * 1000)
-        add("first_token_ms", timings.firstToken.map { $0 * 1000 })
-        add("grab_ms", grab * 1000)
-        add("decode_ms", decode.map { $0 * 1000 })
-        add("scale_ms", scale.map { $0 * 1000 })
-        add("age_ms", age * 1000)
-        add("prompt_ms", prompt * 1000)
-        add("parse_ms", parse * 1000)
-        add("record_ms", recordWrite * 1000)
-        add("tokens_in", Double(timings.inputTokens))
-        add("tokens_out", Double(timings.outputTokens))
+        add("frame_ms", frame.done * 1000)
+        add("model_ms", frame.model * 1000)
+        add("first_token_ms", frame.timings.firstToken.map { $0 * 1000 })
+        add("grab_ms", frame.grab * 1000)
+        add("decode_ms", frame.decode.map { $0 * 1000 })
+        add("scale_ms", frame.scale.map { $0 * 1000 })
+        add("age_ms", frame.age * 1000)
+        add("prompt_ms", frame.prompt * 1000)
+        add("parse_ms", frame.parse * 1000)
+        add("record_ms", frame.recordWrite.map { $0 * 1000 })
+        add("tokens_in", Double(frame.timings.inputTokens))
+        add("tokens_out", Double(frame.timings.outputTokens))
+        if let truth = frame.truth, let matched = frame.matched {
+            scored += min(truth.count, frame.answers.count)
+            self.matched += matched
+        }
+        for i in frame.suppressed where i < current.count {
+            suppressed.append(.object([("rule", .int(i + 1)), ("condition", .string(current[i])), ("frame", .int(frame.index)),
+                                       ("t", .number(frame.captureT))]))
+        }
+        for fire in frame.fires { add(fire) }
     }
 
-    func countFire(rule: Rule, place: Place? = nil) {
-        firesByRule[rule.condition, default: 0] += 1
-        if let place {
-            if place.box != nil { boxesNamed[rule.condition, default: 0] += 1; firesWithBox += 1 }
-            if place.cell != nil { cellsNamed[rule.condition, default: 0] += 1; firesWithCell += 1 }
+    private func add(_ fire: FireOutcome) {
+        fires.append(fire.recordEntry)
+        let condition = fire.condition
+        firesByRule[condition, default: 0] += 1
+        if let place = fire.place {
+            if place.box != nil { boxesNamed[condition, default: 0] += 1; firesWithBox += 1 }
+            if place.cell != nil { cellsNamed[condition, default: 0] += 1; firesWithCell += 1 }
             if place.text != nil {
                 add("place_ms", place.seconds * 1000)
                 add("place_tokens", Double(place.tokens))
             }
         }
-        firesByReaction[rule.reaction.kind, default: 0] += 1
-        switch rule.reaction {
+        firesByReaction[fire.reaction.kind, default: 0] += 1
+        switch fire.reaction {
         case .effect(let e, let s): firesByEffect[e.rawValue, default: 0] += 1; firesBySound[s.rawValue, default: 0] += 1
         case .sound(let s): firesBySound[s.rawValue, default: 0] += 1
         default: break
         }
-    }
-
-    /// An effect's hold ended: its measured length and how long its pictures took to draw.
-    func addHold(ms: Double, render: Double?) {
-        holds.append(ms)
-        if holds.count > Self.detailLimit { holds.removeFirst() }
-        holdCount += 1
-        holdTotal += ms
-        add("render_ms", render.map { $0 * 1000 })
-    }
-
-    /// The holds that followed the latest frame, in its detail.
-    func addFrameHold(ms: Double) {
-        guard case .object(var pairs) = frames.last else { return }
-        pairs.append(("hold_ms", .number(ms, places: 1)))
-        frames[frames.count - 1] = .object(pairs)
+        if let hold = fire.hold {
+            holds.append(hold.held * 1000)
+            if holds.count > Self.detailLimit { holds.removeFirst() }
+            holdCount += 1
+            holdTotal += hold.held * 1000
+            add("render_ms", hold.render.map { $0 * 1000 })
+        }
     }
 
     private func add(_ key: String, _ value: Double?) {
@@ -135,13 +151,8 @@ final class RunRecord: @unchecked Sendable {
         if series[key]!.count > Self.detailLimit { series[key]!.removeFirst() }
     }
 
-    func score(matched m: Int, of n: Int) {
-        scored += n
-        matched += m
-    }
-
     /// The summary: frame count, median and range of each time, yes counts, unread answers, fires.
-    func summary(stopReason: String, seconds: Double) -> JSON {
+    public func summary(stopReason: String, seconds: Double) -> JSON {
         func stats(_ values: [Double]) -> JSON {
             let sorted = values.sorted()
             guard !sorted.isEmpty else { return .null }
@@ -183,7 +194,7 @@ final class RunRecord: @unchecked Sendable {
     }
 
     /// Writes the record into `dir`; returns its path.
-    func write(to dir: String, stopReason: String, seconds: Double) throws -> String {
+    public func write(to dir: String, stopReason: String, seconds: Double) throws -> String {
         let path = (dir as NSString).appendingPathComponent("watch-run-\(epoch).json")
         let json = JSON.object([("schema", .string(Self.schema))] + header + [
             ("frames", .array(frames)),

@@ -1,4 +1,4 @@
-import CCrypto
+internal import CCrypto
 import Foundation
 
 /// SHA-256 of a file, streamed (OpenSSL's libcrypto), as the Hub gives it for large files.

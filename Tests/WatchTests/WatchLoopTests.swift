@@ -1,10 +1,11 @@
 import Foundation
 import LookCore
+import Records
 import Rules
 import TestSupport
 import VLM
 import XCTest
-@testable import lookd
+@testable import Watch
 
 /// The loop in-process, with test doubles: a scripted source on a manual clock, the scripted model,
 /// and a reaction sink that records.
@@ -14,17 +15,17 @@ final class WatchLoopTests: XCTestCase {
         let dir = try Fixtures.scratch()
         let script = try Fixtures.script(answers, in: dir)
         let clock = ManualClock()
-        let settings = try WatchSettings(Arguments(["--source", "-", "--rules", rules, "--record", dir.path],
-                                                   valued: WatchSettings.valued, switches: []))
-        let set = try settings.loadRules().0
+        var config = WatchConfig(source: "-", rules: rules)
+        config.recordDir = dir.path
+        let set = try config.loadRules().0
         let reactions = RecordingReactions()
         let record = RunRecord(epoch: 1, rules: set.rules)
         let log = dir.appendingPathComponent("events.jsonl").path
         let loop = WatchLoop(source: ScriptedSource(count: frames, clock: clock, step: step), model: try ScriptedModel(path: script),
-                             rules: set.rules, settings: settings, events: try EventLog(path: log), reactor: reactions,
-                             stop: StopSignal(), clock: clock, record: record)
+                             rules: set.rules, config: config, events: try EventLog(path: log), record: record, reactor: reactions,
+                             clock: clock)
         if let stopAfter {
-            loop.onFrame = { [stop = loop.stop] report in if report.frame == stopAfter { stop.request("test") } }
+            loop.onFrame = { [stop = loop.stop] frame, _ in if frame.index == stopAfter { stop.request("test") } }
         }
         return (loop, reactions, record, log)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import ModelStore
 import VLM
 import XCTest
 

@@ -3,6 +3,7 @@ import Foundation
 import LookCore
 import Media
 import Reactions
+import Records
 
 /// One effect's hold: the frame the model answered stands for `--hold` seconds while its edit is drawn
 /// and written; the source is paused meanwhile (a video goes on from where it stopped), and the loop
@@ -13,17 +14,7 @@ struct EffectHold {
     let clock: any Clock
     let seconds: Double
 
-    struct Outcome {
-        var heldSeconds: Double
-        var pausedAt: Double?
-        var resumedAt: Double?
-        var film: EffectFilm.Output?
-        var renderError: String?
-        /// How long the loop waited for the pictures after the hold's time was up.
-        var renderWait: Double
-    }
-
-    func run(_ renderer: EffectRenderer, png: String, apng: String) -> Outcome {
+    func run(_ renderer: EffectRenderer, png: String, apng: String) -> HoldOutcome {
         let start = clock.now()
         source.pause()
         let pausedAt = source.position
@@ -42,9 +33,11 @@ struct EffectHold {
         let waited = clock.now() - due
         let held = clock.now() - start
         source.resume()
-        var outcome = Outcome(heldSeconds: held, pausedAt: pausedAt, resumedAt: source.position, renderWait: waited)
+        var outcome = HoldOutcome(held: held, pausedAt: pausedAt, resumedAt: source.position, png: nil, apng: nil, pictures: nil,
+                                  render: nil, renderWait: waited, renderError: nil)
         switch job.result {
-        case .success(let film): outcome.film = film
+        case .success(let film):
+            (outcome.png, outcome.apng, outcome.pictures, outcome.render) = (film.png, film.apng, film.pictures, film.seconds)
         case .failure(let error): outcome.renderError = error.description
         case nil: outcome.renderError = "the pictures were not drawn"
         }

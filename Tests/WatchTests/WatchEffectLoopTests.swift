@@ -1,10 +1,12 @@
 import Foundation
+import Grounding
 import LookCore
+import Records
 import Rules
 import TestSupport
 import VLM
 import XCTest
-@testable import lookd
+@testable import Watch
 
 /// Effects in the loop, in-process: the place question on the frame's own encoding, the hold on the
 /// test's clock, the edit's pictures and the records; and on the real engine with the fixture model.
@@ -23,19 +25,20 @@ final class WatchEffectLoopTests: XCTestCase {
     }
 
     /// A run of `frames` frames (a second apart) over `rules`; `model` answers (scripted by default).
-    private func run(_ rules: String, answers: [String], frames: Int, flags: [String] = [],
+    private func run(_ rules: String, answers: [String], frames: Int, configure: (inout WatchConfig) -> Void = { _ in },
                      model inner: (any VisionLanguageModel)? = nil, answer: @escaping @Sendable (String) -> String? = { _ in nil }) throws -> Run {
         let script = try Fixtures.script(answers, in: dir)
         let clock = ManualClock()
-        let settings = try WatchSettings(Arguments(["--source", "-", "--rules", rules, "--record", dir.path] + flags,
-                                                   valued: WatchSettings.valued, switches: WatchSettings.switches))
-        let set = try settings.loadRules().0
+        var config = WatchConfig(source: "-", rules: rules)
+        config.recordDir = dir.path
+        configure(&config)
+        let set = try config.loadRules().0
         let record = RunRecord(epoch: 7, rules: set.rules)
         let log = dir.appendingPathComponent("events.jsonl").path
         let source = ScriptedSource(count: frames, clock: clock, step: 1)
         let model = WatchedModel(try inner ?? ScriptedModel(path: script), answer: answer)
-        let loop = WatchLoop(source: source, model: model, rules: set.rules, settings: settings, events: try EventLog(path: log),
-                             reactor: RecordingReactions(), stop: StopSignal(), clock: clock, record: record)
+        let loop = WatchLoop(source: source, model: model, rules: set.rules, config: config, events: try EventLog(path: log), record: record,
+                             reactor: RecordingReactions(), clock: clock)
         XCTAssertEqual(try loop.run(), "end of source")
         return Run(loop: loop, source: source, model: model, record: record, clock: clock, log: log)
     }
@@ -90,17 +93,17 @@ final class WatchEffectLoopTests: XCTestCase {
 
     func testCellsAskedInWordsInTheYesNoPromptOrNotAtAll() throws {
         let words = try run("a cat=effect:zoom|a dog=count", answers: ["1. Yes\\n2. Yes", "right, top", "on the left", "1. No\\n2. No"],
-                            frames: 2, flags: ["--cells", "ask", "--cell-words"])
+                            frames: 2) { $0.cells = .ask; $0.cellWords = true }
         XCTAssertEqual(words.model.asked[1].prompt, "Where in the picture is a cat? Answer with two words: left, center or right; then top, middle or bottom.")
         XCTAssertEqual(fires(words).map { $0["cell"] as? Int }, [3, 4], "every rule that turns yes is asked, as the seed")
         XCTAssertTrue(fires(words)[0]["box"] is NSNull)
 
-        let batch = try run("a cat=effect:zoom", answers: ["1. Yes 9", "1. No"], frames: 2, flags: ["--cells", "batch"])
+        let batch = try run("a cat=effect:zoom", answers: ["1. Yes 9", "1. No"], frames: 2) { $0.cells = .batch }
         XCTAssertEqual(batch.model.asked.count, 2, "no second question")
         XCTAssertTrue(batch.model.asked[0].prompt.contains("After a Yes, write the cell"))
         XCTAssertEqual(fires(batch).first?["cell"] as? Int, 9)
 
-        let none = try run("a cat=effect:zoom", answers: ["1. Yes", "1. No"], frames: 2, flags: ["--cells", "none"])
+        let none = try run("a cat=effect:zoom", answers: ["1. Yes", "1. No"], frames: 2) { $0.cells = PlaceForm.none }
         XCTAssertEqual(none.model.asked.count, 2)
         XCTAssertTrue(fires(none).first?["box_unit"] is NSNull)
         XCTAssertNotNil(fires(none).first?["png"] as? String, "the edit plays on the whole frame")

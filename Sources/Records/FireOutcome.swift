@@ -1,0 +1,120 @@
+import LookCore
+
+/// One fire, typed: the rule, its reaction and what became of it, where the thing was, and for an
+/// effect, its hold. The `fire` event line, the `hold` line and the run record's fire entry come
+/// from it.
+public struct FireOutcome: Sendable {
+    /// The fire's number in the run, from 1; the rule, from 0.
+    public var number: Int
+    public var rule: Int
+    public var condition: String
+    public var reaction: Reaction
+    public var frame: Int
+    /// Seconds from the frame's capture to the reaction, and from the scene's change when known.
+    public var latency: Double
+    public var sinceChange: Double?
+    public var result: ReactionResult
+    public var place: Place?
+    /// An effect's hold setting (`--hold`) and, once it has played, the hold itself.
+    public var holdSetting: Double
+    public var hold: HoldOutcome?
+
+    public init(number: Int, rule: Int, condition: String, reaction: Reaction, frame: Int, latency: Double, sinceChange: Double?,
+                result: ReactionResult, place: Place?, holdSetting: Double) {
+        self.number = number
+        self.rule = rule
+        self.condition = condition
+        self.reaction = reaction
+        self.frame = frame
+        self.latency = latency
+        self.sinceChange = sinceChange
+        self.result = result
+        self.place = place
+        self.holdSetting = holdSetting
+    }
+
+    /// The `fire` event line's fields.
+    public var eventFields: [(String, JSON)] {
+        var fields: [(String, JSON)] = [
+            ("fire", .int(number)),
+            ("rule", .int(rule + 1)),
+            ("condition", .string(condition)),
+            ("reaction", .string(reaction.name)),
+            ("kind", .string(reaction.kind)),
+            ("frame", .int(frame)),
+            ("latency_ms", .number(latency * 1000, places: 1)),
+            ("performed", .bool(result.performed)),
+            ("shown", .string(result.shown)),
+            ("note", .optional(result.note)),
+        ]
+        if let sinceChange { fields.append(("since_change_ms", .number(sinceChange * 1000, places: 1))) }
+        if let cell = place?.cell { fields.append(("cell", .int(cell.number))) }
+        switch reaction {
+        case .effect(let effect, let sound):
+            fields += [("effect", .string(effect.rawValue)), ("sound_chosen", .string(sound.rawValue)),
+                       ("box", Place.json(place?.box)), ("box_unit", Self.unitBox(place?.editBox)),
+                       ("place_text", .optional(place?.text.map { String($0.prefix(200)) })),
+                       ("place_ms", .optional(place.map { $0.seconds * 1000 }, places: 1)),
+                       ("place_tokens", .optional(place?.text == nil ? nil : place?.tokens)),
+                       ("held_frame", .int(frame)), ("hold_s", .number(holdSetting))]
+        case .sound(let sound): fields.append(("sound_chosen", .string(sound.rawValue)))
+        case .timer(let minutes): fields.append(("minutes", .number(minutes)))
+        case .say(let line): fields.append(("line", .string(line)))
+        default: break
+        }
+        return fields
+    }
+
+    /// The `hold` event line's fields (an effect's, once its hold has ended).
+    public var holdEventFields: [(String, JSON)]? {
+        guard let hold, case .effect(let effect, _) = reaction else { return nil }
+        return [("fire", .int(number)), ("rule", .int(rule + 1)), ("condition", .string(condition)),
+                ("effect", .string(effect.rawValue)), ("frame", .int(frame))] + hold.fields
+    }
+
+    /// The run record's entry: the fire line, and the hold's fields for an effect.
+    public var recordEntry: JSON { .object(eventFields + (hold?.fields ?? [])) }
+
+    /// The box on the picture: x, y, width and height in units of the picture (0–1); null for none.
+    public static func unitBox(_ box: Box?) -> JSON {
+        guard let b = box else { return .null }
+        return .array([b.left, b.top, b.right - b.left, b.bottom - b.top].map { .number(Double($0) / 1000, places: 3) })
+    }
+}
+
+/// An effect's hold: how long the frame stood, where a video paused and went on, and the edit's
+/// pictures (or why they failed).
+public struct HoldOutcome: Sendable {
+    public var held: Double
+    public var pausedAt: Double?
+    public var resumedAt: Double?
+    public var png: String?
+    public var apng: String?
+    public var pictures: Int?
+    /// Seconds drawing and writing the pictures took; how long the hold waited for them past its time.
+    public var render: Double?
+    public var renderWait: Double
+    public var renderError: String?
+
+    public init(held: Double, pausedAt: Double?, resumedAt: Double?, png: String?, apng: String?, pictures: Int?, render: Double?,
+                renderWait: Double, renderError: String?) {
+        self.held = held
+        self.pausedAt = pausedAt
+        self.resumedAt = resumedAt
+        self.png = png
+        self.apng = apng
+        self.pictures = pictures
+        self.render = render
+        self.renderWait = renderWait
+        self.renderError = renderError
+    }
+
+    var fields: [(String, JSON)] {
+        [("hold_ms", .number(held * 1000, places: 1)),
+         ("paused_t_s", .optional(pausedAt)), ("resumed_t_s", .optional(resumedAt)),
+         ("png", .optional(png)), ("apng", .optional(apng)), ("pictures", .optional(pictures)),
+         ("render_ms", .optional(render.map { $0 * 1000 }, places: 1)),
+         ("render_wait_ms", .number(renderWait * 1000, places: 1)),
+         ("render_error", .optional(renderError))]
+    }
+}

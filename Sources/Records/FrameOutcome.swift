@@ -1,0 +1,143 @@
+import LookCore
+import Rules
+
+/// What became of one watch frame, typed: the frame, its times, the model's answer read rule by
+/// rule, what fired and was held back, and where. The watch loop makes it; the records turn it into
+/// the event log's `watch` line, the run record's frame entry and the status. It is defined here
+/// because the records encode it (imports point one way: Watch → Records).
+public struct FrameOutcome: Sendable {
+    /// The frame's number in the run, from 1.
+    public var index: Int
+    /// Seconds into the run when the frame was taken; its time in the source; a photo's name.
+    public var captureT: Double
+    public var sourceT: Double?
+    public var label: String?
+    public var size: (width: Int, height: Int)
+    /// How old the picture was when taken, and the steps before the model: seconds.
+    public var age: Double
+    public var grab: Double
+    public var decode: Double?
+    public var scale: Double?
+    public var prompt: Double
+    /// The model's answer: its wall time, its own numbers, the text, and each rule's answer.
+    public var model: Double
+    public var timings: GenerationTimings
+    public var raw: String
+    public var answers: [Answer]
+    public var parse: Double
+    /// From capture until the answer was read and the places asked.
+    public var done: Double
+    /// Rules (from 0) that fired, and whose yes the cooldown held back.
+    public var fired: [Int]
+    public var suppressed: [Int]
+    /// The place asked or read for each fired rule that has one (keyed by rule).
+    public var places: [Int: Place]
+    /// The numbers lines for this frame.
+    public var numbers: String
+    public var place: String
+    /// What the photo shows, rule by rule (`--truth`), when known.
+    public var truth: [Answer]?
+    /// The frame as the model got it, when `--frames` wrote it.
+    public var png: String?
+    /// Filled as the frame goes on: the seconds the event line took to write, the fires in rule
+    /// order with their holds.
+    public var recordWrite: Double?
+    public var fires: [FireOutcome] = []
+
+    public init(index: Int, captureT: Double, sourceT: Double?, label: String?, size: (width: Int, height: Int), age: Double,
+                grab: Double, decode: Double?, scale: Double?, prompt: Double, model: Double, timings: GenerationTimings, raw: String,
+                answers: [Answer], parse: Double, done: Double, fired: [Int], suppressed: [Int], places: [Int: Place],
+                numbers: String, place: String, truth: [Answer]?, png: String?) {
+        self.index = index
+        self.captureT = captureT
+        self.sourceT = sourceT
+        self.label = label
+        self.size = size
+        self.age = age
+        self.grab = grab
+        self.decode = decode
+        self.scale = scale
+        self.prompt = prompt
+        self.model = model
+        self.timings = timings
+        self.raw = raw
+        self.answers = answers
+        self.parse = parse
+        self.done = done
+        self.fired = fired
+        self.suppressed = suppressed
+        self.places = places
+        self.numbers = numbers
+        self.place = place
+        self.truth = truth
+        self.png = png
+    }
+
+    /// How many of the answers matched `truth`.
+    public var matched: Int? { truth.map { t in zip(answers, t).filter { $0.0 == $0.1 }.count } }
+    /// Seconds the frame's effects held it, in all.
+    public var held: Double { fires.reduce(0) { $0 + ($1.hold?.held ?? 0) } }
+}
+
+extension FrameOutcome {
+    /// The `watch` event line's fields (the run record's frame entry adds `record_ms` and `hold_ms`).
+    public var eventFields: [(String, JSON)] {
+        let rules = answers.count
+        var fields: [(String, JSON)] = [
+            ("frame", .int(index)),
+            ("capture_t", .number(captureT)),
+            ("source_t", .optional(sourceT)),
+            ("label", .optional(label)),
+            ("age_ms", .number(age * 1000, places: 1)),
+            ("grab_ms", .number(grab * 1000, places: 1)),
+            ("decode_ms", .optional(decode.map { $0 * 1000 }, places: 2)),
+            ("scale_ms", .optional(scale.map { $0 * 1000 }, places: 2)),
+            ("prompt_ms", .number(prompt * 1000, places: 2)),
+            ("model_ms", .number(model * 1000, places: 1)),
+            ("first_token_ms", .optional(timings.firstToken.map { $0 * 1000 }, places: 1)),
+            ("parse_ms", .number(parse * 1000, places: 2)),
+            ("done_ms", .number(done * 1000, places: 1)),
+            ("tokens_in", .int(timings.inputTokens)),
+            ("tokens_out", .int(timings.outputTokens)),
+            ("answers", .strings(answers.map(\.rawValue))),
+            ("raw", .string(raw)),
+            ("fired", .ints(fired.map { $0 + 1 })),
+            ("suppressed", .ints(suppressed.map { $0 + 1 })),
+            ("size", .ints([size.width, size.height])),
+            ("cells", .array((0..<rules).map { i in .optional(places[i]?.cell?.number) })),
+            ("boxes", .array((0..<rules).map { i in places[i]?.boxJSON ?? .null })),
+            ("place_ms", .number(places.values.reduce(0) { $0 + $1.seconds } * 1000, places: 1)),
+            ("place_asks", .array(places.values.filter { $0.text != nil }.sorted { $0.rule < $1.rule }.map(\.askedJSON))),
+            ("numbers", .string(numbers)),
+            ("place", .string(place)),
+        ]
+        if let truth, let matched {
+            fields += [("truth", .strings(truth.map(\.rawValue))), ("matched", .int(matched))]
+        }
+        if let png { fields.append(("png", .string(png))) }
+        return fields
+    }
+
+    /// The run record's entry: the event line's fields, the time they took to write, and the
+    /// frame's holds when it had any.
+    public var recordEntry: JSON {
+        var fields = eventFields + [("record_ms", .number((recordWrite ?? 0) * 1000, places: 2))]
+        if held > 0 { fields.append(("hold_ms", .number(held * 1000, places: 1))) }
+        return .object(fields)
+    }
+}
+
+extension Place {
+    /// A box as the records write it: left, top, right, bottom in per mille; null for none.
+    public static func json(_ box: Box?) -> JSON { box.map { .ints([$0.left, $0.top, $0.right, $0.bottom]) } ?? .null }
+
+    public var boxJSON: JSON { Self.json(box) }
+
+    /// The record's entry for one place question (the answer's first 200 characters).
+    public var askedJSON: JSON {
+        .object([("rule", .int(rule + 1)), ("text", .optional(text.map { String($0.prefix(200)) })),
+                 ("box", boxJSON), ("cell", .optional(cell?.number)),
+                 ("ms", .number(seconds * 1000, places: 1)), ("first_token_ms", .optional(firstToken.map { $0 * 1000 }, places: 1)),
+                 ("tokens", .int(tokens))])
+    }
+}

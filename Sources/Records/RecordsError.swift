@@ -1,0 +1,12 @@
+/// What can go wrong writing a record; each description is a sentence a user reads.
+public enum RecordsError: Error, CustomStringConvertible, Equatable {
+    case cannotOpen(what: String, path: String, reason: String)
+    case cannotWrite(what: String, path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .cannotOpen(let what, let path, let reason): return "The \(what) \(path) cannot be opened: \(reason)."
+        case .cannotWrite(let what, let path, let reason): return "The \(what) \(path) could not be written: \(reason)."
+        }
+    }
+}

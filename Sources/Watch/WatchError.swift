@@ -1,0 +1,20 @@
+/// Why a watch ended with an error; each description is the sentence a user reads. The command
+/// line maps them to exit codes.
+public enum WatchError: Error, CustomStringConvertible, Equatable {
+    /// The source failed while running (a file that broke, a stream that ended in an error).
+    case source(String)
+    /// The model failed on a frame's question, or on a fired rule's place question.
+    case model(frame: Int, reason: String)
+    case place(frame: Int, reason: String)
+    /// A record could not be made or written.
+    case record(String)
+
+    public var description: String {
+        switch self {
+        case .source(let reason): return reason
+        case .model(let frame, let reason): return "FAILED: the model failed on frame \(frame): \(reason)"
+        case .place(let frame, let reason): return "FAILED: the model failed on frame \(frame)'s place question: \(reason)"
+        case .record(let reason): return reason
+        }
+    }
+}

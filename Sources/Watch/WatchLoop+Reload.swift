@@ -1,0 +1,35 @@
+import Foundation
+import LookCore
+import Records
+import Rules
+
+extension WatchLoop {
+    /// Before each frame: re-reads the rules when asked (SIGHUP) or, with `--watch-rules`, when the
+    /// file changed. A valid file replaces the rules (those whose words are unchanged keep their
+    /// state); an invalid one is rejected with its file, line and column, and the old rules stay.
+    func reloadIfAsked() {
+        var why = "SIGHUP"
+        if !reloads.take() {
+            guard rulesFileChanged() else { return }
+            why = "the file changed"
+        }
+        onReload?(nil)
+        let events = recorder.events
+        do {
+            let (set, source) = try config.loadRules()
+            let kept = adopt(set.rules, source: source)
+            reactor.keep(only: Set(set.rules.map(\.condition)))
+            recorder.record.reloaded(set.rules, why: why)
+            events.write("rules", [("action", .string("reloaded")), ("why", .string(why)), ("source", .string(source)),
+                                   ("count", .int(set.rules.count)), ("kept", .int(kept)), ("rules", RulesJSON.list(set.rules)),
+                                   ("warnings", .strings(set.warnings))])
+            for warning in set.warnings { Log.shared.warning(warning) }
+            Log.shared.notice("rules reloaded from \(source) (\(why)): \(set.rules.count) rules, \(kept) kept their state")
+        } catch {
+            events.write("rules", [("action", .string("rejected")), ("why", .string(why)), ("source", .string(config.rulesSpec)),
+                                   ("error", .string(error.description))])
+            Log.shared.error("rules not reloaded: \(error.description); the old rules stay")
+        }
+        onReload?(snapshot)
+    }
+}

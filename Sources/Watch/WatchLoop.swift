@@ -1,0 +1,194 @@
+import Capture
+import Foundation
+import Grounding
+import LookCore
+import Media
+import Reactions
+import Records
+import Rules
+import VLM
+
+/// The watch loop: take a frame, ask the numbered question, read the answers, fire what turned yes,
+/// record it all; the next frame is taken when the answer before it is in. Each frame's `step`
+/// returns a typed `FrameOutcome`; the recorder turns it into the records.
+public final class WatchLoop {
+    let source: any FrameSource
+    let model: any VisionLanguageModel
+    public private(set) var rules: [Rule]
+    private(set) var machine: RuleMachine
+    let config: WatchConfig
+    let recorder: Recorder
+    let reactor: any ReactionPerformer
+    public let stop: StopSignal
+    let clock: any Clock
+    /// SIGHUP's request, which the loop takes before its next frame.
+    public let reloads: ReloadRequest
+    /// Called after each frame with its outcome (the terminal's status line, the service's status).
+    public var onFrame: ((FrameOutcome, WatchSnapshot) -> Void)?
+    /// Called when a reload starts (nil) and when it has ended (the snapshot with the rules in force).
+    public var onReload: ((WatchSnapshot?) -> Void)?
+    /// Where the rules came from (a file's path, or `inline`).
+    public private(set) var rulesSource: String
+    private var rulesStamp: Date?
+    private var latest: FrameOutcome?
+
+    var runStart = 0.0
+
+    public init(source: any FrameSource, model: any VisionLanguageModel, rules: [Rule], rulesSource: String = "inline", config: WatchConfig,
+                events: EventLog, record: RunRecord, reactor: any ReactionPerformer, stop: StopSignal = StopSignal(),
+                reloads: ReloadRequest = ReloadRequest(), clock: any Clock) {
+        self.source = source
+        self.model = model
+        self.rules = rules
+        self.rulesSource = rulesSource
+        self.machine = RuleMachine(ruleCount: rules.count, cooldown: config.cooldown)
+        self.config = config
+        self.recorder = Recorder(events: events, record: record)
+        self.reactor = reactor
+        self.stop = stop
+        self.reloads = reloads
+        self.clock = clock
+        rulesStamp = Self.modified(config.rulesSpec)
+    }
+
+    /// Runs until the source ends, `seconds` pass, or a stop is requested. Returns why it stopped.
+    public func run() throws(WatchError) -> String {
+        runStart = clock.now()
+        var index = 0
+        while true {
+            if let reason = stop.reason { return reason }
+            if let limit = config.seconds, clock.now() - runStart >= limit { return "seconds" }
+            reloadIfAsked()
+            index += 1
+            guard let outcome = try step(index) else { return stop.reason ?? "end of source" }
+            latest = outcome
+            onFrame?(outcome, snapshot)
+        }
+    }
+
+    /// What the loop shows the world: the rules and their states, the latest frame, the counts.
+    public var snapshot: WatchSnapshot {
+        let states = machine.states
+        let rows = rules.enumerated().map { i, rule in
+            WatchSnapshot.Row(rule: rule, state: i < states.count ? states[i] : RuleMachine.State(),
+                              shown: reactor.shown(rule.reaction, condition: rule.condition))
+        }
+        return WatchSnapshot(rows: rows, rulesSource: rulesSource, frame: latest?.index ?? 0, fired: !(latest?.fires.isEmpty ?? true),
+                             fires: recorder.record.fireCount, reloads: recorder.record.reloadCount,
+                             numbers: latest.map { [$0.numbers, $0.place] })
+    }
+
+    /// One frame; nil when the source has ended.
+    private func step(_ index: Int) throws(WatchError) -> FrameOutcome? {
+        let t0 = clock.now()
+        let frame: Frame
+        do {
+            guard let f = try source.next() else { return nil }
+            frame = f
+        } catch {
+            throw .source(error.description)
+        }
+        let t1 = clock.now()
+        let prompt = config.prompt(for: rules)
+        let shown = config.grid ? GridOverlay.draw(on: frame.image) : frame.image
+        let t2 = clock.now()
+        let encoded: EncodedImage
+        var generation: Generation
+        do {
+            encoded = try model.encode(shown)
+            generation = try model.generate(image: encoded, prompt: prompt, maxTokens: config.maxTokens,
+                                            cancellation: stop.cancellation, onText: { _ in })
+            generation.timings.addEncoding(encoded.encodeSeconds)
+        } catch {
+            throw .model(frame: index, reason: "\(error)")
+        }
+        let t3 = clock.now()
+        let answers = AnswerParser.parse(generation.text, ruleCount: rules.count)
+        let outcomes = machine.step(answers, at: ruleTime(frame))
+        let t4 = clock.now()
+        let fired = outcomes.indices.filter { outcomes[$0] == .fired }
+        let suppressed = outcomes.indices.filter { outcomes[$0] == .suppressed }
+        let places = try self.places(fired: fired, reply: generation.text, image: encoded, frame: index)
+        var outcome = FrameOutcome(
+            index: index, captureT: frame.captured - runStart, sourceT: frame.sourceTime, label: frame.label,
+            size: (frame.image.width, frame.image.height), age: frame.age, grab: t1 - t0, decode: frame.decodeSeconds,
+            scale: frame.scaleSeconds, prompt: t2 - t1, model: t3 - t2, timings: generation.timings, raw: generation.text,
+            answers: answers, parse: t4 - t3, done: clock.now() - frame.captured, fired: fired, suppressed: suppressed,
+            places: places, numbers: Self.numbers(generation.timings, model: t3 - t2), place: NumbersLine.watchPlace(frame: index),
+            truth: frame.label.flatMap { config.truth[($0 as NSString).deletingPathExtension] },
+            png: writeFrame(shown, index: index))
+        // The frame's line first, then its fires, as the seed's log has them.
+        recorder.answered(&outcome)
+        for i in fired {
+            outcome.fires.append(fire(rule: i, frame: index, captured: frame, shown: shown, place: places[i]))
+        }
+        recorder.finished(outcome)
+        return outcome
+    }
+
+    /// `first token 1.27 s · total 1.37 s`
+    static func numbers(_ timings: GenerationTimings, model: Double) -> String {
+        "first token \(NumbersLine.seconds(timings.firstToken ?? timings.total)) · total \(NumbersLine.seconds(model))"
+    }
+
+    /// `--frames DIR`: the frame as the model got it, as PNG; nil when not asked or not written.
+    private func writeFrame(_ image: RGBImage, index: Int) -> String? {
+        guard let dir = config.framesDir else { return nil }
+        let path = (dir as NSString).appendingPathComponent(String(format: "frame-%05d.png", index))
+        do {
+            try PNGWriter.write(image, to: path)
+            return path
+        } catch {
+            Log.shared.warning(error.description)
+            return nil
+        }
+    }
+
+    /// Where each fired rule's thing is: asked (`--cells box|ask`) or read from the reply (`batch`).
+    private func places(fired: [Int], reply: String, image: EncodedImage, frame index: Int) throws(WatchError) -> [Int: Place] {
+        var places: [Int: Place] = [:]
+        switch config.cells {
+        case .none: break
+        case .batch:
+            let cells = CellParser.batch(afterYes: AnswerParser.afterYes(reply, ruleCount: rules.count))
+            for i in fired { places[i] = Place(rule: i, cell: cells[i]) }
+        case .box, .ask:
+            let asker = PlaceAsker(model: model, form: config.cells, cellWords: config.cellWords, cancellation: stop.cancellation)
+            for i in fired where asker.wants(rules[i].reaction) {
+                do {
+                    places[i] = try asker.ask(rule: i, condition: rules[i].condition, image: image)
+                } catch {
+                    throw .place(frame: index, reason: "\(error)")
+                }
+            }
+        }
+        return places
+    }
+
+    /// The time the cooldown counts in: video time when stepping through a file (so a batch run
+    /// fires the same whatever the machine's speed), the run's clock otherwise.
+    private func ruleTime(_ frame: Frame) -> Double {
+        if case .frames = config.sourceOptions.pace, let t = frame.sourceTime { return t }
+        return frame.captured
+    }
+
+    static func modified(_ path: String) -> Date? {
+        (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+    }
+
+    /// Checks, before a frame, whether the rules file changed (`--watch-rules`).
+    func rulesFileChanged() -> Bool {
+        guard config.watchRules, let stamp = Self.modified(config.rulesSpec), stamp != rulesStamp else { return false }
+        rulesStamp = stamp
+        return true
+    }
+
+    /// Takes new rules: those whose words are unchanged keep their state. Returns how many kept it.
+    func adopt(_ newRules: [Rule], source: String) -> Int {
+        let kept = machine.adopt(from: rules, to: newRules)
+        rules = newRules
+        rulesSource = source
+        rulesStamp = Self.modified(config.rulesSpec)
+        return kept
+    }
+}

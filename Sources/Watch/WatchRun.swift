@@ -1,0 +1,156 @@
+import Capture
+import Foundation
+import Grounding
+import LookCore
+import Reactions
+import Records
+import Rules
+import VLM
+
+/// One watch from start to end, the composition root: it opens the records, takes the model and
+/// the source the command line loaded, starts the reactions, the loop and the service in order, and
+/// at the end stops them in reverse and writes the run record.
+public final class WatchRun {
+    public let config: WatchConfig
+    public let events: EventLog
+    let clock: any Clock = MonotonicClock()
+    private let started: Double
+    private let epoch = Int(Date().timeIntervalSince1970)
+    private let version: String
+
+    /// How the run ended.
+    public struct Ending {
+        public var reason: String
+        public var frames: Int
+        public var fires: Int
+        public var record: String
+        /// The error that ended it, when one did (the record is written all the same).
+        public var failure: WatchError?
+    }
+
+    /// Makes the record folders and opens the event log, with its `start` line.
+    public init(config: WatchConfig, version: String) throws(WatchError) {
+        self.config = config
+        self.version = version
+        let fm = FileManager.default
+        do {
+            try fm.createDirectory(atPath: config.recordDir, withIntermediateDirectories: true)
+            if let frames = config.framesDir { try fm.createDirectory(atPath: frames, withIntermediateDirectories: true) }
+        } catch {
+            throw .record("The record folder cannot be made: \(error.localizedDescription)")
+        }
+        do { events = try EventLog(path: config.eventLogPath) } catch { throw .record(error.description) }
+        started = clock.now()
+        events.write("start", [("version", .string(version)), ("pid", .int(Int(getpid()))),
+                               ("args", .strings(Array(CommandLine.arguments.dropFirst())))])
+    }
+
+    /// A stage before the watch failed (`model`, `source`): its error line.
+    public func failed(stage: String, message: String) {
+        events.write("error", [("stage", .string(stage)), ("message", .string(message))])
+    }
+
+    /// The model is loaded.
+    public func modelReady(_ model: any VisionLanguageModel) {
+        events.write("ready", [("engine", .string(model.engineName)), ("load_s", .number(clock.now() - started))])
+    }
+
+    /// Watches `source` with `model` until it ends, `seconds` pass or `stop` is asked; writes the
+    /// run record. `onFrame` sees each frame's outcome (the terminal's status line).
+    public func watch(source: any FrameSource, model: any VisionLanguageModel, modelFiles: JSON, rules: RuleSet, rulesSource: String,
+                      stop: StopSignal, reloads: ReloadRequest, notifier: any ServiceNotifier,
+                      onFrame: @escaping (FrameOutcome) -> Void = { _ in }) throws(WatchError) -> Ending {
+        if let camera = source as? CameraSource { Self.watchCamera(camera, events: events, stop: stop) }
+        let info = source.info
+        let sourceJSON: [(String, JSON)] = [("kind", .string(info.kind)), ("name", .string(info.name)), ("size", .ints([info.width, info.height])),
+                                            ("fps", .optional(info.fps)), ("duration", .optional(info.duration)), ("pace", .string(info.pace))]
+        events.write("source", sourceJSON + [("count", .optional(info.count))])
+        events.write("rules", [("action", .string("loaded")), ("source", .string(rulesSource)), ("count", .int(rules.rules.count)),
+                               ("rules", RulesJSON.list(rules.rules)), ("warnings", .strings(rules.warnings))])
+        waitToStart(stop)
+
+        let record = RunRecord(epoch: epoch, rules: rules.rules)
+        record.header = header(model: model, modelFiles: modelFiles, source: sourceJSON, rules: rules.rules, rulesSource: rulesSource)
+        let reactor = Reactor(audio: config.sound ? Audio() : nil)
+        reactor.onReport = { [events] report in
+            events.write(report.event, report.fields)
+            record.add(report)
+        }
+        if let audio = reactor.audio { events.write("sounds", [("in_build", .strings(audio.library.soundsInBuild))]) }
+        let loop = WatchLoop(source: source, model: model, rules: rules.rules, rulesSource: rulesSource, config: config, events: events,
+                             record: record, reactor: reactor, stop: stop, reloads: reloads, clock: clock)
+        let service = WatchService(config: config, engine: model.engineName, eventsPath: events.path, notifier: notifier)
+        loop.onFrame = { frame, snapshot in
+            service.frameDone(frame, snapshot)
+            onFrame(frame)
+        }
+        loop.onReload = { service.reload($0) }
+        service.ready(loop.snapshot)
+        Log.shared.notice("watching \(info.name) (\(info.kind)) with \(rules.rules.count) rules from \(rulesSource); status in \(service.statusPath)")
+
+        var failure: WatchError?
+        let reason: String
+        let runStart = clock.now()
+        do {
+            reason = try loop.run()
+        } catch {
+            failure = error
+            reason = "error"
+            events.write("error", [("stage", .string("watch")), ("message", .string(error.description))])
+        }
+        service.stopping(loop.snapshot, reason: reason)
+        Self.settleSounds(reactor)
+        let seconds = clock.now() - runStart
+        events.write("stop", [("reason", .string(reason)), ("frames", .int(record.frameCount))])
+        let path: String
+        do {
+            path = try record.write(to: config.recordDir, stopReason: reason, seconds: seconds)
+        } catch {
+            throw .record("The run record could not be written: \(error.localizedDescription)")
+        }
+        events.write("done", [("frames", .int(record.frameCount)), ("fires", .int(record.fireCount)), ("record", .string(path))])
+        service.stopped(loop.snapshot, record: path)
+        return Ending(reason: reason, frames: record.frameCount, fires: record.fireCount, record: path, failure: failure)
+    }
+
+    /// The run record's header: what ran, on what, with which rules and settings.
+    private func header(model: any VisionLanguageModel, modelFiles: JSON, source: [(String, JSON)], rules: [Rule],
+                        rulesSource: String) -> [(String, JSON)] {
+        let placeAsked = config.cells == .box || config.cells == .ask
+        return [
+            ("version", .string(version)),
+            ("started", .string(ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(epoch))))),
+            ("engine", .string(model.engineName)), ("model", modelFiles),
+            ("source", .object(source)),
+            ("rules_source", .string(rulesSource)), ("rules", RulesJSON.list(rules)),
+            ("prompt", .string(config.prompt(for: rules))),
+            ("cells_form", .string(config.cells.rawValue)), ("cell_words", .bool(config.cellWords)),
+            ("place_prompt", placeAsked ? .string(PlaceAsker.prompt(form: config.cells, cellWords: config.cellWords)) : .null),
+            ("place_max_tokens", config.cells == .box ? .int(PlaceQuestions.boxTokens) : config.cells == .ask ? .int(PlaceQuestions.cellTokens) : .null),
+            ("grid", .bool(config.grid)),
+            ("settings", .object([("cooldown", .number(config.cooldown)), ("tokens", .int(config.maxTokens)),
+                                  ("seconds", .optional(config.seconds)), ("hold", .number(config.hold)),
+                                  ("photo_seconds", .number(config.sourceOptions.photoSeconds)),
+                                  ("size", .int(config.sourceOptions.maxSide)), ("frames_dir", .optional(config.framesDir)),
+                                  ("log", .optional(events.path))])),
+        ]
+    }
+
+    /// Lets sounds and spoken lines that are still playing finish (at most a few seconds), so their
+    /// reports reach the records.
+    private static func settleSounds(_ reactor: Reactor) {
+        guard reactor.audio != nil else { return }
+        let until = Date().addingTimeInterval(5)
+        while SoundOutput.playing > 0 && Date() < until { usleep(20_000) }
+    }
+
+    /// `--trigger FILE` and `--delay S`, both cut short by a stop.
+    private func waitToStart(_ stop: StopSignal) {
+        if let trigger = config.trigger {
+            while !FileManager.default.fileExists(atPath: trigger) && !stop.isRequested { usleep(20_000) }
+            events.write("trigger", [("file", .string(trigger))])
+        }
+        let until = Date().addingTimeInterval(config.delay)
+        while Date() < until && !stop.isRequested { usleep(20_000) }
+    }
+}
