@@ -25,10 +25,11 @@ public final class LlamaEngine: VisionLanguageModel, @unchecked Sendable {
     /// Seconds the load took.
     public let loadSeconds: Double
 
-    let model: OpaquePointer
-    let context: OpaquePointer
-    let vision: OpaquePointer
-    let sampler: UnsafeMutablePointer<llama_sampler>
+    private let handles: (model: LlamaModel, context: LlamaContext, vision: VisionContext, sampler: GreedySampler)
+    var model: OpaquePointer { handles.model.pointer }
+    var context: OpaquePointer { handles.context.pointer }
+    var vision: OpaquePointer { handles.vision.pointer }
+    var sampler: UnsafeMutablePointer<llama_sampler> { handles.sampler.pointer }
     let vocab: OpaquePointer
     let template: ChatTemplate
     let lock = NSLock()
@@ -58,91 +59,21 @@ public final class LlamaEngine: VisionLanguageModel, @unchecked Sendable {
         }
         LlamaRuntime.start()
         LlamaRuntime.clearRecent()
-
-        var mparams = llama_model_default_params()
-        mparams.n_gpu_layers = 0
-        // A 4.7 pair: the patched llama.cpp reads the time slot from this key; lookd sets it whatever
-        // the file carries (ModelPair says why that is right).
-        var overrides = [llama_model_kv_override](repeating: llama_model_kv_override(), count: 2)
-        if wantsCanvas, options.suppliesTimeSlot { lookd_kv_override_int(&overrides[0], ModelPair.timeSlotKey, 3) }
-        let loaded = overrides.withUnsafeBufferPointer { list in
-            mparams.kv_overrides = list.baseAddress
-            return llama_model_load_from_file(modelPath, mparams)
-        }
-        guard let model = loaded else {
-            throw .modelLoadFailed(path: modelPath, reason: Self.lastError() ?? "llama.cpp could not read it")
-        }
-
-        var cparams = llama_context_default_params()
-        cparams.n_ctx = UInt32(options.contextSize)
-        cparams.n_batch = UInt32(options.batchSize)
-        cparams.n_ubatch = UInt32(options.batchSize)
-        cparams.n_threads = Int32(options.threads)
-        cparams.n_threads_batch = Int32(options.threads)
-        cparams.no_perf = true
-        guard let context = llama_init_from_model(model, cparams) else {
-            llama_model_free(model)
-            throw .modelLoadFailed(path: modelPath, reason: Self.lastError() ?? "no context of \(options.contextSize) tokens could be made")
-        }
-
-        var vparams = mtmd_context_params_default()
-        vparams.use_gpu = false
-        vparams.print_timings = false
-        vparams.n_threads = Int32(options.threads)
-        vparams.warmup = false
-        LlamaRuntime.clearRecent()
-        guard let vision = mtmd_init_from_file(mmprojPath, model, vparams) else {
-            let log = LlamaRuntime.recentLines()
-            llama_free(context)
-            llama_model_free(model)
-            if log.contains(where: { $0.contains("unknown projector type") }) {
-                throw .projectorUnsupported(path: mmprojPath, type: projector ?? "unknown", build: LlamaRuntime.build)
-            }
-            if let line = log.first(where: { $0.contains("mismatch between text model") }) {
-                throw .projectorMismatch(model: modelPath, mmproj: mmprojPath, reason: Self.clean(line))
-            }
-            throw .projectorLoadFailed(path: mmprojPath, reason: Self.lastError() ?? "libmtmd could not read it")
-        }
-        guard mtmd_support_vision(vision) else {
-            mtmd_free(vision); llama_free(context); llama_model_free(model)
-            throw .noVision(path: mmprojPath)
-        }
-
-        var canvas: CanvasSupport?
-        if wantsCanvas {
-            let vocab = llama_model_get_vocab(model)!
-            do {
-                canvas = try CanvasSupport(modelPath: modelPath, width: Int(llama_model_n_embd_inp(model))) {
-                    Self.tokenize($0, vocab: vocab)
-                }
-            } catch {
-                mtmd_free(vision); llama_free(context); llama_model_free(model)
-                throw error
-            }
-        }
-        self.canvas = canvas
-
-        let chain = llama_sampler_chain_init(llama_sampler_chain_default_params())!
-        llama_sampler_chain_add(chain, llama_sampler_init_greedy())
-
-        self.model = model
-        self.context = context
-        self.vision = vision
-        self.sampler = chain
-        self.vocab = llama_model_get_vocab(model)
-        self.template = ChatTemplate(vocab: llama_model_get_vocab(model), projector: projector)
+        let model = try LlamaModel(path: modelPath, timeSlot: wantsCanvas && options.suppliesTimeSlot ? 3 : nil)
+        let context = try LlamaContext(model: model, path: modelPath, options: options)
+        let vision = try VisionContext(mmproj: mmprojPath, model: model, modelPath: modelPath, projector: projector, threads: options.threads)
+        let vocab = llama_model_get_vocab(model.pointer)!
+        canvas = wantsCanvas
+            ? try CanvasSupport(modelPath: modelPath, width: Int(llama_model_n_embd_inp(model.pointer))) { Self.tokenize($0, vocab: vocab) }
+            : nil
+        handles = (model, context, vision, GreedySampler())
+        self.vocab = vocab
+        self.template = ChatTemplate(vocab: vocab, projector: projector)
         self.loadSeconds = MonotonicClock().now() - started
-        llama_set_abort_callback(context, { data in
+        llama_set_abort_callback(context.pointer, { data in
             guard let data else { return false }
             return Unmanaged<AbortFlag>.fromOpaque(data).takeUnretainedValue().isSet
         }, Unmanaged.passUnretained(abortFlag).toOpaque())
-    }
-
-    deinit {
-        llama_sampler_free(sampler)
-        mtmd_free(vision)
-        llama_free(context)
-        llama_model_free(model)
     }
 
     /// Checks both paths before llama.cpp sees them, and decides how the pair runs.
@@ -167,21 +98,6 @@ public final class LlamaEngine: VisionLanguageModel, @unchecked Sendable {
         } catch {
             throw .notGGUF(role: role, path: path)
         }
-    }
-
-    /// The first error line llama.cpp logged since the load began, without its prefixes.
-    private static func lastError() -> String? {
-        let lines = LlamaRuntime.recentLines()
-        return (lines.first { $0.contains("error") } ?? lines.last { $0.contains("failed") }).map(clean)
-    }
-
-    private static func clean(_ line: String) -> String {
-        var s = Substring(line)
-        while let colon = s.range(of: ": "), s[..<colon.lowerBound].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) {
-            s = s[colon.upperBound...]
-        }
-        for prefix in ["error loading model: ", "error: "] where s.hasPrefix(prefix) { s = s.dropFirst(prefix.count) }
-        return s.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "."))
     }
 }
 

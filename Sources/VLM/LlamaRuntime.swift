@@ -30,6 +30,22 @@ enum LlamaRuntime {
     static func recentLines() -> [String] { lines.recent() }
     static func clearRecent() { lines.clear() }
 
+    /// The first error line llama.cpp logged since the last clear, without its prefixes.
+    static func firstError() -> String? {
+        let lines = recentLines()
+        return (lines.first { $0.contains("error") } ?? lines.last { $0.contains("failed") }).map(clean)
+    }
+
+    /// A log line without llama.cpp's `function: ` and `error: ` prefixes.
+    static func clean(_ line: String) -> String {
+        var s = Substring(line)
+        while let colon = s.range(of: ": "), s[..<colon.lowerBound].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) {
+            s = s[colon.upperBound...]
+        }
+        for prefix in ["error loading model: ", "error: "] where s.hasPrefix(prefix) { s = s.dropFirst(prefix.count) }
+        return s.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "."))
+    }
+
     fileprivate static let lines = LineRing(capacity: 64)
 }
 

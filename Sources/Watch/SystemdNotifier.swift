@@ -1,19 +1,18 @@
 import Foundation
 import LookCore
-import Watch
 
 /// sd_notify without libsystemd: one datagram per message to the unix socket systemd names in
 /// `$NOTIFY_SOCKET` (a path, or `@name` in the abstract namespace). Does nothing when lookd does not
 /// run under systemd.
-final class SystemdNotifier: ServiceNotifier, @unchecked Sendable {
+public final class SystemdNotifier: ServiceNotifier, @unchecked Sendable {
     private let address: String?
     private let fd: Int32
     /// How often systemd wants `WATCHDOG=1` (half its `WatchdogSec=`), nil when it watches nothing.
-    let watchdogInterval: Double?
+    public let watchdogInterval: Double?
     private let lock = NSLock()
     private var lastPing = 0.0
 
-    init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
         let socketPath = environment["NOTIFY_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
         address = socketPath
         fd = socketPath == nil ? -1 : socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -23,16 +22,16 @@ final class SystemdNotifier: ServiceNotifier, @unchecked Sendable {
 
     deinit { if fd >= 0 { close(fd) } }
 
-    var isActive: Bool { fd >= 0 }
+    public var isActive: Bool { fd >= 0 }
 
     /// The model is loaded and the source open.
-    func ready(status: String) { send("READY=1\nSTATUS=\(status)") }
-    func status(_ text: String) { send("STATUS=\(text)") }
-    func stopping() { send("STOPPING=1") }
-    func reloading() { send("RELOADING=1\nMONOTONIC_USEC=\(Self.monotonicMicroseconds())") }
+    public func ready(status: String) { send("READY=1\nSTATUS=\(status)") }
+    public func status(_ text: String) { send("STATUS=\(text)") }
+    public func stopping() { send("STOPPING=1") }
+    public func reloading() { send("RELOADING=1\nMONOTONIC_USEC=\(Self.monotonicMicroseconds())") }
 
     /// `WATCHDOG=1`, at most twice per watchdog interval (every frame calls it).
-    func watchdog() {
+    public func watchdog() {
         guard let interval = watchdogInterval else { return }
         let now = MonotonicClock().now()
         let due = lock.withLock { () -> Bool in
