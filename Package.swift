@@ -9,7 +9,7 @@ let package = Package(
     name: "lookd",
     platforms: [.macOS(.v14)],
     products: [
-        .executable(name: "lookd", targets: ["lookd"]),
+        .executable(name: "lookd", targets: ["lookd"])
     ],
     targets: [
         // C libraries from Debian (and llama.cpp built by tools/setup), one system-library target each.

@@ -22,7 +22,7 @@ public enum ExifOrientation {
         var i = 2
         while i + 4 <= b.count, b[i] == 0xFF {
             let marker = b[i + 1]
-            if marker == 0xDA || marker == 0xD9 { return nil }        // image data starts: no EXIF before it
+            if marker == 0xDA || marker == 0xD9 { return nil } // image data starts: no EXIF before it
             let length = Int(b[i + 2]) << 8 | Int(b[i + 3])
             guard length >= 2, i + 2 + length <= b.count else { return nil }
             let body = (i + 4)..<(i + 2 + length)

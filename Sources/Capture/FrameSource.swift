@@ -29,8 +29,10 @@ public struct SourceInfo: Sendable, Codable, Equatable {
     public var pace: String
     public var count: Int?
 
-    public init(kind: String, name: String, width: Int, height: Int, fps: Double? = nil, duration: Double? = nil,
-                pace: String, count: Int? = nil) {
+    public init(
+        kind: String, name: String, width: Int, height: Int, fps: Double? = nil, duration: Double? = nil,
+        pace: String, count: Int? = nil
+    ) {
         self.kind = kind
         self.name = name
         self.width = width

@@ -29,8 +29,9 @@ public final class LiveStreamSource: FrameSource {
         self.maxSide = maxSide
         self.clock = clock
         self.stallTimeout = stallTimeout
-        info = SourceInfo(kind: "stream", name: url, width: file.storedWidth, height: file.storedHeight,
-                          fps: file.fps > 0 ? file.fps : nil, duration: nil, pace: "live")
+        info = SourceInfo(
+            kind: "stream", name: url, width: file.storedWidth, height: file.storedHeight,
+            fps: file.fps > 0 ? file.fps : nil, duration: nil, pace: "live")
         reader = Reader(file: file, clock: clock)
         let thread = Thread { [reader] in reader.run() }
         thread.name = "lookd stream reader"
@@ -75,7 +76,7 @@ public final class LiveStreamSource: FrameSource {
         private let clock: any Clock
         private let condition = NSCondition()
         private let newest = DecodedFrame()
-        private let decoded = DecodedFrame()   // the reading thread's own, moved into `newest` under the lock
+        private let decoded = DecodedFrame() // the reading thread's own, moved into `newest` under the lock
         private var sequence = 0
         private var arrived = 0.0
         private var ended = false

@@ -33,8 +33,9 @@ public final class PhotoFolderSource: FrameSource {
         self.sizes = sizes
         self.hold = hold
         self.clock = SourceClock(clock: clock)
-        info = SourceInfo(kind: "photos", name: folder, width: images[0].width, height: images[0].height,
-                          pace: hold > 0 ? "hold \(hold) s" : "next photo every frame", count: files.count)
+        info = SourceInfo(
+            kind: "photos", name: folder, width: images[0].width, height: images[0].height,
+            pace: hold > 0 ? "hold \(hold) s" : "next photo every frame", count: files.count)
     }
 
     public func pause() { clock.pause() }
@@ -55,8 +56,9 @@ public final class PhotoFolderSource: FrameSource {
             shownSince = elapsed
         }
         let now = clock.now()
-        var frame = Frame(image: images[index], captured: now, sourceTime: elapsed, age: 0,
-                          label: names[index], sourceSize: sizes[index])
+        var frame = Frame(
+            image: images[index], captured: now, sourceTime: elapsed, age: 0,
+            label: names[index], sourceSize: sizes[index])
         frame.shownAt = now - (elapsed - shownSince)
         return frame
     }

@@ -14,7 +14,8 @@ public enum SourceOpener {
         public init() {}
     }
 
-    public static func open(_ spec: String, options: Options = Options(), clock: any Clock = MonotonicClock()) throws(CaptureError) -> any FrameSource {
+    public static func open(_ spec: String, options: Options = Options(), clock: any Clock = MonotonicClock()) throws(CaptureError) -> any FrameSource
+    {
         if spec.hasPrefix("/dev/") {
             return try CameraSource(device: spec, cameraMaxSide: options.cameraMaxSide, maxSide: options.maxSide, clock: clock)
         }

@@ -18,13 +18,13 @@ public final class VideoFileSource: FrameSource {
     private let maxSide: Int
     private let clock: SourceClock
     private let scaler = FrameScaler()
-    private let current = DecodedFrame()      // the newest frame due
-    private let pending = DecodedFrame()      // decoded, but not due yet
-    private let decoded = DecodedFrame()      // the decoder's latest, before it is sorted
-    private var lastTaken: Double?            // source time of the last frame handed out
-    private var nextStep = 0.0                // frames pace: the next video time to show
+    private let current = DecodedFrame() // the newest frame due
+    private let pending = DecodedFrame() // decoded, but not due yet
+    private let decoded = DecodedFrame() // the decoder's latest, before it is sorted
+    private var lastTaken: Double? // source time of the last frame handed out
+    private var nextStep = 0.0 // frames pace: the next video time to show
     private var ended = false
-    private var waited = 0.0                  // real time: how long the last call waited for its frame
+    private var waited = 0.0 // real time: how long the last call waited for its frame
 
     /// If the video is this far ahead of the last decoded frame, seek instead of decoding every frame.
     static let seekGap = 2.0
@@ -47,8 +47,9 @@ public final class VideoFileSource: FrameSource {
         case .realtime: paceName = "realtime"
         case .frames(let every): paceName = "frames every \(every) s"
         }
-        info = SourceInfo(kind: "video", name: path, width: file.storedWidth, height: file.storedHeight,
-                          fps: file.fps > 0 ? file.fps : nil, duration: file.duration, pace: paceName)
+        info = SourceInfo(
+            kind: "video", name: path, width: file.storedWidth, height: file.storedHeight,
+            fps: file.fps > 0 ? file.fps : nil, duration: file.duration, pace: paceName)
     }
 
     public func pause() { clock.pause() }
@@ -87,7 +88,8 @@ public final class VideoFileSource: FrameSource {
         let due = clock.elapsed()
         let taken = clock.now()
         if let last = lastTaken ?? (current.isEmpty ? nil : current.seconds), due - last > Self.seekGap,
-           pending.isEmpty || due - pending.seconds > Self.seekGap {
+            pending.isEmpty || due - pending.seconds > Self.seekGap
+        {
             file.seek(to: due)
             pending.clear()
         }

@@ -71,7 +71,7 @@ public enum BoxParser {
                 if digits.hasSuffix(".") { digits.removeLast(); point = false }
                 flush()
             }
-            if digits.count > 12 { flush() }          // no number lookd reads has more digits
+            if digits.count > 12 { flush() } // no number lookd reads has more digits
         }
         if digits.hasSuffix(".") { digits.removeLast(); point = false }
         flush()

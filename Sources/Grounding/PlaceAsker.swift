@@ -44,8 +44,9 @@ public struct PlaceAsker {
     public func ask(rule index: Int, condition: String, image: EncodedImage) throws -> Place {
         let (prompt, tokens) = Self.question(condition, form: form, cellWords: cellWords)
         let generation = try model.generate(image: image, prompt: prompt, maxTokens: tokens, cancellation: cancellation, onText: { _ in })
-        var place = Place(rule: index, text: generation.text, seconds: generation.timings.total,
-                          firstToken: generation.timings.firstToken, tokens: generation.timings.outputTokens)
+        var place = Place(
+            rule: index, text: generation.text, seconds: generation.timings.total,
+            firstToken: generation.timings.firstToken, tokens: generation.timings.outputTokens)
         switch form {
         case .box: place.box = BoxParser.parse(generation.text, frame: (image.image.width, image.image.height))
         default: place.cell = cellWords ? CellParser.words(generation.text) : CellParser.number(generation.text)

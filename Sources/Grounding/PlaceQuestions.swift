@@ -13,7 +13,8 @@ public enum PlaceQuestions {
     public static let cellTokens = 8
 
     /// `--cells batch`: the place asked inside the yes/no prompt, a cell number after each Yes.
-    public static let batch = "After a Yes, write the cell of a 3x3 grid (1-9, numbered left to right, top to bottom) that contains it, as in: 1. Yes 5"
+    public static let batch =
+        "After a Yes, write the cell of a 3x3 grid (1-9, numbered left to right, top to bottom) that contains it, as in: 1. Yes 5"
 
     /// `--cells ask --cell-words`: two place words.
     public static func cellWords(_ condition: String) -> String {

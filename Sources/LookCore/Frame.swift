@@ -22,8 +22,10 @@ public struct Frame: Sendable {
     /// time away included).
     public var waitSeconds: Double?
 
-    public init(image: RGBImage, captured: Double, sourceTime: Double? = nil, age: Double = 0,
-                label: String? = nil, sourceSize: (width: Int, height: Int)? = nil) {
+    public init(
+        image: RGBImage, captured: Double, sourceTime: Double? = nil, age: Double = 0,
+        label: String? = nil, sourceSize: (width: Int, height: Int)? = nil
+    ) {
         self.image = image
         self.captured = captured
         self.sourceTime = sourceTime

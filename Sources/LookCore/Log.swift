@@ -31,8 +31,10 @@ public final class Log: @unchecked Sendable {
     private let journal: Bool
     private let write: @Sendable (String) -> Void
 
-    public init(threshold: Level, journal: Bool = Log.stderrIsJournal(),
-                write: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }) {
+    public init(
+        threshold: Level, journal: Bool = Log.stderrIsJournal(),
+        write: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
+    ) {
         self._threshold = threshold
         self.journal = journal
         self.write = write

@@ -18,8 +18,10 @@ public enum ReactionReport: Sendable, Equatable {
         public var clipSeconds: Double
         public var error: String?
 
-        public init(fire: Int, condition: String, sound: String, chosen: String, started: Double?, lasted: Double?,
-                    clipSeconds: Double, error: String?) {
+        public init(
+            fire: Int, condition: String, sound: String, chosen: String, started: Double?, lasted: Double?,
+            clipSeconds: Double, error: String?
+        ) {
             self.fire = fire
             self.condition = condition
             self.sound = sound
@@ -45,8 +47,10 @@ public enum ReactionReport: Sendable, Equatable {
         public var seconds: Double
         public var error: String?
 
-        public init(fire: Int, condition: String, line: String, synthesized: Double, heardAfter: Double?, endedAfter: Double?,
-                    started: Bool, seconds: Double, error: String?) {
+        public init(
+            fire: Int, condition: String, line: String, synthesized: Double, heardAfter: Double?, endedAfter: Double?,
+            started: Bool, seconds: Double, error: String?
+        ) {
             self.fire = fire
             self.condition = condition
             self.line = line

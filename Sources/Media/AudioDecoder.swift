@@ -28,14 +28,18 @@ public enum AudioDecoder {
         var context = avcodec_alloc_context3(codec)
         defer { avcodec_free_context(&context) }
         guard let ctx = context, avcodec_parameters_to_context(ctx, stream.pointee.codecpar) >= 0,
-              avcodec_open2(ctx, codec, nil) >= 0 else { throw Failure(path: path, reason: "its sound cannot be decoded") }
+            avcodec_open2(ctx, codec, nil) >= 0
+        else { throw Failure(path: path, reason: "its sound cannot be decoded") }
 
         var outLayout = AVChannelLayout()
         av_channel_layout_default(&outLayout, 1)
         var resampler: OpaquePointer?
-        guard swr_alloc_set_opts2(&resampler, &outLayout, AV_SAMPLE_FMT_S16, Int32(rate),
-                                  &ctx.pointee.ch_layout, ctx.pointee.sample_fmt, ctx.pointee.sample_rate, 0, nil) >= 0,
-              swr_init(resampler) >= 0 else { throw Failure(path: path, reason: "its sound cannot be converted") }
+        guard
+            swr_alloc_set_opts2(
+                &resampler, &outLayout, AV_SAMPLE_FMT_S16, Int32(rate),
+                &ctx.pointee.ch_layout, ctx.pointee.sample_fmt, ctx.pointee.sample_rate, 0, nil) >= 0,
+            swr_init(resampler) >= 0
+        else { throw Failure(path: path, reason: "its sound cannot be converted") }
         defer { swr_free(&resampler) }
 
         var packet = av_packet_alloc()

@@ -10,9 +10,10 @@ public final class FrameScaler {
     /// The picture in `picture` as RGB at `width` × `height`.
     public func rgb(_ picture: DecodedFrame, width: Int, height: Int) throws(MediaError) -> RGBImage {
         let f = picture.frame.pointee
-        context = sws_getCachedContext(context, f.width, f.height, AVPixelFormat(rawValue: f.format),
-                                       Int32(width), Int32(height), AV_PIX_FMT_RGB24,
-                                       Int32(SWS_AREA | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT), nil, nil, nil)
+        context = sws_getCachedContext(
+            context, f.width, f.height, AVPixelFormat(rawValue: f.format),
+            Int32(width), Int32(height), AV_PIX_FMT_RGB24,
+            Int32(SWS_AREA | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT), nil, nil, nil)
         guard let context else { throw .failed("cannot convert its pixel format") }
         let stride = width * 3
         var pixels = [UInt8](repeating: 0, count: stride * height)

@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Receives one HTTP response into a `.part` file: appended after a 206 (the Range was honoured),
@@ -29,12 +30,14 @@ final class DownloadSink: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         self.progress = progress
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
         let http = response as? HTTPURLResponse
         status = http?.statusCode
         guard status == 200 || status == 206 else { completionHandler(.cancel); return }
-        if status == 200 { written = 0 }                     // the server sends it all: start over
+        if status == 200 { written = 0 } // the server sends it all: start over
         let length = response.expectedContentLength
         expected = length > 0 ? written + length : nil
         if !FileManager.default.fileExists(atPath: part) || status == 200 {
@@ -61,8 +64,10 @@ final class DownloadSink: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         if now.timeIntervalSince(lastReport) >= 0.2 || written == expected {
             lastReport = now
             let elapsed = max(now.timeIntervalSince(started), 1e-3)
-            progress(Downloader.Progress(file: name, bytes: written, total: expected,
-                                         bytesPerSecond: Double(written - resumeFrom) / elapsed))
+            progress(
+                Downloader.Progress(
+                    file: name, bytes: written, total: expected,
+                    bytesPerSecond: Double(written - resumeFrom) / elapsed))
         }
     }
 

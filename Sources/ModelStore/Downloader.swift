@@ -1,6 +1,7 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Fetches a Hub listing and downloads files into the cache: into `NAME.part`, resumed with HTTP
@@ -49,7 +50,7 @@ public final class Downloader: @unchecked Sendable {
         let lock = FileLock(path: (destination as NSString).deletingLastPathComponent + "/.\(name).lock")
         guard lock.acquire() else { throw .disk(file: destination, reason: "its lock file cannot be made") }
         defer { lock.release() }
-        if let size, fileSize(destination) == size { return }          // another pull finished it meanwhile
+        if let size, fileSize(destination) == size { return } // another pull finished it meanwhile
         let part = destination + ".part"
         var lastError: PullError?
         for _ in 0..<attempts {
@@ -102,7 +103,7 @@ public final class Downloader: @unchecked Sendable {
         delegateTask.resume()
         sink.done.wait()
         delegateSession.finishTasksAndInvalidate()
-        if let status = sink.status, status == 416, have > 0 { return }      // the part was already whole
+        if let status = sink.status, status == 416, have > 0 { return } // the part was already whole
         if let failure = sink.writeFailure {
             throw .disk(file: part, reason: "\(failure); free some space and pull again: the download resumes from what is there")
         }

@@ -38,7 +38,8 @@ public enum HubChoice {
             return list.count == 1 ? list[0] : nil
         }
         guard let model = prefer(models, ["q8_0", "q4_k_m"]),
-              let mmproj = prefer(projectors, ["q8_0", "f16", "bf16"]) ?? projectors.first else { return nil }
+            let mmproj = prefer(projectors, ["q8_0", "f16", "bf16"]) ?? projectors.first
+        else { return nil }
         return (model, mmproj)
     }
 }

@@ -39,7 +39,8 @@ public struct ModelCache: Sendable {
     public func present(_ id: String) -> Manifest? {
         let dir = folder(id)
         guard let data = FileManager.default.contents(atPath: (dir as NSString).appendingPathComponent("lookd-model.json")),
-              let manifest = try? JSONDecoder().decode(Manifest.self, from: data) else { return nil }
+            let manifest = try? JSONDecoder().decode(Manifest.self, from: data)
+        else { return nil }
         for file in [manifest.model, manifest.mmproj] {
             let size = (try? FileManager.default.attributesOfItem(atPath: (dir as NSString).appendingPathComponent(file.name))[.size] as? Int) ?? -1
             guard size == file.size else { return nil }
@@ -56,7 +57,8 @@ public struct ModelCache: Sendable {
     func write(_ manifest: Manifest) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try encoder.encode(manifest).write(to: URL(fileURLWithPath: (folder(manifest.id) as NSString).appendingPathComponent("lookd-model.json")),
-                                           options: .atomic)
+        try encoder.encode(manifest).write(
+            to: URL(fileURLWithPath: (folder(manifest.id) as NSString).appendingPathComponent("lookd-model.json")),
+            options: .atomic)
     }
 }

@@ -12,16 +12,21 @@ public enum ModelCatalog {
     public static let defaultID = "minicpm-v-4.7-1b"
 
     public static let models: [CatalogModel] = [
-        CatalogModel(id: "minicpm-v-4.7-1b", repo: "openbmb/MiniCPM-V-4.7-1B-gguf", revision: "main",
-                     about: "MiniCPM-V 4.7 1B: the default"),
-        CatalogModel(id: "minicpm-v-4.6", repo: "openbmb/MiniCPM-V-4.6-gguf", revision: "main",
-                     about: "MiniCPM-V 4.6, same family; runs on the pinned llama.cpp"),
-        CatalogModel(id: "smolvlm2-2.2b", repo: "ggml-org/SmolVLM2-2.2B-Instruct-GGUF", revision: "main",
-                     about: "SmolVLM2 2.2B: small and quick on a CPU"),
-        CatalogModel(id: "qwen2.5-vl-3b", repo: "ggml-org/Qwen2.5-VL-3B-Instruct-GGUF", revision: "main",
-                     about: "Qwen2.5-VL 3B: stronger, slower"),
-        CatalogModel(id: "gemma-3-4b", repo: "ggml-org/gemma-3-4b-it-GGUF", revision: "main",
-                     about: "Gemma 3 4B: stronger, slower"),
+        CatalogModel(
+            id: "minicpm-v-4.7-1b", repo: "openbmb/MiniCPM-V-4.7-1B-gguf", revision: "main",
+            about: "MiniCPM-V 4.7 1B: the default"),
+        CatalogModel(
+            id: "minicpm-v-4.6", repo: "openbmb/MiniCPM-V-4.6-gguf", revision: "main",
+            about: "MiniCPM-V 4.6, same family; runs on the pinned llama.cpp"),
+        CatalogModel(
+            id: "smolvlm2-2.2b", repo: "ggml-org/SmolVLM2-2.2B-Instruct-GGUF", revision: "main",
+            about: "SmolVLM2 2.2B: small and quick on a CPU"),
+        CatalogModel(
+            id: "qwen2.5-vl-3b", repo: "ggml-org/Qwen2.5-VL-3B-Instruct-GGUF", revision: "main",
+            about: "Qwen2.5-VL 3B: stronger, slower"),
+        CatalogModel(
+            id: "gemma-3-4b", repo: "ggml-org/gemma-3-4b-it-GGUF", revision: "main",
+            about: "Gemma 3 4B: stronger, slower"),
     ]
 
     public static func model(_ id: String) -> CatalogModel? { models.first { $0.id == id } }

@@ -58,8 +58,9 @@ extension ModelPair {
         let name = file.string("general.name").map { " · \($0)" } ?? ""
         return [
             "  kind            \(kind)\(name)",
-            String(format: "  size            %.2f B parameters in %d tensors · mostly %@ · %.1f MB",
-                   parameters / 1e9, file.tensors.count, main, Double(bytes) / 1e6),
+            String(
+                format: "  size            %.2f B parameters in %d tensors · mostly %@ · %.1f MB",
+                parameters / 1e9, file.tensors.count, main, Double(bytes) / 1e6),
         ]
     }
 }

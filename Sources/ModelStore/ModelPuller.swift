@@ -7,11 +7,14 @@ public struct ModelPuller {
     public let downloader: Downloader
 
     /// `HF_ENDPOINT` (default https://huggingface.co) and `HF_TOKEN` are honoured.
-    public init(cache: ModelCache = ModelCache(), environment: [String: String] = ProcessInfo.processInfo.environment,
-                progress: @escaping @Sendable (Downloader.Progress) -> Void = { _ in }) {
+    public init(
+        cache: ModelCache = ModelCache(), environment: [String: String] = ProcessInfo.processInfo.environment,
+        progress: @escaping @Sendable (Downloader.Progress) -> Void = { _ in }
+    ) {
         self.cache = cache
-        downloader = Downloader(endpoint: environment["HF_ENDPOINT"] ?? "https://huggingface.co",
-                                token: environment["HF_TOKEN"], progress: progress)
+        downloader = Downloader(
+            endpoint: environment["HF_ENDPOINT"] ?? "https://huggingface.co",
+            token: environment["HF_TOKEN"], progress: progress)
     }
 
     public func pull(_ id: String) throws(PullError) -> ModelCache.Manifest {
@@ -28,9 +31,10 @@ public struct ModelPuller {
         var files: [ModelCache.Manifest.File] = []
         for file in [model, mmproj] {
             let name = (file.path as NSString).lastPathComponent
-            try downloader.download(downloader.fileURL(repo: entry.repo, revision: entry.revision, path: file.path),
-                                    to: (dir as NSString).appendingPathComponent(name), size: file.fileSize,
-                                    sha256: file.lfs?.oid, cache: cache.root)
+            try downloader.download(
+                downloader.fileURL(repo: entry.repo, revision: entry.revision, path: file.path),
+                to: (dir as NSString).appendingPathComponent(name), size: file.fileSize,
+                sha256: file.lfs?.oid, cache: cache.root)
             let size = (try? FileManager.default.attributesOfItem(atPath: (dir as NSString).appendingPathComponent(name))[.size] as? Int) ?? 0
             files.append(.init(name: name, size: size, sha256: file.lfs?.oid))
         }

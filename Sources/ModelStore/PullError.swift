@@ -16,7 +16,8 @@ public enum PullError: Error, CustomStringConvertible, Equatable {
         case .unreachable(let url, let reason, let cache):
             return "Could not reach \(url) (\(reason)). The model is not in the cache (\(cache)); connect to the network, or put the files there."
         case .http(let url, let status, let cache):
-            return "\(url) answered HTTP \(status)\(status == 404 ? " (not found)" : status == 401 || status == 403 ? " (set HF_TOKEN if the repo is gated)" : ""). Nothing was written to the cache (\(cache))."
+            return
+                "\(url) answered HTTP \(status)\(status == 404 ? " (not found)" : status == 401 || status == 403 ? " (set HF_TOKEN if the repo is gated)" : ""). Nothing was written to the cache (\(cache))."
         case .noPair(let repo, let revision):
             return "The repo \(repo) at \(revision) has no GGUF language model and mmproj that lookd can pick."
         case .badListing(let url):

@@ -56,7 +56,9 @@ public final class Reactor: ReactionPerformer, @unchecked Sendable {
     public func perform(_ reaction: Reaction, condition: String, fire: Int, at time: Date) -> ReactionResult {
         switch reaction {
         case .count:
-            let n = lock.withLock { () -> Int in counts[condition, default: 0] += 1; return counts[condition]! }
+            let n = lock.withLock { () -> Int in
+                counts[condition, default: 0] += 1; return counts[condition]!
+            }
             return ReactionResult(performed: true, shown: "×\(n)")
         case .log:
             let line = "\(timestamp(time)) \(condition)"
@@ -86,8 +88,11 @@ public final class Reactor: ReactionPerformer, @unchecked Sendable {
         let (clip, origin) = audio.library.clip(name)
         let id = origin == .fallback ? "fallback" : name
         let failure = audio.output.play(clip, name: name) { [weak self] p in
-            self?.onReport?(.sound(.init(fire: fire, condition: condition, sound: id, chosen: name, started: p.started, lasted: p.lasted,
-                                         clipSeconds: p.clipSeconds, error: p.error)))
+            self?.onReport?(
+                .sound(
+                    .init(
+                        fire: fire, condition: condition, sound: id, chosen: name, started: p.started, lasted: p.lasted,
+                        clipSeconds: p.clipSeconds, error: p.error)))
         }
         if let failure { return ReactionResult(performed: false, shown: shown, note: failure) }
         return ReactionResult(performed: true, shown: shown, note: origin == .fallback ? "\(name) is not in this build: the chime played" : nil)
@@ -103,9 +108,12 @@ public final class Reactor: ReactionPerformer, @unchecked Sendable {
         let synthesized = Date().timeIntervalSince(requested)
         let failure = audio.output.play(clip, name: "say") { [weak self] played in
             let heard = played.started.map { synthesized + $0 }
-            self?.onReport?(.speech(.init(fire: fire, condition: condition, line: line, synthesized: synthesized, heardAfter: heard,
-                                          endedAfter: heard.flatMap { h in played.lasted.map { h + $0 } }, started: played.started != nil,
-                                          seconds: clip.duration, error: played.error)))
+            self?.onReport?(
+                .speech(
+                    .init(
+                        fire: fire, condition: condition, line: line, synthesized: synthesized, heardAfter: heard,
+                        endedAfter: heard.flatMap { h in played.lasted.map { h + $0 } }, started: played.started != nil,
+                        seconds: clip.duration, error: played.error)))
         }
         if let failure { return ReactionResult(performed: false, shown: "say", note: failure) }
         return ReactionResult(performed: true, shown: "say")

@@ -44,7 +44,7 @@ public final class Timers: @unchecked Sendable {
             for key in gone.keys { running[key] = nil }
             return gone.values.map(\.timer)
         }
-        dropped.forEach { $0.cancel() }
+        for timer in dropped { timer.cancel() }
     }
 
     /// Seconds left on `condition`'s countdown, nil when none runs.

@@ -19,8 +19,10 @@ public struct FireOutcome: Sendable {
     public var holdSetting: Double
     public var hold: HoldOutcome?
 
-    public init(number: Int, rule: Int, condition: String, reaction: Reaction, frame: Int, latency: Double, sinceChange: Double?,
-                result: ReactionResult, place: Place?, holdSetting: Double) {
+    public init(
+        number: Int, rule: Int, condition: String, reaction: Reaction, frame: Int, latency: Double, sinceChange: Double?,
+        result: ReactionResult, place: Place?, holdSetting: Double
+    ) {
         self.number = number
         self.rule = rule
         self.condition = condition
@@ -51,12 +53,14 @@ public struct FireOutcome: Sendable {
         if let cell = place?.cell { fields.append(("cell", .int(cell.number))) }
         switch reaction {
         case .effect(let effect, let sound):
-            fields += [("effect", .string(effect.rawValue)), ("sound_chosen", .string(sound.rawValue)),
-                       ("box", Place.json(place?.box)), ("box_unit", Self.unitBox(place?.editBox)),
-                       ("place_text", .optional(place?.text.map { String($0.prefix(200)) })),
-                       ("place_ms", .optional(place.map { $0.seconds * 1000 }, places: 1)),
-                       ("place_tokens", .optional(place?.text == nil ? nil : place?.tokens)),
-                       ("held_frame", .int(frame)), ("hold_s", .number(holdSetting))]
+            fields += [
+                ("effect", .string(effect.rawValue)), ("sound_chosen", .string(sound.rawValue)),
+                ("box", Place.json(place?.box)), ("box_unit", Self.unitBox(place?.editBox)),
+                ("place_text", .optional(place?.text.map { String($0.prefix(200)) })),
+                ("place_ms", .optional(place.map { $0.seconds * 1000 }, places: 1)),
+                ("place_tokens", .optional(place?.text == nil ? nil : place?.tokens)),
+                ("held_frame", .int(frame)), ("hold_s", .number(holdSetting)),
+            ]
         case .sound(let sound): fields.append(("sound_chosen", .string(sound.rawValue)))
         case .timer(let minutes): fields.append(("minutes", .number(minutes)))
         case .say(let line): fields.append(("line", .string(line)))
@@ -68,8 +72,10 @@ public struct FireOutcome: Sendable {
     /// The `hold` event line's fields (an effect's, once its hold has ended).
     public var holdEventFields: [(String, JSON)]? {
         guard let hold, case .effect(let effect, _) = reaction else { return nil }
-        return [("fire", .int(number)), ("rule", .int(rule + 1)), ("condition", .string(condition)),
-                ("effect", .string(effect.rawValue)), ("frame", .int(frame))] + hold.fields
+        return [
+            ("fire", .int(number)), ("rule", .int(rule + 1)), ("condition", .string(condition)),
+            ("effect", .string(effect.rawValue)), ("frame", .int(frame)),
+        ] + hold.fields
     }
 
     /// The run record's entry: the fire line, and the hold's fields for an effect.
@@ -96,8 +102,10 @@ public struct HoldOutcome: Sendable {
     public var renderWait: Double
     public var renderError: String?
 
-    public init(held: Double, pausedAt: Double?, resumedAt: Double?, png: String?, apng: String?, pictures: Int?, render: Double?,
-                renderWait: Double, renderError: String?) {
+    public init(
+        held: Double, pausedAt: Double?, resumedAt: Double?, png: String?, apng: String?, pictures: Int?, render: Double?,
+        renderWait: Double, renderError: String?
+    ) {
         self.held = held
         self.pausedAt = pausedAt
         self.resumedAt = resumedAt
@@ -110,11 +118,13 @@ public struct HoldOutcome: Sendable {
     }
 
     var fields: [(String, JSON)] {
-        [("hold_ms", .number(held * 1000, places: 1)),
-         ("paused_t_s", .optional(pausedAt)), ("resumed_t_s", .optional(resumedAt)),
-         ("png", .optional(png)), ("apng", .optional(apng)), ("pictures", .optional(pictures)),
-         ("render_ms", .optional(render.map { $0 * 1000 }, places: 1)),
-         ("render_wait_ms", .number(renderWait * 1000, places: 1)),
-         ("render_error", .optional(renderError))]
+        [
+            ("hold_ms", .number(held * 1000, places: 1)),
+            ("paused_t_s", .optional(pausedAt)), ("resumed_t_s", .optional(resumedAt)),
+            ("png", .optional(png)), ("apng", .optional(apng)), ("pictures", .optional(pictures)),
+            ("render_ms", .optional(render.map { $0 * 1000 }, places: 1)),
+            ("render_wait_ms", .number(renderWait * 1000, places: 1)),
+            ("render_error", .optional(renderError)),
+        ]
     }
 }

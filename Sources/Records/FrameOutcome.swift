@@ -44,10 +44,12 @@ public struct FrameOutcome: Sendable {
     public var recordWrite: Double?
     public var fires: [FireOutcome] = []
 
-    public init(index: Int, captureT: Double, sourceT: Double?, label: String?, size: (width: Int, height: Int), age: Double,
-                grab: Double, decode: Double?, scale: Double?, prompt: Double, model: Double, timings: GenerationTimings, raw: String,
-                answers: [Answer], parse: Double, done: Double, fired: [Int], suppressed: [Int], places: [Int: Place],
-                numbers: String, place: String, truth: [Answer]?, png: String?) {
+    public init(
+        index: Int, captureT: Double, sourceT: Double?, label: String?, size: (width: Int, height: Int), age: Double,
+        grab: Double, decode: Double?, scale: Double?, prompt: Double, model: Double, timings: GenerationTimings, raw: String,
+        answers: [Answer], parse: Double, done: Double, fired: [Int], suppressed: [Int], places: [Int: Place],
+        numbers: String, place: String, truth: [Answer]?, png: String?
+    ) {
         self.index = index
         self.captureT = captureT
         self.sourceT = sourceT
@@ -135,9 +137,11 @@ extension Place {
 
     /// The record's entry for one place question (the answer's first 200 characters).
     public var askedJSON: JSON {
-        .object([("rule", .int(rule + 1)), ("text", .optional(text.map { String($0.prefix(200)) })),
-                 ("box", boxJSON), ("cell", .optional(cell?.number)),
-                 ("ms", .number(seconds * 1000, places: 1)), ("first_token_ms", .optional(firstToken.map { $0 * 1000 }, places: 1)),
-                 ("tokens", .int(tokens))])
+        .object([
+            ("rule", .int(rule + 1)), ("text", .optional(text.map { String($0.prefix(200)) })),
+            ("box", boxJSON), ("cell", .optional(cell?.number)),
+            ("ms", .number(seconds * 1000, places: 1)), ("first_token_ms", .optional(firstToken.map { $0 * 1000 }, places: 1)),
+            ("tokens", .int(tokens)),
+        ])
     }
 }

@@ -14,12 +14,16 @@ extension ReactionReport {
     public var fields: [(String, JSON)] {
         switch self {
         case .sound(let s):
-            return [("fire", .int(s.fire)), ("condition", .string(s.condition)), ("sound", .string(s.sound)), ("sound_chosen", .string(s.chosen)),
-                    ("sound_ms", .optional(s.started.map { $0 * 1000 }, places: 1)), ("sound_s", .optional(s.lasted, places: 3)),
-                    ("clip_s", .number(s.clipSeconds)), ("error", .optional(s.error))]
+            return [
+                ("fire", .int(s.fire)), ("condition", .string(s.condition)), ("sound", .string(s.sound)), ("sound_chosen", .string(s.chosen)),
+                ("sound_ms", .optional(s.started.map { $0 * 1000 }, places: 1)), ("sound_s", .optional(s.lasted, places: 3)),
+                ("clip_s", .number(s.clipSeconds)), ("error", .optional(s.error)),
+            ]
         case .speech(let s):
-            var fields: [(String, JSON)] = [("fire", .int(s.fire)), ("condition", .string(s.condition)), ("line", .string(s.line)),
-                                            ("synth_ms", .number(s.synthesized * 1000, places: 1))]
+            var fields: [(String, JSON)] = [
+                ("fire", .int(s.fire)), ("condition", .string(s.condition)), ("line", .string(s.line)),
+                ("synth_ms", .number(s.synthesized * 1000, places: 1)),
+            ]
             if s.started {
                 fields.append(("speech_start_ms", .optional(s.heardAfter.map { $0 * 1000 }, places: 1)))
                 fields.append(("speech_end_ms", .optional(s.endedAfter.map { $0 * 1000 }, places: 1)))

@@ -4,9 +4,12 @@ import Rules
 /// The rules as every record lists them: number, condition, reaction, kind and the inline form.
 public enum RulesJSON {
     public static func list(_ rules: [Rule]) -> JSON {
-        .array(rules.enumerated().map { i, r in
-            .object([("rule", .int(i + 1)), ("condition", .string(r.condition)), ("reaction", .string(r.reaction.name)),
-                     ("kind", .string(r.reaction.kind)), ("inline", .string(r.reaction.inlineForm))])
-        })
+        .array(
+            rules.enumerated().map { i, r in
+                .object([
+                    ("rule", .int(i + 1)), ("condition", .string(r.condition)), ("reaction", .string(r.reaction.name)),
+                    ("kind", .string(r.reaction.kind)), ("inline", .string(r.reaction.inlineForm)),
+                ])
+            })
     }
 }

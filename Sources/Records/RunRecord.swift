@@ -112,8 +112,11 @@ public final class RunRecord: @unchecked Sendable {
             self.matched += matched
         }
         for i in frame.suppressed where i < current.count {
-            suppressed.append(.object([("rule", .int(i + 1)), ("condition", .string(current[i])), ("frame", .int(frame.index)),
-                                       ("t", .number(frame.captureT))]))
+            suppressed.append(
+                .object([
+                    ("rule", .int(i + 1)), ("condition", .string(current[i])), ("frame", .int(frame.index)),
+                    ("t", .number(frame.captureT)),
+                ]))
         }
         for fire in frame.fires { add(fire) }
     }
@@ -158,8 +161,10 @@ public final class RunRecord: @unchecked Sendable {
             guard !sorted.isEmpty else { return .null }
             let mid = sorted.count / 2
             let median = sorted.count % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
-            return .object([("median", .number(median, places: 2)), ("min", .number(sorted.first!, places: 2)),
-                            ("max", .number(sorted.last!, places: 2))])
+            return .object([
+                ("median", .number(median, places: 2)), ("min", .number(sorted.first!, places: 2)),
+                ("max", .number(sorted.last!, places: 2)),
+            ])
         }
         func table(_ d: [String: Int]) -> JSON { .object(d.sorted { $0.key < $1.key }.map { ($0.key, .int($0.value)) }) }
         var fields: [(String, JSON)] = [
@@ -168,8 +173,10 @@ public final class RunRecord: @unchecked Sendable {
             ("seconds", .number(seconds)),
             ("stop", .string(stopReason)),
         ]
-        for key in ["frame_ms", "model_ms", "first_token_ms", "grab_ms", "decode_ms", "scale_ms", "age_ms", "prompt_ms", "parse_ms", "record_ms",
-                    "tokens_in", "tokens_out", "place_ms", "place_tokens", "render_ms"] {
+        for key in [
+            "frame_ms", "model_ms", "first_token_ms", "grab_ms", "decode_ms", "scale_ms", "age_ms", "prompt_ms", "parse_ms", "record_ms",
+            "tokens_in", "tokens_out", "place_ms", "place_tokens", "render_ms",
+        ] {
             fields.append((key, stats(series[key] ?? [])))
         }
         fields += [
@@ -182,8 +189,13 @@ public final class RunRecord: @unchecked Sendable {
             ("fires_by_effect", table(firesByEffect)),
             ("fires_by_sound", table(firesBySound)),
             ("suppressed", .int(suppressed.count)),
-            ("holds", .object([("count", .int(holdCount)), ("total_ms", .number(holdTotal, places: 1)),
-                               ("min_ms", .optional(holds.min(), places: 1)), ("max_ms", .optional(holds.max(), places: 1))])),
+            (
+                "holds",
+                .object([
+                    ("count", .int(holdCount)), ("total_ms", .number(holdTotal, places: 1)),
+                    ("min_ms", .optional(holds.min(), places: 1)), ("max_ms", .optional(holds.max(), places: 1)),
+                ])
+            ),
             ("boxes_named", table(boxesNamed)),
             ("cells_named", table(cellsNamed)),
             ("fires_with_box", .int(firesWithBox)),
@@ -196,16 +208,17 @@ public final class RunRecord: @unchecked Sendable {
     /// Writes the record into `dir`; returns its path.
     public func write(to dir: String, stopReason: String, seconds: Double) throws -> String {
         let path = (dir as NSString).appendingPathComponent("watch-run-\(epoch).json")
-        let json = JSON.object([("schema", .string(Self.schema))] + header + [
-            ("frames", .array(frames)),
-            ("fires", .array(fires)),
-            ("suppressed", .array(suppressed)),
-            ("reloads", .array(reloads)),
-            ("sounds", .array(reportLock.withLock { sounds })),
-            ("speech", .array(reportLock.withLock { speech })),
-            ("timers", .array(reportLock.withLock { timers })),
-            ("summary", summary(stopReason: stopReason, seconds: seconds)),
-        ])
+        let json = JSON.object(
+            [("schema", .string(Self.schema))] + header + [
+                ("frames", .array(frames)),
+                ("fires", .array(fires)),
+                ("suppressed", .array(suppressed)),
+                ("reloads", .array(reloads)),
+                ("sounds", .array(reportLock.withLock { sounds })),
+                ("speech", .array(reportLock.withLock { speech })),
+                ("timers", .array(reportLock.withLock { timers })),
+                ("summary", summary(stopReason: stopReason, seconds: seconds)),
+            ])
         try (json.text(indent: 1) + "\n").write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }

@@ -36,7 +36,8 @@ public enum AnswerParser {
         let lines = reply.split(whereSeparator: \.isNewline).map { clean(String($0)) }
         for line in lines {
             guard let (number, rest) = splitNumber(line), (1...ruleCount).contains(number),
-                  cells[number - 1] == nil, word(rest) == .yes else { continue }
+                cells[number - 1] == nil, word(rest) == .yes
+            else { continue }
             cells[number - 1] = String(rest.drop { !$0.isLetter }.dropFirst(3))
         }
         return cells

@@ -1,4 +1,6 @@
+import Foundation
 import LookCore
+
 /// The inline form of rules, as the seed's `-rules` writes them:
 /// `a chessboard=chime|a lighthouse=say:There is the lighthouse|stones=effect:ripple/water`.
 /// Reactions: chime, glass, bell, say:<line>, timer:<minutes>, count, log,
@@ -55,12 +57,11 @@ public enum InlineRules {
             case ("say", nil), ("timer", nil), ("effect", nil):
                 throw fail("\(name) needs a value after a colon, like \(name == "say" ? "say:Hello" : name == "timer" ? "timer:5" : "effect:ripple")")
             default:
-                throw fail("unknown reaction \"\(word)\"; use chime, glass, bell, say:<line>, timer:<minutes>, count, log or effect:<ripple|zoom|spotlight>")
+                throw fail(
+                    "unknown reaction \"\(word)\"; use chime, glass, bell, say:<line>, timer:<minutes>, count, log or effect:<ripple|zoom|spotlight>")
             }
             rules.append(Rule(condition: condition, reaction: reaction, line: 0, column: column))
         }
         return RuleSet(rules: rules, warnings: ReactionWords.duplicates(rules, source: source))
     }
 }
-
-import Foundation

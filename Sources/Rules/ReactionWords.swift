@@ -1,5 +1,5 @@
-import LookCore
 import Foundation
+import LookCore
 
 /// A problem with one value, in words.
 struct Problem: Error, ExpressibleByStringInterpolation {
@@ -80,4 +80,3 @@ enum ReactionWords {
         return warnings
     }
 }
-

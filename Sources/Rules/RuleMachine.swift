@@ -1,4 +1,5 @@
 import LookCore
+
 /// Decides which rules fire on a frame: a rule fires when its answer is yes now, was not yes before,
 /// and it has not fired in the last `cooldown` seconds. A `?` changes nothing: it is neither yes nor
 /// no for the edge. A yes held back by the cooldown is suppressed, and leaves the rule at yes (it

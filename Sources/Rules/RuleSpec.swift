@@ -6,8 +6,10 @@ public enum RuleSpec {
     /// The rules and where they came from (the file's path, or `--rules`).
     public static func load(_ spec: String) throws(RulesError) -> (rules: RuleSet, source: String) {
         let trimmed = spec.trimmingCharacters(in: .whitespaces)
-        let looksLikeFile = !trimmed.isEmpty && (FileManager.default.fileExists(atPath: spec)
-            || spec.hasSuffix(".yaml") || spec.hasSuffix(".yml") || !spec.contains("="))
+        let looksLikeFile =
+            !trimmed.isEmpty
+            && (FileManager.default.fileExists(atPath: spec)
+                || spec.hasSuffix(".yaml") || spec.hasSuffix(".yml") || !spec.contains("="))
         if looksLikeFile { return (try RulesFile.load(path: spec), spec) }
         return (try InlineRules.parse(spec), InlineRules.source)
     }

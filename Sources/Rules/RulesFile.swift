@@ -1,5 +1,5 @@
-import LookCore
 import Foundation
+import LookCore
 
 /// The rules file (YAML): a `rules:` list, each rule a `when:` and exactly one reaction.
 ///
@@ -58,8 +58,10 @@ public enum RulesFile {
         return RuleSet(rules: rules, warnings: ReactionWords.duplicates(rules, source: source))
     }
 
-    private static func rule(_ node: YAMLNode, source: String,
-                             fail: (YAMLNode, String) -> RulesError) throws(RulesError) -> Rule {
+    private static func rule(
+        _ node: YAMLNode, source: String,
+        fail: (YAMLNode, String) -> RulesError
+    ) throws(RulesError) -> Rule {
         guard case .mapping(let pairs, _) = node else {
             throw fail(node, "each rule is a when: and a reaction, like \"- when: a chessboard\" then \"sound: chime\"")
         }
@@ -107,8 +109,9 @@ public enum RulesFile {
                 throw fail(node, "the rule \"\(condition)\" has no reaction; add one of sound, say, timer, count, log or effect")
             }
             guard reactionKeys.count == 1 else {
-                throw fail(values[reactionKeys[1]]!.key,
-                           "a rule has exactly one reaction; this one has \(reactionKeys.joined(separator: " and "))")
+                throw fail(
+                    values[reactionKeys[1]]!.key,
+                    "a rule has exactly one reaction; this one has \(reactionKeys.joined(separator: " and "))")
             }
             let text = values[key]!.value.text!
             switch key {

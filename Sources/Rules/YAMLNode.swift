@@ -48,8 +48,9 @@ indirect enum YAMLNode: Sendable {
                 guard yaml_parser_parse(&parser, &event) == 1 else {
                     let problem = parser.problem.map { String(cString: $0) } ?? "invalid YAML"
                     let context = parser.context.map { String(cString: $0) + ": " } ?? ""
-                    throw YAMLFailure(message: "invalid YAML: \(context)\(problem)",
-                                      mark: Mark(line: Int(parser.problem_mark.line) + 1, column: Int(parser.problem_mark.column) + 1))
+                    throw YAMLFailure(
+                        message: "invalid YAML: \(context)\(problem)",
+                        mark: Mark(line: Int(parser.problem_mark.line) + 1, column: Int(parser.problem_mark.column) + 1))
                 }
                 defer { yaml_event_delete(&event) }
                 if event.type == YAML_STREAM_END_EVENT { return builder.root }
@@ -79,10 +80,14 @@ indirect enum YAMLNode: Sendable {
                 let value = String(decoding: UnsafeBufferPointer(start: s.value, count: s.length), as: UTF8.self)
                 add(.scalar(value, mark, plain: s.style == YAML_PLAIN_SCALAR_STYLE))
             case YAML_SEQUENCE_START_EVENT:
-                if event.data.sequence_start.anchor != nil { throw YAMLFailure(message: "YAML anchors (&name) are not supported in a rules file", mark: mark) }
+                if event.data.sequence_start.anchor != nil {
+                    throw YAMLFailure(message: "YAML anchors (&name) are not supported in a rules file", mark: mark)
+                }
                 stack.append(.sequence([], mark))
             case YAML_MAPPING_START_EVENT:
-                if event.data.mapping_start.anchor != nil { throw YAMLFailure(message: "YAML anchors (&name) are not supported in a rules file", mark: mark) }
+                if event.data.mapping_start.anchor != nil {
+                    throw YAMLFailure(message: "YAML anchors (&name) are not supported in a rules file", mark: mark)
+                }
                 stack.append(.mapping([], pendingKey: nil, mark))
             case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
                 guard let open = stack.popLast() else { return }

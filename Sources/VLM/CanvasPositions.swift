@@ -131,8 +131,10 @@ public enum CanvasPositions {
 
     /// A crop's tokens on the canvas: rows and columns resampled over the canvas (or the crop's own
     /// grid), as `torch.linspace(0, size - 1, n).round()`, plus the crop's offset.
-    private static func place(_ pos: inout [Position], _ crop: Range<Int>, grid: (h: Int, w: Int), origin: Int,
-                              canvas: (Int, Int), offset: (Int, Int), merge: Int) {
+    private static func place(
+        _ pos: inout [Position], _ crop: Range<Int>, grid: (h: Int, w: Int), origin: Int,
+        canvas: (Int, Int), offset: (Int, Int), merge: Int
+    ) {
         let gh = grid.h / merge, gw = grid.w / merge
         let hs = linspaceRounded(to: (canvas.0 > 0 ? canvas.0 : gh) - 1, count: gh)
         let ws = linspaceRounded(to: (canvas.1 > 0 ? canvas.1 : gw) - 1, count: gw)

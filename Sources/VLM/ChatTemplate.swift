@@ -16,7 +16,8 @@ struct ChatTemplate {
     init(vocab: OpaquePointer, projector: String?) {
         let thinks = Self.isSingleToken("<think>", vocab: vocab) && Self.isSingleToken("</think>", vocab: vocab)
         assistantPrefix = "<|im_end|>\n<|im_start|>assistant\n" + (thinks ? "<think>\n\n</think>\n\n" : "")
-        let numbered = projector.map(Self.numberedProjectors.contains) ?? false
+        let numbered =
+            projector.map(Self.numberedProjectors.contains) ?? false
             && Self.isSingleToken("<image_id>", vocab: vocab) && Self.isSingleToken("</image_id>", vocab: vocab)
         userPrefix = "<|im_start|>user\n" + (numbered ? "<image_id>0</image_id>" : "")
     }

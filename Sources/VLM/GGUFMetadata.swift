@@ -48,7 +48,7 @@ public struct GGUFMetadata: Sendable {
     /// Reads the header of the file at `path`.
     public static func read(path: String) throws(ReadError) -> GGUFMetadata {
         guard FileManager.default.fileExists(atPath: path),
-              let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
+            let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
         else { throw .missing }
         return try parse(data)
     }
@@ -71,7 +71,7 @@ public struct GGUFMetadata: Sendable {
         }
         var tensors: [Tensor] = []
         for _ in 0..<min(tensorCount, 1 << 20) {
-            guard let tensor = r.tensor() else { break }   // a header cut short still gives its keys
+            guard let tensor = r.tensor() else { break } // a header cut short still gives its keys
             tensors.append(tensor)
         }
         return GGUFMetadata(version: version, values: values, tensors: tensors, arrayCounts: arrayCounts)
@@ -152,7 +152,7 @@ public struct GGUFMetadata: Sendable {
                 } else if let size = Self.sizes[itemType] {
                     guard n <= UInt64.max / size, skip(n * size) else { throw .truncated }
                 } else {
-                    throw .truncated     // nested arrays do not occur in model headers
+                    throw .truncated // nested arrays do not occur in model headers
                 }
                 return nil
             default:

@@ -14,12 +14,14 @@ final class CanvasSupport: @unchecked Sendable {
         func one(_ text: String) throws(VLMError) -> Int32 {
             let t = tokenize(text)
             guard t.count == 1 else {
-                throw .modelLoadFailed(path: modelPath, reason: "its vocabulary has no single \(text.debugDescription) token for MiniCPM-V 4.7's canvas")
+                throw .modelLoadFailed(
+                    path: modelPath, reason: "its vocabulary has no single \(text.debugDescription) token for MiniCPM-V 4.7's canvas")
             }
             return t[0]
         }
-        markers = CanvasPositions.Markers(imageStart: try one("<image>"), imageEnd: try one("</image>"), sliceStart: try one("<slice>"),
-                                          sliceEnd: try one("</slice>"), newline: try one("\n"))
+        markers = CanvasPositions.Markers(
+            imageStart: try one("<image>"), imageEnd: try one("</image>"), sliceStart: try one("<slice>"),
+            sliceEnd: try one("</slice>"), newline: try one("\n"))
     }
 }
 
@@ -49,7 +51,8 @@ final class TokenEmbeddings: @unchecked Sendable {
         offset = UInt64(gguf_get_data_offset(gguf) + gguf_get_tensor_offset(gguf, index))
         self.width = width
         guard type == GGML_TYPE_F32 || ggml_get_type_traits(type)?.pointee.to_float != nil,
-              let handle = FileHandle(forReadingAtPath: path) else {
+            let handle = FileHandle(forReadingAtPath: path)
+        else {
             throw .modelLoadFailed(path: path, reason: "its token embeddings (\(String(cString: ggml_type_name(type)))) cannot be read")
         }
         file = handle
@@ -78,7 +81,7 @@ final class TokenEmbeddings: @unchecked Sendable {
             }
         }
         lock.withLock {
-            if cache.count >= Self.cacheLimit { cache.removeAll(keepingCapacity: true) }   // bounded: a service runs for months
+            if cache.count >= Self.cacheLimit { cache.removeAll(keepingCapacity: true) } // bounded: a service runs for months
             cache[token] = out
         }
         return out
@@ -107,7 +110,8 @@ struct CanvasReader: PromptFeeder {
 
     /// The prompt as canvas items, with the positions' embeddings one after another.
     private func items(before: [llama_token], pieces: [ImagePieces.Piece], after: [llama_token]) throws(FeedFailure)
-        -> (items: [CanvasPositions.Item], embeddings: [Float]) {
+        -> (items: [CanvasPositions.Item], embeddings: [Float])
+    {
         var items: [CanvasPositions.Item] = []
         var rows: [Float] = []
         let width = canvas.embeddings.width
@@ -138,7 +142,9 @@ struct CanvasReader: PromptFeeder {
 
     mutating func prompt(before: [llama_token], pieces: [ImagePieces.Piece], after: [llama_token]) throws(FeedFailure) {
         let (items, embeddings) = try self.items(before: before, pieces: pieces, after: after)
-        layout = items.map { item -> Int32 in if case .text(let t) = item { return t }; return -1 }
+        layout = items.map { item -> Int32 in
+            if case .text(let t) = item { return t }; return -1
+        }
         var positions: [CanvasPositions.Position]
         if sequential {
             positions = (0..<items.count).map { CanvasPositions.Position(t: $0, h: $0, w: $0) }
@@ -151,8 +157,9 @@ struct CanvasReader: PromptFeeder {
         let width = canvas.embeddings.width
         while start < items.count {
             let end = min(start + size, items.count)
-            try feed(Array(embeddings[(start * width)..<(end * width)]), positions: Array(positions[start..<end]), first: start,
-                     logitsLast: end == items.count)
+            try feed(
+                Array(embeddings[(start * width)..<(end * width)]), positions: Array(positions[start..<end]), first: start,
+                logitsLast: end == items.count)
             start = end
         }
         index = items.count
@@ -188,8 +195,9 @@ struct CanvasReader: PromptFeeder {
                     counts.withUnsafeMutableBufferPointer { c in
                         seqIds.withUnsafeMutableBufferPointer { s in
                             output.withUnsafeMutableBufferPointer { o in
-                                let batch = llama_batch(n_tokens: Int32(n), token: nil, embd: e.baseAddress, pos: p.baseAddress,
-                                                        n_seq_id: c.baseAddress, seq_id: s.baseAddress, logits: o.baseAddress)
+                                let batch = llama_batch(
+                                    n_tokens: Int32(n), token: nil, embd: e.baseAddress, pos: p.baseAddress,
+                                    n_seq_id: c.baseAddress, seq_id: s.baseAddress, logits: o.baseAddress)
                                 return llama_decode(engine.context, batch)
                             }
                         }

@@ -3,15 +3,17 @@ import Foundation
 import LookCore
 
 extension LlamaEngine {
-    public func generate(image: EncodedImage, prompt: String, maxTokens: Int,
-                         cancellation: Cancellation?, onText: (String) -> Void) throws -> Generation {
+    public func generate(
+        image: EncodedImage, prompt: String, maxTokens: Int,
+        cancellation: Cancellation?, onText: (String) -> Void
+    ) throws -> Generation {
         lock.lock()
         defer { lock.unlock() }
         let clock = MonotonicClock()
         let started = clock.now()
         var encodeSeconds = 0.0
         var encoded = image
-        if !(image.payload is ImagePieces) {       // encoded by another engine: encode it here
+        if !(image.payload is ImagePieces) { // encoded by another engine: encode it here
             encoded = try encodeLocked(image.image)
             encodeSeconds = encoded.encodeSeconds
         }
@@ -19,7 +21,7 @@ extension LlamaEngine {
 
         abortFlag.watch(cancellation)
         defer { abortFlag.watch(nil) }
-        llama_memory_clear(llama_get_memory(context), true)    // a new session: no history
+        llama_memory_clear(llama_get_memory(context), true) // a new session: no history
         llama_sampler_reset(sampler)
 
         // Read the prompt: the chat's opening, the picture, the question, the assistant's turn.
@@ -31,8 +33,9 @@ extension LlamaEngine {
             throw VLMError.promptTooLong(tokens: inputTokens, context: options.contextSize)
         }
         func timings(first: Double?, out: Int) -> GenerationTimings {
-            GenerationTimings(firstToken: first, total: clock.now() - started, imageEncode: encodeSeconds,
-                              inputTokens: inputTokens, outputTokens: out)
+            GenerationTimings(
+                firstToken: first, total: clock.now() - started, imageEncode: encodeSeconds,
+                inputTokens: inputTokens, outputTokens: out)
         }
         do {
             try reader.prompt(before: tokenize(before), pieces: pieces, after: finalText)
@@ -158,8 +161,9 @@ private struct PromptReader: PromptFeeder {
         var next: llama_pos = 0
         var values = embeddings
         let rc = values.withUnsafeMutableBufferPointer {
-            mtmd_helper_decode_image_chunk(engine.vision, engine.context, chunk, $0.baseAddress, position, 0,
-                                           Int32(engine.options.batchSize), &next, nil, nil)
+            mtmd_helper_decode_image_chunk(
+                engine.vision, engine.context, chunk, $0.baseAddress, position, 0,
+                Int32(engine.options.batchSize), &next, nil, nil)
         }
         if engine.abortFlag.isSet { throw .aborted }
         guard rc == 0 else { throw .failed(rc) }

@@ -29,9 +29,11 @@ extension LlamaEngine {
 
     func encodeLocked(_ image: RGBImage) throws(VLMError) -> EncodedImage {
         let started = MonotonicClock().now()
-        guard let bitmap = image.pixels.withUnsafeBufferPointer({
-            mtmd_bitmap_init(UInt32(image.width), UInt32(image.height), $0.baseAddress)
-        }) else { throw .imageFailed(reason: "libmtmd could not take a \(image.width) × \(image.height) picture") }
+        guard
+            let bitmap = image.pixels.withUnsafeBufferPointer({
+                mtmd_bitmap_init(UInt32(image.width), UInt32(image.height), $0.baseAddress)
+            })
+        else { throw .imageFailed(reason: "libmtmd could not take a \(image.width) × \(image.height) picture") }
         defer { mtmd_bitmap_free(bitmap) }
         guard let chunks = mtmd_input_chunks_init() else { throw .imageFailed(reason: "out of memory") }
         defer { mtmd_input_chunks_free(chunks) }
@@ -61,13 +63,16 @@ extension LlamaEngine {
                     throw .imageFailed(reason: "the vision tower failed (code \(code))")
                 }
                 let count = width * Int(mtmd_input_chunk_get_n_tokens(chunk))
-                pieces.append(.image(chunk: mtmd_input_chunk_copy(chunk)!,
-                                     embeddings: Array(UnsafeBufferPointer(start: out, count: count))))
+                pieces.append(
+                    .image(
+                        chunk: mtmd_input_chunk_copy(chunk)!,
+                        embeddings: Array(UnsafeBufferPointer(start: out, count: count))))
             default:
                 throw .imageFailed(reason: "libmtmd returned a part that is not a picture")
             }
         }
-        return EncodedImage(image: image, encodeSeconds: MonotonicClock().now() - started, tokenCount: tokens,
-                            payload: ImagePieces(pieces: pieces))
+        return EncodedImage(
+            image: image, encodeSeconds: MonotonicClock().now() - started, tokenCount: tokens,
+            payload: ImagePieces(pieces: pieces))
     }
 }

@@ -63,17 +63,20 @@ public final class LlamaEngine: VisionLanguageModel, @unchecked Sendable {
         let context = try LlamaContext(model: model, path: modelPath, options: options)
         let vision = try VisionContext(mmproj: mmprojPath, model: model, modelPath: modelPath, projector: projector, threads: options.threads)
         let vocab = llama_model_get_vocab(model.pointer)!
-        canvas = wantsCanvas
+        canvas =
+            wantsCanvas
             ? try CanvasSupport(modelPath: modelPath, width: Int(llama_model_n_embd_inp(model.pointer))) { Self.tokenize($0, vocab: vocab) }
             : nil
         handles = (model, context, vision, GreedySampler())
         self.vocab = vocab
         self.template = ChatTemplate(vocab: vocab, projector: projector)
         self.loadSeconds = MonotonicClock().now() - started
-        llama_set_abort_callback(context.pointer, { data in
-            guard let data else { return false }
-            return Unmanaged<AbortFlag>.fromOpaque(data).takeUnretainedValue().isSet
-        }, Unmanaged.passUnretained(abortFlag).toOpaque())
+        llama_set_abort_callback(
+            context.pointer,
+            { data in
+                guard let data else { return false }
+                return Unmanaged<AbortFlag>.fromOpaque(data).takeUnretainedValue().isSet
+            }, Unmanaged.passUnretained(abortFlag).toOpaque())
     }
 
     /// Checks both paths before llama.cpp sees them, and decides how the pair runs.
@@ -84,8 +87,9 @@ public final class LlamaEngine: VisionLanguageModel, @unchecked Sendable {
         }
         let p = try header(role: "mmproj", path: mmproj)
         guard p.string("general.architecture") == "clip" else {
-            throw .wrongKind(role: "mmproj", path: mmproj,
-                             found: "a language model (\(p.string("general.architecture") ?? "unknown architecture")), not a vision projector")
+            throw .wrongKind(
+                role: "mmproj", path: mmproj,
+                found: "a language model (\(p.string("general.architecture") ?? "unknown architecture")), not a vision projector")
         }
         return ModelPair(model: m, modelPath: model, mmproj: p, mmprojPath: mmproj)
     }

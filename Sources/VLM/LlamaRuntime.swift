@@ -75,7 +75,11 @@ final class LineRing: @unchecked Sendable {
     }
 
     func recent() -> [String] { lock.withLock { ring } }
-    func clear() { lock.withLock { ring = []; partial = "" } }
+    func clear() {
+        lock.withLock {
+            ring = []; partial = ""
+        }
+    }
 }
 
 private func route(_ level: ggml_log_level, _ text: UnsafePointer<CChar>?, _: UnsafeMutableRawPointer?) {

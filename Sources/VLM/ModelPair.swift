@@ -72,16 +72,18 @@ public struct ModelPair: Sendable {
             // A 4.7 language model beside another projector: its file asks for canvas positions, which
             // only a 4.7 mmproj gets; fed plainly, its positions would be wrong.
             if let key = slotKeys.first(where: { model.integer($0) == 3 }) ?? (model.string(orderKey) == "zyxt" ? orderKey : nil) {
-                return .cannotRun("its language model \(modelPath) has \(key) = \(show(model.values[key]!)) (MiniCPM-V 4.7's canvas "
-                                  + "positions), but the mmproj's projector type is \(projector ?? "unknown"), not \(canvasProjector): "
-                                  + "use the mmproj published with that model")
+                return .cannotRun(
+                    "its language model \(modelPath) has \(key) = \(show(model.values[key]!)) (MiniCPM-V 4.7's canvas "
+                        + "positions), but the mmproj's projector type is \(projector ?? "unknown"), not \(canvasProjector): "
+                        + "use the mmproj published with that model")
             }
             return .native
         }
-        guard patched else { return .native }     // a system llama.cpp: it runs 4.7 itself or refuses the projector
+        guard patched else { return .native } // a system llama.cpp: it runs 4.7 itself or refuses the projector
         guard arch == "qwen35" else {
-            return .cannotRun("MiniCPM-V 4.7's language model \(modelPath) has general.architecture = \(arch); lookd's patched "
-                              + "llama.cpp feeds canvas positions to qwen35 language models only")
+            return .cannotRun(
+                "MiniCPM-V 4.7's language model \(modelPath) has general.architecture = \(arch); lookd's patched "
+                    + "llama.cpp feeds canvas positions to qwen35 language models only")
         }
         for key in slotKeys {
             guard let slot = model.integer(key) else {
@@ -89,17 +91,20 @@ public struct ModelPair: Sendable {
             }
             if slot == 3 { return .canvas(.fromFile(key: key, value: "3")) }
             if slot != 0 {
-                return .cannotRun("\(modelPath) has \(key) = \(slot): slot \(slot) holds the \(slot == 1 ? "height" : slot == 2 ? "width" : "nothing") "
-                                  + "of MiniCPM-V 4.7's positions, not the time (3, or 0 for llama.cpp's default)")
+                return .cannotRun(
+                    "\(modelPath) has \(key) = \(slot): slot \(slot) holds the \(slot == 1 ? "height" : slot == 2 ? "width" : "nothing") "
+                        + "of MiniCPM-V 4.7's positions, not the time (3, or 0 for llama.cpp's default)")
             }
             return .canvas(.suppliedByLookd(reason: "\(key) = 0 names llama.cpp's default layout"))
         }
         if let value = model.values[orderKey] {
             guard case .string(let order) = value, let slot = timeSlot(sectionOrder: order) else {
-                return .cannotRun("\(modelPath) has \(orderKey) = \(show(value)); lookd reads \"zyxt\" (time in slot 3) and "
-                                  + "\"tyxz\" (time in slot 0), with height and width in slots 1 and 2")
+                return .cannotRun(
+                    "\(modelPath) has \(orderKey) = \(show(value)); lookd reads \"zyxt\" (time in slot 3) and "
+                        + "\"tyxz\" (time in slot 0), with height and width in slots 1 and 2")
             }
-            return slot == 3 ? .canvas(.fromFile(key: orderKey, value: order))
+            return slot == 3
+                ? .canvas(.fromFile(key: orderKey, value: order))
                 : .canvas(.suppliedByLookd(reason: "\(orderKey) = \(order) puts the time in slot 0"))
         }
         return .canvas(.suppliedByLookd(reason: "the language model names no time slot"))

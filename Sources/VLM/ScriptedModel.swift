@@ -31,10 +31,14 @@ public final class ScriptedModel: VisionLanguageModel, @unchecked Sendable {
         EncodedImage(image: image, encodeSeconds: 0, tokenCount: 0)
     }
 
-    public func generate(image: EncodedImage, prompt: String, maxTokens: Int,
-                         cancellation: Cancellation?, onText: (String) -> Void) throws -> Generation {
+    public func generate(
+        image: EncodedImage, prompt: String, maxTokens: Int,
+        cancellation: Cancellation?, onText: (String) -> Void
+    ) throws -> Generation {
         let started = MonotonicClock().now()
-        let index = lock.withLock { () -> Int in asked += 1; return asked - 1 }
+        let index = lock.withLock { () -> Int in
+            asked += 1; return asked - 1
+        }
         let lines = Self.answers(in: (try? String(contentsOfFile: path, encoding: .utf8)) ?? "")
         let answer = lines.isEmpty ? "" : lines[min(index, lines.count - 1)]
         // Stream word by word, like a model; a token per word.
@@ -56,8 +60,9 @@ public final class ScriptedModel: VisionLanguageModel, @unchecked Sendable {
     }
 
     private func timings(_ started: Double, _ first: Double?, _ out: Int, _ prompt: String) -> GenerationTimings {
-        GenerationTimings(firstToken: first, total: MonotonicClock().now() - started, imageEncode: 0,
-                          inputTokens: prompt.split(separator: " ").count, outputTokens: out)
+        GenerationTimings(
+            firstToken: first, total: MonotonicClock().now() - started, imageEncode: 0,
+            inputTokens: prompt.split(separator: " ").count, outputTokens: out)
     }
 
     /// The answer lines of a script.
@@ -73,7 +78,7 @@ public final class ScriptedModel: VisionLanguageModel, @unchecked Sendable {
         var out: [String] = []
         var current = ""
         for c in text {
-            if (c == " " || c == "\n"), !current.isEmpty, current.last != " ", current.last != "\n" {
+            if c == " " || c == "\n", !current.isEmpty, current.last != " ", current.last != "\n" {
                 out.append(current); current = ""
             }
             current.append(c)

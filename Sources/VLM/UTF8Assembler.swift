@@ -27,14 +27,14 @@ public struct UTF8Assembler: Sendable {
         var back = 0
         // Walk back over at most 3 continuation bytes to the lead byte of the last character.
         while i >= 0, back < 3, b[i] & 0xC0 == 0x80 { i -= 1; back += 1 }
-        guard i >= 0 else { return b.count }              // only continuation bytes: invalid, emit them
+        guard i >= 0 else { return b.count } // only continuation bytes: invalid, emit them
         let lead = b[i]
         let need: Int
         switch lead {
         case 0xC2...0xDF: need = 2
         case 0xE0...0xEF: need = 3
         case 0xF0...0xF4: need = 4
-        default: return b.count                           // ASCII or an invalid lead: nothing to wait for
+        default: return b.count // ASCII or an invalid lead: nothing to wait for
         }
         let have = b.count - i
         return have < need ? i : b.count

@@ -25,7 +25,8 @@ public enum VLMError: Error, CustomStringConvertible, Equatable {
         case .modelLoadFailed(let path, let reason):
             return "The language model \(path) did not load: \(reason)."
         case .projectorUnsupported(let path, let type, let build):
-            return "This llama.cpp \(build), cannot run the projector type \(type) of \(path). Use a model whose mmproj this build supports, or a newer llama.cpp."
+            return
+                "This llama.cpp \(build), cannot run the projector type \(type) of \(path). Use a model whose mmproj this build supports, or a newer llama.cpp."
         case .projectorMismatch(let model, let mmproj, let reason):
             return "The mmproj \(mmproj) does not fit the language model \(model) (\(reason)). Use the mmproj published with that model."
         case .projectorLoadFailed(let path, let reason):

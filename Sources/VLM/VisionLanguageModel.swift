@@ -13,17 +13,22 @@ public protocol VisionLanguageModel: AnyObject, Sendable {
 
     /// Answers `prompt` about `image`: at most `maxTokens` tokens, each piece of whole UTF-8 characters
     /// handed to `onText` as it comes. `cancellation` stops it at the next token.
-    func generate(image: EncodedImage, prompt: String, maxTokens: Int,
-                  cancellation: Cancellation?, onText: (String) -> Void) throws -> Generation
+    func generate(
+        image: EncodedImage, prompt: String, maxTokens: Int,
+        cancellation: Cancellation?, onText: (String) -> Void
+    ) throws -> Generation
 }
 
 extension VisionLanguageModel {
     /// Encodes `image` and answers one prompt about it; the times count from before the encoding.
-    public func generate(image: RGBImage, prompt: String, maxTokens: Int,
-                         cancellation: Cancellation? = nil, onText: (String) -> Void = { _ in }) throws -> Generation {
+    public func generate(
+        image: RGBImage, prompt: String, maxTokens: Int,
+        cancellation: Cancellation? = nil, onText: (String) -> Void = { _ in }
+    ) throws -> Generation {
         let encoded = try encode(image)
-        var generation = try generate(image: encoded, prompt: prompt, maxTokens: maxTokens,
-                                      cancellation: cancellation, onText: onText)
+        var generation = try generate(
+            image: encoded, prompt: prompt, maxTokens: maxTokens,
+            cancellation: cancellation, onText: onText)
         generation.timings.addEncoding(encoded.encodeSeconds)
         return generation
     }

@@ -15,12 +15,20 @@ extension WatchRun {
                 events.write("camera_lost", [("device", .string(device)), ("reason", .string(reason)), ("retry_s", .number(retry))])
             case .stillLost(let attempt, let reason, let retry):
                 Log.shared.info("camera still lost (try \(attempt)): \(reason)")
-                events.write("camera_retry", [("device", .string(device)), ("attempt", .int(attempt)), ("reason", .string(reason)),
-                                              ("retry_s", .number(retry))])
+                events.write(
+                    "camera_retry",
+                    [
+                        ("device", .string(device)), ("attempt", .int(attempt)), ("reason", .string(reason)),
+                        ("retry_s", .number(retry)),
+                    ])
             case .found(let width, let height, let native, let after):
                 Log.shared.notice("camera found again: \(device), \(width)×\(height) (\(native)), after \(JSON.number(after, places: 1).text()) s")
-                events.write("camera_found", [("device", .string(device)), ("size", .ints([width, height])), ("native", .string(native)),
-                                              ("after_s", .number(after))])
+                events.write(
+                    "camera_found",
+                    [
+                        ("device", .string(device)), ("size", .ints([width, height])), ("native", .string(native)),
+                        ("after_s", .number(after)),
+                    ])
             }
         }
     }

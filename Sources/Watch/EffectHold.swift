@@ -33,8 +33,9 @@ struct EffectHold {
         let waited = clock.now() - due
         let held = clock.now() - start
         source.resume()
-        var outcome = HoldOutcome(held: held, pausedAt: pausedAt, resumedAt: source.position, png: nil, apng: nil, pictures: nil,
-                                  render: nil, renderWait: waited, renderError: nil)
+        var outcome = HoldOutcome(
+            held: held, pausedAt: pausedAt, resumedAt: source.position, png: nil, apng: nil, pictures: nil,
+            render: nil, renderWait: waited, renderError: nil)
         switch job.result {
         case .success(let film):
             (outcome.png, outcome.apng, outcome.pictures, outcome.render) = (film.png, film.apng, film.pictures, film.seconds)

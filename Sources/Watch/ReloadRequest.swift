@@ -11,5 +11,9 @@ public final class ReloadRequest: @unchecked Sendable {
     public func ask() { lock.withLock { pending = true } }
 
     /// Whether a reload was asked since the last take.
-    func take() -> Bool { lock.withLock { defer { pending = false }; return pending } }
+    func take() -> Bool {
+        lock.withLock {
+            defer { pending = false }; return pending
+        }
+    }
 }

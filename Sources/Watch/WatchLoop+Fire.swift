@@ -13,18 +13,20 @@ extension WatchLoop {
         let number = recorder.fireCount + 1
         let result = reactor.perform(rule.reaction, condition: rule.condition, fire: number, at: Date())
         let now = clock.now()
-        var fire = FireOutcome(number: number, rule: i, condition: rule.condition, reaction: rule.reaction, frame: index,
-                               latency: now - frame.captured, sinceChange: frame.shownAt.map { now - $0 }, result: result,
-                               place: place, holdSetting: config.hold)
+        var fire = FireOutcome(
+            number: number, rule: i, condition: rule.condition, reaction: rule.reaction, frame: index,
+            latency: now - frame.captured, sinceChange: frame.shownAt.map { now - $0 }, result: result,
+            place: place, holdSetting: config.hold)
         recorder.fired(fire)
         let outcome = result.performed ? result.shown : "recorded, not performed: \(result.note ?? "")"
         Log.shared.notice("fire: \(rule.condition) → \(rule.reaction.name) (frame \(index); \(outcome))")
         guard case .effect(let effect, _) = rule.reaction else { return fire }
         let hold = EffectHold(source: source, clock: clock, seconds: config.hold)
         let folder = effectsFolder()
-        fire.hold = hold.run(EffectRenderer(effect: effect, box: place?.editBox, frame: shown),
-                             png: (folder as NSString).appendingPathComponent("catch\(number).png"),
-                             apng: (folder as NSString).appendingPathComponent("edit\(number).apng"))
+        fire.hold = hold.run(
+            EffectRenderer(effect: effect, box: place?.editBox, frame: shown),
+            png: (folder as NSString).appendingPathComponent("catch\(number).png"),
+            apng: (folder as NSString).appendingPathComponent("edit\(number).apng"))
         recorder.held(fire)
         if let error = fire.hold?.renderError { Log.shared.error("effect \(effect.rawValue) on frame \(index): \(error)") }
         return fire
@@ -33,7 +35,8 @@ extension WatchLoop {
     /// Where effects' pictures go: `--effects`, else `--frames`, else `watch-<epoch>-effects` in the
     /// record folder; made when the first effect fires.
     func effectsFolder() -> String {
-        let folder = config.effectsDir ?? config.framesDir
+        let folder =
+            config.effectsDir ?? config.framesDir
             ?? (config.recordDir as NSString).appendingPathComponent("watch-\(recorder.record.epoch)-effects")
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         return folder

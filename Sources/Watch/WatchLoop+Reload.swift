@@ -20,14 +20,22 @@ extension WatchLoop {
             let kept = adopt(set.rules, source: source)
             reactor.keep(only: Set(set.rules.map(\.condition)))
             recorder.record.reloaded(set.rules, why: why)
-            events.write("rules", [("action", .string("reloaded")), ("why", .string(why)), ("source", .string(source)),
-                                   ("count", .int(set.rules.count)), ("kept", .int(kept)), ("rules", RulesJSON.list(set.rules)),
-                                   ("warnings", .strings(set.warnings))])
+            events.write(
+                "rules",
+                [
+                    ("action", .string("reloaded")), ("why", .string(why)), ("source", .string(source)),
+                    ("count", .int(set.rules.count)), ("kept", .int(kept)), ("rules", RulesJSON.list(set.rules)),
+                    ("warnings", .strings(set.warnings)),
+                ])
             for warning in set.warnings { Log.shared.warning(warning) }
             Log.shared.notice("rules reloaded from \(source) (\(why)): \(set.rules.count) rules, \(kept) kept their state")
         } catch {
-            events.write("rules", [("action", .string("rejected")), ("why", .string(why)), ("source", .string(config.rulesSpec)),
-                                   ("error", .string(error.description))])
+            events.write(
+                "rules",
+                [
+                    ("action", .string("rejected")), ("why", .string(why)), ("source", .string(config.rulesSpec)),
+                    ("error", .string(error.description)),
+                ])
             Log.shared.error("rules not reloaded: \(error.description); the old rules stay")
         }
         onReload?(snapshot)

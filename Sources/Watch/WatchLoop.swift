@@ -34,9 +34,11 @@ public final class WatchLoop {
 
     var runStart = 0.0
 
-    public init(source: any FrameSource, model: any VisionLanguageModel, rules: [Rule], rulesSource: String = "inline", config: WatchConfig,
-                events: EventLog, record: RunRecord, reactor: any ReactionPerformer, stop: StopSignal = StopSignal(),
-                reloads: ReloadRequest = ReloadRequest(), clock: any Clock) {
+    public init(
+        source: any FrameSource, model: any VisionLanguageModel, rules: [Rule], rulesSource: String = "inline", config: WatchConfig,
+        events: EventLog, record: RunRecord, reactor: any ReactionPerformer, stop: StopSignal = StopSignal(),
+        reloads: ReloadRequest = ReloadRequest(), clock: any Clock
+    ) {
         self.source = source
         self.model = model
         self.rules = rules
@@ -70,12 +72,14 @@ public final class WatchLoop {
     public var snapshot: WatchSnapshot {
         let states = machine.states
         let rows = rules.enumerated().map { i, rule in
-            WatchSnapshot.Row(rule: rule, state: i < states.count ? states[i] : RuleMachine.State(),
-                              shown: reactor.shown(rule.reaction, condition: rule.condition))
+            WatchSnapshot.Row(
+                rule: rule, state: i < states.count ? states[i] : RuleMachine.State(),
+                shown: reactor.shown(rule.reaction, condition: rule.condition))
         }
-        return WatchSnapshot(rows: rows, rulesSource: rulesSource, frame: latest?.index ?? 0, fired: !(latest?.fires.isEmpty ?? true),
-                             fires: recorder.record.fireCount, reloads: recorder.record.reloadCount,
-                             numbers: latest.map { [$0.numbers, $0.place] })
+        return WatchSnapshot(
+            rows: rows, rulesSource: rulesSource, frame: latest?.index ?? 0, fired: !(latest?.fires.isEmpty ?? true),
+            fires: recorder.record.fireCount, reloads: recorder.record.reloadCount,
+            numbers: latest.map { [$0.numbers, $0.place] })
     }
 
     /// One frame; nil when the source has ended.
@@ -96,8 +100,9 @@ public final class WatchLoop {
         var generation: Generation
         do {
             encoded = try model.encode(shown)
-            generation = try model.generate(image: encoded, prompt: prompt, maxTokens: config.maxTokens,
-                                            cancellation: stop.cancellation, onText: { _ in })
+            generation = try model.generate(
+                image: encoded, prompt: prompt, maxTokens: config.maxTokens,
+                cancellation: stop.cancellation, onText: { _ in })
             generation.timings.addEncoding(encoded.encodeSeconds)
         } catch {
             throw .model(frame: index, reason: "\(error)")

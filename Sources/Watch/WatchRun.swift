@@ -41,8 +41,12 @@ public final class WatchRun {
         }
         do { events = try EventLog(path: config.eventLogPath) } catch { throw .record(error.description) }
         started = clock.now()
-        events.write("start", [("version", .string(version)), ("pid", .int(Int(getpid()))),
-                               ("args", .strings(Array(CommandLine.arguments.dropFirst())))])
+        events.write(
+            "start",
+            [
+                ("version", .string(version)), ("pid", .int(Int(getpid()))),
+                ("args", .strings(Array(CommandLine.arguments.dropFirst()))),
+            ])
     }
 
     /// A stage before the watch failed (`model`, `source`): its error line.
@@ -57,16 +61,24 @@ public final class WatchRun {
 
     /// Watches `source` with `model` until it ends, `seconds` pass or `stop` is asked; writes the
     /// run record. `onFrame` sees each frame's outcome (the terminal's status line).
-    public func watch(source: any FrameSource, model: any VisionLanguageModel, modelFiles: JSON, rules: RuleSet, rulesSource: String,
-                      stop: StopSignal, reloads: ReloadRequest, notifier: any ServiceNotifier,
-                      onFrame: @escaping (FrameOutcome) -> Void = { _ in }) throws(WatchError) -> Ending {
+    public func watch(
+        source: any FrameSource, model: any VisionLanguageModel, modelFiles: JSON, rules: RuleSet, rulesSource: String,
+        stop: StopSignal, reloads: ReloadRequest, notifier: any ServiceNotifier,
+        onFrame: @escaping (FrameOutcome) -> Void = { _ in }
+    ) throws(WatchError) -> Ending {
         if let camera = source as? CameraSource { Self.watchCamera(camera, events: events, stop: stop) }
         let info = source.info
-        let sourceJSON: [(String, JSON)] = [("kind", .string(info.kind)), ("name", .string(info.name)), ("size", .ints([info.width, info.height])),
-                                            ("fps", .optional(info.fps)), ("duration", .optional(info.duration)), ("pace", .string(info.pace))]
+        let sourceJSON: [(String, JSON)] = [
+            ("kind", .string(info.kind)), ("name", .string(info.name)), ("size", .ints([info.width, info.height])),
+            ("fps", .optional(info.fps)), ("duration", .optional(info.duration)), ("pace", .string(info.pace)),
+        ]
         events.write("source", sourceJSON + [("count", .optional(info.count))])
-        events.write("rules", [("action", .string("loaded")), ("source", .string(rulesSource)), ("count", .int(rules.rules.count)),
-                               ("rules", RulesJSON.list(rules.rules)), ("warnings", .strings(rules.warnings))])
+        events.write(
+            "rules",
+            [
+                ("action", .string("loaded")), ("source", .string(rulesSource)), ("count", .int(rules.rules.count)),
+                ("rules", RulesJSON.list(rules.rules)), ("warnings", .strings(rules.warnings)),
+            ])
         waitToStart(stop)
 
         let record = RunRecord(epoch: epoch, rules: rules.rules)
@@ -77,8 +89,9 @@ public final class WatchRun {
             record.add(report)
         }
         if let audio = reactor.audio { events.write("sounds", [("in_build", .strings(audio.library.soundsInBuild))]) }
-        let loop = WatchLoop(source: source, model: model, rules: rules.rules, rulesSource: rulesSource, config: config, events: events,
-                             record: record, reactor: reactor, stop: stop, reloads: reloads, clock: clock)
+        let loop = WatchLoop(
+            source: source, model: model, rules: rules.rules, rulesSource: rulesSource, config: config, events: events,
+            record: record, reactor: reactor, stop: stop, reloads: reloads, clock: clock)
         let service = WatchService(config: config, engine: model.engineName, eventsPath: events.path, notifier: notifier)
         loop.onFrame = { frame, snapshot in
             service.frameDone(frame, snapshot)
@@ -114,8 +127,10 @@ public final class WatchRun {
     }
 
     /// The run record's header: what ran, on what, with which rules and settings.
-    private func header(model: any VisionLanguageModel, modelFiles: JSON, source: [(String, JSON)], rules: [Rule],
-                        rulesSource: String) -> [(String, JSON)] {
+    private func header(
+        model: any VisionLanguageModel, modelFiles: JSON, source: [(String, JSON)], rules: [Rule],
+        rulesSource: String
+    ) -> [(String, JSON)] {
         let placeAsked = config.cells == .box || config.cells == .ask
         return [
             ("version", .string(version)),
@@ -126,13 +141,21 @@ public final class WatchRun {
             ("prompt", .string(config.prompt(for: rules))),
             ("cells_form", .string(config.cells.rawValue)), ("cell_words", .bool(config.cellWords)),
             ("place_prompt", placeAsked ? .string(PlaceAsker.prompt(form: config.cells, cellWords: config.cellWords)) : .null),
-            ("place_max_tokens", config.cells == .box ? .int(PlaceQuestions.boxTokens) : config.cells == .ask ? .int(PlaceQuestions.cellTokens) : .null),
+            (
+                "place_max_tokens",
+                config.cells == .box ? .int(PlaceQuestions.boxTokens) : config.cells == .ask ? .int(PlaceQuestions.cellTokens) : .null
+            ),
             ("grid", .bool(config.grid)),
-            ("settings", .object([("cooldown", .number(config.cooldown)), ("tokens", .int(config.maxTokens)),
-                                  ("seconds", .optional(config.seconds)), ("hold", .number(config.hold)),
-                                  ("photo_seconds", .number(config.sourceOptions.photoSeconds)),
-                                  ("size", .int(config.sourceOptions.maxSide)), ("frames_dir", .optional(config.framesDir)),
-                                  ("log", .optional(events.path))])),
+            (
+                "settings",
+                .object([
+                    ("cooldown", .number(config.cooldown)), ("tokens", .int(config.maxTokens)),
+                    ("seconds", .optional(config.seconds)), ("hold", .number(config.hold)),
+                    ("photo_seconds", .number(config.sourceOptions.photoSeconds)),
+                    ("size", .int(config.sourceOptions.maxSide)), ("frames_dir", .optional(config.framesDir)),
+                    ("log", .optional(events.path)),
+                ])
+            ),
         ]
     }
 

@@ -74,20 +74,24 @@ public final class WatchService: @unchecked Sendable {
 
     /// The status file: the rules and their states, the numbers lines, the latest log lines.
     private func writeStatus(_ snapshot: WatchSnapshot, extra: [(String, JSON)] = []) {
-        let rules = JSON.array(snapshot.rows.enumerated().map { i, row in
-            .object([("rule", .int(i + 1)), ("condition", .string(row.rule.condition)), ("reaction", .string(row.rule.reaction.name)),
-                     ("shown", .string(row.shown)), ("answer", .optional(row.state.last?.rawValue)), ("fires", .int(row.state.fires)),
-                     ("suppressed", .int(row.state.suppressed))])
-        })
-        let status = JSON.object([
-            ("schema", .string(StatusFile.schema)), ("pid", .int(Int(getpid()))), ("state", .string(state)),
-            ("updated", .string(Timestamp.text(Date()))), ("started", .string(Timestamp.text(started))),
-        ] + header + [
-            ("rules_source", .string(snapshot.rulesSource)), ("rules", rules), ("reloads", .int(snapshot.reloads)),
-            ("frame", .int(snapshot.frame)), ("fires", .int(snapshot.fires)),
-            ("numbers", snapshot.numbers.map { .strings($0) } ?? .null),
-            ("log", .strings(Log.shared.recent)), ("events", .optional(eventsPath)),
-        ] + extra)
+        let rules = JSON.array(
+            snapshot.rows.enumerated().map { i, row in
+                .object([
+                    ("rule", .int(i + 1)), ("condition", .string(row.rule.condition)), ("reaction", .string(row.rule.reaction.name)),
+                    ("shown", .string(row.shown)), ("answer", .optional(row.state.last?.rawValue)), ("fires", .int(row.state.fires)),
+                    ("suppressed", .int(row.state.suppressed)),
+                ])
+            })
+        let status = JSON.object(
+            [
+                ("schema", .string(StatusFile.schema)), ("pid", .int(Int(getpid()))), ("state", .string(state)),
+                ("updated", .string(Timestamp.text(Date()))), ("started", .string(Timestamp.text(started))),
+            ] + header + [
+                ("rules_source", .string(snapshot.rulesSource)), ("rules", rules), ("reloads", .int(snapshot.reloads)),
+                ("frame", .int(snapshot.frame)), ("fires", .int(snapshot.fires)),
+                ("numbers", snapshot.numbers.map { .strings($0) } ?? .null),
+                ("log", .strings(Log.shared.recent)), ("events", .optional(eventsPath)),
+            ] + extra)
         lastStatus = MonotonicClock().now()
         let problem = StatusFile.write(status, to: statusPath)
         if let problem, problem != statusProblem { Log.shared.warning(problem) }

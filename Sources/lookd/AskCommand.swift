@@ -74,7 +74,8 @@ enum AskCommand {
         let styled = Terminal.stdoutIsTTY && !args.has("plain")
         let encoded: EncodedImage
         do { encoded = try engine.encode(image) } catch { throw CommandFailure(code: .failure, message: "FAILED: \(error)") }
-        var (generation, render) = try answer(question, about: encoded, engine: engine, maxTokens: maxTokens, styled: styled, cancellation: cancellation)
+        var (generation, render) = try answer(
+            question, about: encoded, engine: engine, maxTokens: maxTokens, styled: styled, cancellation: cancellation)
         generation.timings.addEncoding(encoded.encodeSeconds)
         let numbers = NumbersLine.ask(generation.timings)
         report(generation, numbers: numbers)
@@ -117,8 +118,10 @@ enum AskCommand {
     }
 
     /// Streams the answer to one question about the encoded photo.
-    private static func answer(_ question: String, about image: EncodedImage, engine: any VisionLanguageModel, maxTokens: Int, styled: Bool,
-                               cancellation: Cancellation) throws(CommandFailure) -> (Generation, MarkdownStream) {
+    private static func answer(
+        _ question: String, about image: EncodedImage, engine: any VisionLanguageModel, maxTokens: Int, styled: Bool,
+        cancellation: Cancellation
+    ) throws(CommandFailure) -> (Generation, MarkdownStream) {
         var render = MarkdownStream(styled: styled)
         let generation: Generation
         do {

@@ -11,7 +11,7 @@ struct MarkdownStream {
     private enum Break { case none, soft, line, gap }
 
     private var atLineStart = true
-    private var head = ""                 // a line's first characters, while they may be a marker
+    private var head = "" // a line's first characters, while they may be a marker
     private var kind = Kind.paragraph
     private var pendingBreak = Break.none
     private var pendingSpaces = ""
@@ -75,17 +75,17 @@ struct MarkdownStream {
         head = ""
         atLineStart = false
         let marks = h.filter { $0 != " " }
-        if h.isEmpty {                                            // a blank line: a gap
+        if h.isEmpty { // a blank line: a gap
             if anyOutput { pendingBreak = .gap }
             atLineStart = true
             return
         }
         if lineEnded, marks.count >= 3, let m = marks.first, "-*_".contains(m), marks.allSatisfy({ $0 == m }) {
-            atLineStart = true                                    // a --- rule: dropped
+            atLineStart = true // a --- rule: dropped
             return
         }
         var rest = Substring(h)
-        if h.hasPrefix(">") {                                     // a quote: its mark dropped
+        if h.hasPrefix(">") { // a quote: its mark dropped
             rest = rest.dropFirst().drop { $0 == " " }
             kind = .paragraph
             begin(into: &out)
@@ -94,7 +94,7 @@ struct MarkdownStream {
             rest = h[space...].drop { $0 == " " }
             begin(into: &out)
             out += bold.on
-        } else if (h.hasPrefix("- ") || h.hasPrefix("* ") || h.hasPrefix("+ ")) {
+        } else if h.hasPrefix("- ") || h.hasPrefix("* ") || h.hasPrefix("+ ") {
             kind = .item
             rest = h.dropFirst(2)
             begin(into: &out)
@@ -132,7 +132,7 @@ struct MarkdownStream {
     }
 
     private mutating func toggleBold(into out: inout String) {
-        if kind == .heading { return }                            // a heading is bold already
+        if kind == .heading { return } // a heading is bold already
         if !pendingSpaces.isEmpty && !inBold { emit(pendingSpaces, into: &out); pendingSpaces = "" }
         inBold.toggle()
         out += inBold ? bold.on : bold.off

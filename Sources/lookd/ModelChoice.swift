@@ -12,7 +12,7 @@ enum ModelChoice {
         let model = args.value("model")
         let mmproj = args.value("mmproj")
         switch (model, mmproj) {
-        case let (m?, p?):
+        case (let m?, let p?):
             return (m, p)
         case (let m?, nil) where m.hasSuffix(".gguf"):
             throw usage("--model \(m) is a file: give its vision projector with --mmproj FILE.gguf too")

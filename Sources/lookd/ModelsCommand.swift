@@ -76,8 +76,10 @@ enum ModelsCommand {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? [])
             .filter { $0.lowercased().hasPrefix("mmproj") && $0.hasSuffix(".gguf") }.sorted()
         guard names.count == 1 else {
-            throw usage(names.isEmpty ? "no mmproj*.gguf beside \(model): give the mmproj as the second file"
-                        : "\(names.count) mmproj files beside \(model) (\(names.joined(separator: ", "))): give one as the second file")
+            throw usage(
+                names.isEmpty
+                    ? "no mmproj*.gguf beside \(model): give the mmproj as the second file"
+                    : "\(names.count) mmproj files beside \(model) (\(names.joined(separator: ", "))): give one as the second file")
         }
         return (folder as NSString).appendingPathComponent(names[0])
     }

@@ -28,7 +28,8 @@ enum StatusCommand {
             throw CommandFailure(code: .failure, message: "No lookd watch is running here: no status file at \(candidates.joined(separator: ", ")).")
         }
         guard let data = FileManager.default.contents(atPath: path),
-              let status = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            let status = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else {
             throw CommandFailure(code: .failure, message: "The status file \(path) cannot be read.")
         }
         let pid = status["pid"] as? Int ?? 0
@@ -48,7 +49,9 @@ enum StatusCommand {
         let state = s["state"] as? String ?? "?"
         let updated = (s["updated"] as? String).flatMap(Timestamp.date).map { ago(Date().timeIntervalSince($0)) } ?? "?"
         if running {
-            lines.append("lookd is \(state): \(s["source"] as? String ?? "?") · pid \(s["pid"] as? Int ?? 0) · frame \(s["frame"] as? Int ?? 0) · \(s["fires"] as? Int ?? 0) fires (updated \(updated) ago)")
+            lines.append(
+                "lookd is \(state): \(s["source"] as? String ?? "?") · pid \(s["pid"] as? Int ?? 0) · frame \(s["frame"] as? Int ?? 0) · \(s["fires"] as? Int ?? 0) fires (updated \(updated) ago)"
+            )
         } else {
             lines.append("lookd is not running (last status, \(updated) ago: \(state), pid \(s["pid"] as? Int ?? 0))")
         }

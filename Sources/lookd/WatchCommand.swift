@@ -120,8 +120,10 @@ enum WatchCommand {
         let tty = Terminal.stderrIsTTY
         let ending: WatchRun.Ending
         do {
-            ending = try run.watch(source: source, model: model, modelFiles: modelFiles, rules: ruleSet, rulesSource: rulesSource,
-                                   stop: stop, reloads: reloads, notifier: notifier) { frame in
+            ending = try run.watch(
+                source: source, model: model, modelFiles: modelFiles, rules: ruleSet, rulesSource: rulesSource,
+                stop: stop, reloads: reloads, notifier: notifier
+            ) { frame in
                 guard tty else { return }
                 let answers = frame.answers.enumerated().map { "\($0.offset + 1). \($0.element.rawValue)" }.joined(separator: " ")
                 FileHandle.standardError.write(Data("\u{1B}[2K\r\(answers) · \(frame.numbers) · \(frame.place)".utf8))

@@ -7,9 +7,11 @@ import Watch
 
 /// `lookd watch`'s options, read into the `WatchConfig` the watch runs with.
 enum WatchSettings {
-    static let valued: Set<String> = ["source", "rules", "model", "mmproj", "cooldown", "tokens", "seconds", "delay",
-                                      "trigger", "pace", "every", "hold", "photo-seconds", "size", "frames", "log", "record",
-                                      "truth", "context", "threads", "cells", "effects", "status", "camera-size"]
+    static let valued: Set<String> = [
+        "source", "rules", "model", "mmproj", "cooldown", "tokens", "seconds", "delay",
+        "trigger", "pace", "every", "hold", "photo-seconds", "size", "frames", "log", "record",
+        "truth", "context", "threads", "cells", "effects", "status", "camera-size",
+    ]
     static let switches: Set<String> = ["no-sound", "cell-words", "grid", "watch-rules"]
 
     static func config(_ args: Arguments) throws(CommandFailure) -> WatchConfig {
@@ -50,11 +52,14 @@ enum WatchSettings {
         return c
     }
 
-    private static func number(_ args: Arguments, _ name: String, default fallback: Double,
-                               in range: ClosedRange<Double>) throws(CommandFailure) -> Double {
+    private static func number(
+        _ args: Arguments, _ name: String, default fallback: Double,
+        in range: ClosedRange<Double>
+    ) throws(CommandFailure) -> Double {
         guard let text = args.value(name) else { return fallback }
         guard let x = Double(text), range.contains(x) else {
-            throw usage("--\(name) must be a number from \(JSON.number(range.lowerBound).text()) to \(JSON.number(range.upperBound).text()), not \"\(text)\"")
+            throw usage(
+                "--\(name) must be a number from \(JSON.number(range.lowerBound).text()) to \(JSON.number(range.upperBound).text()), not \"\(text)\"")
         }
         return x
     }

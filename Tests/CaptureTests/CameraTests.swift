@@ -2,6 +2,7 @@ import Foundation
 import LookCore
 import TestSupport
 import XCTest
+
 @testable import Capture
 
 /// The camera's pure parts exactly; the device itself in the VM test (tools/vm-test), since these
@@ -21,10 +22,12 @@ final class CameraTests: XCTestCase {
     }
 
     func testEachOpenErrorIsASentence() {
-        XCTAssertEqual(CameraErrors.open("/dev/video0", errno: ENOENT).description,
-                       "No camera at /dev/video0: the device does not exist (is it plugged in? v4l2-ctl --list-devices lists the cameras).")
-        XCTAssertEqual(CameraErrors.open("/dev/video0", errno: EACCES).description,
-                       "Camera access is off: add the service's user to the video group (/dev/video0: permission denied).")
+        XCTAssertEqual(
+            CameraErrors.open("/dev/video0", errno: ENOENT).description,
+            "No camera at /dev/video0: the device does not exist (is it plugged in? v4l2-ctl --list-devices lists the cameras).")
+        XCTAssertEqual(
+            CameraErrors.open("/dev/video0", errno: EACCES).description,
+            "Camera access is off: add the service's user to the video group (/dev/video0: permission denied).")
         XCTAssertEqual(CameraErrors.open("/dev/video0", errno: EBUSY).description, "The camera /dev/video0 is busy: another program is using it.")
         XCTAssertEqual(CameraErrors.open("/dev/video2", errno: EIO).description, "The camera /dev/video2 failed: Input/output error.")
     }
@@ -34,7 +37,8 @@ final class CameraTests: XCTestCase {
             XCTAssertEqual(error as? CaptureError, .cameraMissing(device: "/dev/video-none-\(getpid())"))
         }
         XCTAssertThrowsError(try SourceOpener.open("/dev/null")) { error in
-            XCTAssertEqual((error as? CaptureError)?.description, "The camera /dev/null failed: it is not a V4L2 device (Inappropriate ioctl for device).")
+            XCTAssertEqual(
+                (error as? CaptureError)?.description, "The camera /dev/null failed: it is not a V4L2 device (Inappropriate ioctl for device).")
         }
     }
 }

@@ -1,8 +1,9 @@
-@testable import Capture
 import Foundation
 import LookCore
 import TestSupport
 import XCTest
+
+@testable import Capture
 
 final class PhotoDecoderTests: XCTestCase {
     private var dir: URL!
@@ -11,8 +12,10 @@ final class PhotoDecoderTests: XCTestCase {
 
     private func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
 
-    private func assertColor(_ image: RGBImage, x: Int, y: Int, near expected: (Int, Int, Int),
-                             file: StaticString = #filePath, line: UInt = #line) {
+    private func assertColor(
+        _ image: RGBImage, x: Int, y: Int, near expected: (Int, Int, Int),
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         let p = image.pixel(x: x, y: y)
         let distance = abs(Int(p.r) - expected.0) + abs(Int(p.g) - expected.1) + abs(Int(p.b) - expected.2)
         XCTAssertLessThan(distance, 40, "pixel (\(x), \(y)) is \(p), expected about \(expected)", file: file, line: line)

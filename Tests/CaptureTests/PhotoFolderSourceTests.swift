@@ -24,8 +24,12 @@ final class PhotoFolderSourceTests: XCTestCase {
             labels.append(try XCTUnwrap(frame.label))
             clock.advance(1.5)
         }
-        XCTAssertEqual(labels, ["a-sign.jpg", "a-sign.jpg", "a-sign.jpg", "b-object.png", "b-object.png", "b-object.png",
-                                "c-scene.webp", "c-scene.webp", "c-scene.webp", "a-sign.jpg", "a-sign.jpg", "a-sign.jpg"])
+        XCTAssertEqual(
+            labels,
+            [
+                "a-sign.jpg", "a-sign.jpg", "a-sign.jpg", "b-object.png", "b-object.png", "b-object.png",
+                "c-scene.webp", "c-scene.webp", "c-scene.webp", "a-sign.jpg", "a-sign.jpg", "a-sign.jpg",
+            ])
         clock.set(2000)
         let frame = try XCTUnwrap(try source.next())
         XCTAssertNotNil(frame.shownAt)

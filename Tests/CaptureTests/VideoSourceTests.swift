@@ -32,12 +32,12 @@ final class VideoSourceTests: XCTestCase {
         let clock = ManualClock()
         let source = try VideoFileSource(path: path, pace: .realtime, clock: clock)
         XCTAssertEqual(try source.next()?.sourceTime ?? -1, 0, accuracy: 0.001)
-        clock.advance(1.26)                                    // the model took 1.26 s
+        clock.advance(1.26) // the model took 1.26 s
         let second = try XCTUnwrap(try source.next())
         XCTAssertEqual(second.sourceTime ?? -1, 1.2, accuracy: 0.001, "the newest frame due at 1.26 s")
         XCTAssertEqual(second.age, 0.06, accuracy: 0.001)
         source.pause()
-        clock.advance(3)                                       // a 3 s hold: the video stands still
+        clock.advance(3) // a 3 s hold: the video stands still
         source.resume()
         clock.advance(0.5)
         XCTAssertEqual(try source.next()?.sourceTime ?? -1, 1.7, accuracy: 0.001, "goes on from where it stopped")
@@ -86,9 +86,11 @@ final class VideoSourceTests: XCTestCase {
         let port = Int.random(in: 20_000...40_000)
         let server = Process()
         server.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        server.arguments = ["-v", "error", "-re", "-f", "lavfi", "-i", "testsrc2=s=320x180:r=25", "-t", "20",
-                            "-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-g", "25",
-                            "-f", "mpegts", "udp://127.0.0.1:\(port)?pkt_size=1316"]
+        server.arguments = [
+            "-v", "error", "-re", "-f", "lavfi", "-i", "testsrc2=s=320x180:r=25", "-t", "20",
+            "-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-g", "25",
+            "-f", "mpegts", "udp://127.0.0.1:\(port)?pkt_size=1316",
+        ]
         try server.run()
         defer { server.terminate(); server.waitUntilExit() }
         let source = try LiveStreamSource(url: "udp://127.0.0.1:\(port)", maxSide: 160, stallTimeout: 10)

@@ -6,10 +6,11 @@ import XCTest
 final class BatchCellTests: XCTestCase {
     func testBatchCellsAfterEachYes() throws {
         let rules = try InlineRules.parse("a cat=chime|a dog=effect:zoom")
-        XCTAssertEqual(WatchPrompt.text(for: rules.rules, extra: PlaceQuestions.batch),
-                       "Answer each question with Yes or No, each answer on its own numbered line.\n"
-                       + "After a Yes, write the cell of a 3x3 grid (1-9, numbered left to right, top to bottom) that contains it, as in: 1. Yes 5\n"
-                       + "1. Is there a cat?\n2. Is there a dog?")
+        XCTAssertEqual(
+            WatchPrompt.text(for: rules.rules, extra: PlaceQuestions.batch),
+            "Answer each question with Yes or No, each answer on its own numbered line.\n"
+                + "After a Yes, write the cell of a 3x3 grid (1-9, numbered left to right, top to bottom) that contains it, as in: 1. Yes 5\n"
+                + "1. Is there a cat?\n2. Is there a dog?")
         func cells(_ reply: String, _ n: Int = 3) -> [Int?] {
             CellParser.batch(afterYes: AnswerParser.afterYes(reply, ruleCount: n)).map { $0?.number }
         }

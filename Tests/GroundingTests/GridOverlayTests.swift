@@ -1,6 +1,7 @@
-@testable import Grounding
 import LookCore
 import XCTest
+
+@testable import Grounding
 
 /// `--grid`: lines at the thirds and a readable number in each cell, at any frame size.
 final class GridOverlayTests: XCTestCase {

@@ -21,10 +21,10 @@ final class OrientationTests: XCTestCase {
             .upMirrored: [[2, 1, 0], [5, 4, 3]],
             .down: [[5, 4, 3], [2, 1, 0]],
             .downMirrored: [[3, 4, 5], [0, 1, 2]],
-            .leftMirrored: [[0, 3], [1, 4], [2, 5]],          // transpose
-            .right: [[3, 0], [4, 1], [5, 2]],                 // turned 90° clockwise
-            .rightMirrored: [[5, 2], [4, 1], [3, 0]],         // transverse
-            .left: [[2, 5], [1, 4], [0, 3]],                  // turned 90° counter-clockwise
+            .leftMirrored: [[0, 3], [1, 4], [2, 5]], // transpose
+            .right: [[3, 0], [4, 1], [5, 2]], // turned 90° clockwise
+            .rightMirrored: [[5, 2], [4, 1], [3, 0]], // transverse
+            .left: [[2, 5], [1, 4], [0, 3]], // turned 90° counter-clockwise
         ]
         for orientation in Orientation.allCases {
             let upright = stored.upright(from: orientation)

@@ -12,6 +12,8 @@ final class ModelPairReportTests: XCTestCase {
         XCTAssertTrue(report.contains("projector minicpmv4_7"), report)
         XCTAssertTrue(report.contains("mostly F32"), report)
         XCTAssertTrue(report.contains("time slot keys  none"), report)
-        XCTAssertTrue(report.hasSuffix("Verdict: runs as MiniCPM-V 4.7 (canvas positions; time slot supplied by lookd: the language model names no time slot)"), report)
+        XCTAssertTrue(
+            report.hasSuffix("Verdict: runs as MiniCPM-V 4.7 (canvas positions; time slot supplied by lookd: the language model names no time slot)"),
+            report)
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import TestSupport
 import ModelStore
+import TestSupport
 import VLM
 import XCTest
 
@@ -145,14 +145,22 @@ final class ModelPullTests: XCTestCase {
         // The names on each repo's Hub page (2026-11); a README and other files beside them.
         let f = { (p: String) in HubFile(path: p, size: 10, lfs: nil) }
         let listings: [String: ([String], String, String)] = [
-            "minicpm-v-4.6": (["MiniCPM-V-4_6-Q8_0.gguf", "MiniCPM-V-4_6-Q4_K_M.gguf", "mmproj-model-f16.gguf"],
-                              "MiniCPM-V-4_6-Q8_0.gguf", "mmproj-model-f16.gguf"),
-            "smolvlm2-2.2b": (["SmolVLM2-2.2B-Instruct-Q4_K_M.gguf", "mmproj-SmolVLM2-2.2B-Instruct-Q8_0.gguf"],
-                              "SmolVLM2-2.2B-Instruct-Q4_K_M.gguf", "mmproj-SmolVLM2-2.2B-Instruct-Q8_0.gguf"),
-            "qwen2.5-vl-3b": (["Qwen2.5-VL-3B-Instruct-Q4_K_M.gguf", "mmproj-Qwen2.5-VL-3B-Instruct-Q8_0.gguf"],
-                              "Qwen2.5-VL-3B-Instruct-Q4_K_M.gguf", "mmproj-Qwen2.5-VL-3B-Instruct-Q8_0.gguf"),
-            "gemma-3-4b": (["gemma-3-4b-it-Q4_K_M.gguf", "gemma-3-4b-it-Q8_0.gguf", "mmproj-model-f16.gguf"],
-                           "gemma-3-4b-it-Q8_0.gguf", "mmproj-model-f16.gguf"),
+            "minicpm-v-4.6": (
+                ["MiniCPM-V-4_6-Q8_0.gguf", "MiniCPM-V-4_6-Q4_K_M.gguf", "mmproj-model-f16.gguf"],
+                "MiniCPM-V-4_6-Q8_0.gguf", "mmproj-model-f16.gguf"
+            ),
+            "smolvlm2-2.2b": (
+                ["SmolVLM2-2.2B-Instruct-Q4_K_M.gguf", "mmproj-SmolVLM2-2.2B-Instruct-Q8_0.gguf"],
+                "SmolVLM2-2.2B-Instruct-Q4_K_M.gguf", "mmproj-SmolVLM2-2.2B-Instruct-Q8_0.gguf"
+            ),
+            "qwen2.5-vl-3b": (
+                ["Qwen2.5-VL-3B-Instruct-Q4_K_M.gguf", "mmproj-Qwen2.5-VL-3B-Instruct-Q8_0.gguf"],
+                "Qwen2.5-VL-3B-Instruct-Q4_K_M.gguf", "mmproj-Qwen2.5-VL-3B-Instruct-Q8_0.gguf"
+            ),
+            "gemma-3-4b": (
+                ["gemma-3-4b-it-Q4_K_M.gguf", "gemma-3-4b-it-Q8_0.gguf", "mmproj-model-f16.gguf"],
+                "gemma-3-4b-it-Q8_0.gguf", "mmproj-model-f16.gguf"
+            ),
         ]
         for (id, (names, model, mmproj)) in listings {
             XCTAssertNotNil(ModelCatalog.model(id), id)

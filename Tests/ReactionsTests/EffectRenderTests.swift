@@ -23,10 +23,10 @@ final class EffectRenderTests: XCTestCase {
     func testSpotlightKeepsTheWidenedBoxLitAndTheOutsideDarkerAndGreyer() {
         let frame = RGBImage(width: width, height: height, fill: (200, 80, 40))
         let edit = EffectRenderer(effect: .spotlight, box: box, frame: frame).picture(at: 2.5)
-        let inside = edit.pixel(x: 100, y: 60)            // the box's middle
+        let inside = edit.pixel(x: 100, y: 60) // the box's middle
         XCTAssertEqual(Int(inside.r), 200, accuracy: 3)
         XCTAssertEqual(Int(inside.g), 80, accuracy: 3)
-        for (x, y) in [(10, 10), (190, 110), (20, 60)] {   // well outside the widened box and its soft edge
+        for (x, y) in [(10, 10), (190, 110), (20, 60)] { // well outside the widened box and its soft edge
             let outside = edit.pixel(x: x, y: y)
             XCTAssertLessThan(brightness(outside), brightness(frame.pixel(x: x, y: y)) * 2 / 3, "darker at \(x),\(y)")
             XCTAssertLessThan(saturation(outside) * 4, saturation(frame.pixel(x: x, y: y)), "greyer at \(x),\(y)")
@@ -35,8 +35,9 @@ final class EffectRenderTests: XCTestCase {
         let edge = brightness(edit.pixel(x: 76, y: 60))
         XCTAssertTrue(edge < brightness(inside) && edge > brightness(edit.pixel(x: 10, y: 60)), "soft edge: \(edge)")
         // At the hold's start nothing is dimmed yet.
-        XCTAssertEqual(brightness(EffectRenderer(effect: .spotlight, box: box, frame: frame).picture(at: 0).pixel(x: 10, y: 10)),
-                       brightness(frame.pixel(x: 10, y: 10)))
+        XCTAssertEqual(
+            brightness(EffectRenderer(effect: .spotlight, box: box, frame: frame).picture(at: 0).pixel(x: 10, y: 10)),
+            brightness(frame.pixel(x: 10, y: 10)))
     }
 
     func testZoomShowsTheWindowAroundTheBoxStretchedOverThePicture() {
@@ -88,7 +89,8 @@ final class EffectRenderTests: XCTestCase {
         let out = try EffectFilm.render(renderer, hold: 3, png: png, apng: apng)
         XCTAssertEqual(out.pictures, 30)
         XCTAssertEqual(try PhotoDecoder.decode(path: png), renderer.picture(at: 2.5), "the still, pixel for pixel")
-        let probe = try Subprocess.shell("ffprobe -v error -count_frames -select_streams v -show_entries stream=codec_name,nb_read_frames,width,height -of csv=p=0 '\(apng)'")
+        let probe = try Subprocess.shell(
+            "ffprobe -v error -count_frames -select_streams v -show_entries stream=codec_name,nb_read_frames,width,height -of csv=p=0 '\(apng)'")
         XCTAssertEqual(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "apng,200,120,30")
         XCTAssertFalse(FileManager.default.fileExists(atPath: apng + ".part"))
     }

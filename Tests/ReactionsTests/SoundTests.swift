@@ -43,8 +43,14 @@ final class SoundTests: XCTestCase {
         let done = expectation(description: "both played")
         done.expectedFulfillmentCount = 2
         let started = Date()
-        XCTAssertNil(output.play(library.clip("water").clip, name: "water") { p in XCTAssertNil(p.error); done.fulfill() })
-        XCTAssertNil(output.play(library.clip("horn").clip, name: "horn") { p in XCTAssertNil(p.error); done.fulfill() })
+        XCTAssertNil(
+            output.play(library.clip("water").clip, name: "water") { p in
+                XCTAssertNil(p.error); done.fulfill()
+            })
+        XCTAssertNil(
+            output.play(library.clip("horn").clip, name: "horn") { p in
+                XCTAssertNil(p.error); done.fulfill()
+            })
         XCTAssertLessThan(Date().timeIntervalSince(started), 0.5, "play does not wait for the sound")
         wait(for: [done], timeout: 15)
         XCTAssertLessThan(Date().timeIntervalSince(started), 4.0, "together, not one after the other (2 × 2.3 s)")
@@ -63,7 +69,8 @@ final class SoundTests: XCTestCase {
         let span = try XCTUnwrap(audio.soundSpan())
         XCTAssertEqual(span.length, clip.duration, accuracy: 0.35)
         let chime = try server.record(to: dir.appendingPathComponent("tone.wav").path)
-        _ = SoundOutput(server: server.address).playAndWait(AudioClip(samples: (0..<48_000).map { Int16(8000 * sin(Double($0) * 0.06)) }, rate: 48_000), name: "tone")
+        _ = SoundOutput(server: server.address).playAndWait(
+            AudioClip(samples: (0..<48_000).map { Int16(8000 * sin(Double($0) * 0.06)) }, rate: 48_000), name: "tone")
         let tone = try chime.stop()
         XCTAssertGreaterThan(audio.levelVariation(), 2 * tone.levelVariation(), "speech rises and falls; a steady tone does not")
     }
@@ -82,7 +89,10 @@ final class SoundTests: XCTestCase {
         let output = SoundOutput(server: server.address)
         let done = expectation(description: "reported")
         let box = Box()
-        XCTAssertNil(output.play(library.clip("bells").clip, name: "bells") { p in box.error = p.error; done.fulfill() })
+        XCTAssertNil(
+            output.play(library.clip("bells").clip, name: "bells") { p in
+                box.error = p.error; done.fulfill()
+            })
         usleep(400_000)
         server.stop()
         wait(for: [done], timeout: 10)

@@ -7,23 +7,26 @@ import XCTest
 /// The run record from typed outcomes: a frame with a fire and a hold, a late reaction report.
 final class RunRecordTests: XCTestCase {
     private func frame(_ index: Int, answers: [Answer], fired: [Int] = [], suppressed: [Int] = []) -> FrameOutcome {
-        FrameOutcome(index: index, captureT: Double(index), sourceT: nil, label: nil, size: (448, 252), age: 0.01, grab: 0.002,
-                     decode: nil, scale: nil, prompt: 0.0001, model: 1.5,
-                     timings: GenerationTimings(firstToken: 1.2, total: 1.5, imageEncode: 0.8, inputTokens: 120, outputTokens: 6),
-                     raw: "1. Yes", answers: answers, parse: 0.0001, done: 1.6, fired: fired, suppressed: suppressed, places: [:],
-                     numbers: "first token 1.20 s · total 1.50 s", place: "CPU · on-device", truth: nil, png: nil)
+        FrameOutcome(
+            index: index, captureT: Double(index), sourceT: nil, label: nil, size: (448, 252), age: 0.01, grab: 0.002,
+            decode: nil, scale: nil, prompt: 0.0001, model: 1.5,
+            timings: GenerationTimings(firstToken: 1.2, total: 1.5, imageEncode: 0.8, inputTokens: 120, outputTokens: 6),
+            raw: "1. Yes", answers: answers, parse: 0.0001, done: 1.6, fired: fired, suppressed: suppressed, places: [:],
+            numbers: "first token 1.20 s · total 1.50 s", place: "CPU · on-device", truth: nil, png: nil)
     }
 
     func testAFrameWithAnEffectsHoldIsRecordedWholeAndCounted() throws {
         let rules = try InlineRules.parse("a cat=effect:ripple|a dog=count").rules
         let record = RunRecord(epoch: 1, rules: rules)
         var first = frame(1, answers: [.yes, .no], fired: [0])
-        var fire = FireOutcome(number: 1, rule: 0, condition: "a cat", reaction: rules[0].reaction, frame: 1, latency: 1.7,
-                               sinceChange: nil, result: ReactionResult(performed: true, shown: "ripple · water"),
-                               place: Place(rule: 0, box: Box(left: 100, top: 200, right: 300, bottom: 400), text: "<box>", seconds: 0.5, tokens: 9),
-                               holdSetting: 3)
-        fire.hold = HoldOutcome(held: 3.01, pausedAt: 1, resumedAt: 1, png: "/tmp/catch1.png", apng: "/tmp/edit1.apng", pictures: 45,
-                                render: 0.9, renderWait: 0, renderError: nil)
+        var fire = FireOutcome(
+            number: 1, rule: 0, condition: "a cat", reaction: rules[0].reaction, frame: 1, latency: 1.7,
+            sinceChange: nil, result: ReactionResult(performed: true, shown: "ripple · water"),
+            place: Place(rule: 0, box: Box(left: 100, top: 200, right: 300, bottom: 400), text: "<box>", seconds: 0.5, tokens: 9),
+            holdSetting: 3)
+        fire.hold = HoldOutcome(
+            held: 3.01, pausedAt: 1, resumedAt: 1, png: "/tmp/catch1.png", apng: "/tmp/edit1.apng", pictures: 45,
+            render: 0.9, renderWait: 0, renderError: nil)
         first.fires = [fire]
         first.recordWrite = 0.0002
         record.add(first)
@@ -31,7 +34,8 @@ final class RunRecordTests: XCTestCase {
         record.add(.timer(.init(condition: "a dog", minutes: 1)))
         XCTAssertEqual(record.frameCount, 2)
         XCTAssertEqual(record.fireCount, 1)
-        let summary = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(record.summary(stopReason: "x", seconds: 2).text().utf8)) as? [String: Any])
+        let summary = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(record.summary(stopReason: "x", seconds: 2).text().utf8)) as? [String: Any])
         XCTAssertEqual(summary["yes"] as? [String: Int], ["a cat": 2, "a dog": 0])
         XCTAssertEqual(summary["unread"] as? Int, 1)
         XCTAssertEqual(summary["suppressed"] as? Int, 1)

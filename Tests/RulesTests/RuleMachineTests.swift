@@ -36,8 +36,9 @@ final class RuleMachineTests: XCTestCase {
     }
 
     func testAnUnreadAnswerIsNeitherYesNorNo() {
-        XCTAssertEqual(run([(0, [.yes]), (1.4, [.unread]), (2.8, [.yes]), (9, [.yes])]).map { $0[0] }, [.fired, .none, .none, .none],
-                       "a ? between two yes makes no new rising edge")
+        XCTAssertEqual(
+            run([(0, [.yes]), (1.4, [.unread]), (2.8, [.yes]), (9, [.yes])]).map { $0[0] }, [.fired, .none, .none, .none],
+            "a ? between two yes makes no new rising edge")
         XCTAssertEqual(run([(0, [.no]), (1.4, [.unread]), (2.8, [.yes])]).map { $0[0] }, [.none, .none, .fired])
         XCTAssertEqual(run([(0, [.unread]), (5, [.unread])]).map { $0[0] }, [.none, .none], "? never fires")
     }

@@ -15,7 +15,8 @@ final class RulesFileTests: XCTestCase {
     }
 
     func testTheDesignExample() throws {
-        let set = try RulesFile.parse("""
+        let set = try RulesFile.parse(
+            """
             # rules.yaml
             rules:
               - when: a chessboard
@@ -34,12 +35,20 @@ final class RulesFileTests: XCTestCase {
               - when: a church with a tall spire
                 effect: zoom
             """, source: "rules.yaml")
-        XCTAssertEqual(set.rules.map(\.condition), ["a chessboard", "a lighthouse", "a sign with words on it",
-                                                    "water rushing over rows of stones", "a kettle",
-                                                    "a person at the door", "a church with a tall spire"])
-        XCTAssertEqual(set.rules.map(\.reaction), [.sound(.chime), .say("There is the lighthouse"), .count,
-                                                   .effect(.ripple, sound: .water), .timer(minutes: 4.5), .log,
-                                                   .effect(.zoom, sound: .horn)])
+        XCTAssertEqual(
+            set.rules.map(\.condition),
+            [
+                "a chessboard", "a lighthouse", "a sign with words on it",
+                "water rushing over rows of stones", "a kettle",
+                "a person at the door", "a church with a tall spire",
+            ])
+        XCTAssertEqual(
+            set.rules.map(\.reaction),
+            [
+                .sound(.chime), .say("There is the lighthouse"), .count,
+                .effect(.ripple, sound: .water), .timer(minutes: 4.5), .log,
+                .effect(.zoom, sound: .horn),
+            ])
         XCTAssertEqual(set.rules[0].line, 3)
         XCTAssertEqual(set.rules[0].column, 5)
         XCTAssertEqual(set.warnings, [])
@@ -51,42 +60,58 @@ final class RulesFileTests: XCTestCase {
     }
 
     func testBadFilesSayWhereAndWhat() {
-        XCTAssertEqual(problem("rules:\n  - when: a cat\n    sound: chime\n   bad: [\n"),
-                       problem("rules:\n  - when: a cat\n    sound: chime\n   bad: [\n"))    // stable
+        XCTAssertEqual(
+            problem("rules:\n  - when: a cat\n    sound: chime\n   bad: [\n"),
+            problem("rules:\n  - when: a cat\n    sound: chime\n   bad: [\n")) // stable
         XCTAssertTrue(problem("rules:\n  - when: a cat\n    sound: [chime\n").hasPrefix("rules.yaml:4:"))
         XCTAssertEqual(problem(""), "rules.yaml: Add a rule first: rules.yaml has no rules.")
         XCTAssertEqual(problem("rules:\n"), "rules.yaml: Add a rule first: rules.yaml has no rules.")
         XCTAssertEqual(problem("rules: []\n"), "rules.yaml: Add a rule first: rules.yaml has no rules.")
-        XCTAssertEqual(problem("rules:\n  - sound: chime\n"),
-                       "rules.yaml:2:5: a rule needs a condition: when: <what to look for>")
-        XCTAssertEqual(problem("rules:\n  - when: a cat\n"),
-                       "rules.yaml:2:5: the rule \"a cat\" has no reaction; add one of sound, say, timer, count, log or effect")
-        XCTAssertEqual(problem("rules:\n  - when: a cat\n    sound: chime\n    say: Hello\n"),
-                       "rules.yaml:4:5: a rule has exactly one reaction; this one has sound and say")
-        XCTAssertEqual(problem("rules:\n  - when: a cat\n    beep: loud\n"),
-                       "rules.yaml:3:5: unknown reaction \"beep\"; use sound, say, timer, count, log or effect")
-        XCTAssertEqual(problem("rules:\n  - when: a cat\n    sound: trumpet\n"),
-                       "rules.yaml:3:12: unknown sound \"trumpet\"; use chime, glass or bell")
-        XCTAssertEqual(problem("rules:\n  - when: a cat\n    effect: ripple\n    sound: glass\n"),
-                       "rules.yaml:4:12: unknown effect sound \"glass\"; use water, horn, bells or chime")
-        XCTAssertEqual(problem("rules:\n  - when: a cat\n    timer: -2\n"),
-                       "rules.yaml:3:12: a timer needs a positive number of minutes, not -2")
-        XCTAssertEqual(problem("rules:\n  - when: a cat\n    timer: soon\n"),
-                       "rules.yaml:3:12: a timer is a number of minutes, not \"soon\"")
-        XCTAssertEqual(problem("rules:\n  - when: a cat\n    say: \"  \"\n"),
-                       "rules.yaml:3:10: say needs a line to speak")
-        XCTAssertEqual(problem("rules:\n  - when: \(String(repeating: "x", count: 201))\n    log: true\n"),
-                       "rules.yaml:2:11: the condition is 201 characters; keep it under 200 (a few words work best)")
-        XCTAssertEqual(problem("rules:\n  - when: a cat\n    count: false\n"),
-                       "rules.yaml:3:12: count: true is the only setting (count: false would do nothing)")
-        XCTAssertEqual(problem("rule:\n  - when: a cat\n"),
-                       "rules.yaml:1:1: unknown key \"rule\"; a rules file has one key, rules:")
-        XCTAssertEqual(problem("- when: a cat\n  sound: chime\n"),
-                       "rules.yaml:1:1: a rules file starts with rules: and a list of rules")
-        XCTAssertEqual(problem("rules:\n  - &a\n    when: a cat\n"),
-                       "rules.yaml:2:5: YAML anchors (&name) are not supported in a rules file")
-        XCTAssertEqual(problem("rules:\n  - when: a cat\n    haptic: true\n"),
-                       "rules.yaml:3:5: haptic: there is no buzz on Linux; use sound: or say:")
+        XCTAssertEqual(
+            problem("rules:\n  - sound: chime\n"),
+            "rules.yaml:2:5: a rule needs a condition: when: <what to look for>")
+        XCTAssertEqual(
+            problem("rules:\n  - when: a cat\n"),
+            "rules.yaml:2:5: the rule \"a cat\" has no reaction; add one of sound, say, timer, count, log or effect")
+        XCTAssertEqual(
+            problem("rules:\n  - when: a cat\n    sound: chime\n    say: Hello\n"),
+            "rules.yaml:4:5: a rule has exactly one reaction; this one has sound and say")
+        XCTAssertEqual(
+            problem("rules:\n  - when: a cat\n    beep: loud\n"),
+            "rules.yaml:3:5: unknown reaction \"beep\"; use sound, say, timer, count, log or effect")
+        XCTAssertEqual(
+            problem("rules:\n  - when: a cat\n    sound: trumpet\n"),
+            "rules.yaml:3:12: unknown sound \"trumpet\"; use chime, glass or bell")
+        XCTAssertEqual(
+            problem("rules:\n  - when: a cat\n    effect: ripple\n    sound: glass\n"),
+            "rules.yaml:4:12: unknown effect sound \"glass\"; use water, horn, bells or chime")
+        XCTAssertEqual(
+            problem("rules:\n  - when: a cat\n    timer: -2\n"),
+            "rules.yaml:3:12: a timer needs a positive number of minutes, not -2")
+        XCTAssertEqual(
+            problem("rules:\n  - when: a cat\n    timer: soon\n"),
+            "rules.yaml:3:12: a timer is a number of minutes, not \"soon\"")
+        XCTAssertEqual(
+            problem("rules:\n  - when: a cat\n    say: \"  \"\n"),
+            "rules.yaml:3:10: say needs a line to speak")
+        XCTAssertEqual(
+            problem("rules:\n  - when: \(String(repeating: "x", count: 201))\n    log: true\n"),
+            "rules.yaml:2:11: the condition is 201 characters; keep it under 200 (a few words work best)")
+        XCTAssertEqual(
+            problem("rules:\n  - when: a cat\n    count: false\n"),
+            "rules.yaml:3:12: count: true is the only setting (count: false would do nothing)")
+        XCTAssertEqual(
+            problem("rule:\n  - when: a cat\n"),
+            "rules.yaml:1:1: unknown key \"rule\"; a rules file has one key, rules:")
+        XCTAssertEqual(
+            problem("- when: a cat\n  sound: chime\n"),
+            "rules.yaml:1:1: a rules file starts with rules: and a list of rules")
+        XCTAssertEqual(
+            problem("rules:\n  - &a\n    when: a cat\n"),
+            "rules.yaml:2:5: YAML anchors (&name) are not supported in a rules file")
+        XCTAssertEqual(
+            problem("rules:\n  - when: a cat\n    haptic: true\n"),
+            "rules.yaml:3:5: haptic: there is no buzz on Linux; use sound: or say:")
     }
 
     func testDuplicateConditionsAreAWarningNotAnError() throws {
@@ -108,7 +133,8 @@ final class RulesFileTests: XCTestCase {
     }
 
     func testFuzzedInputNeverCrashesTheParser() {
-        let good = Array("""
+        let good = Array(
+            """
             rules:
               - when: a chessboard
                 sound: chime

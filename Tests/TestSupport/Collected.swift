@@ -22,7 +22,8 @@ public enum EventLogFile {
     public static func read(_ path: String) throws -> [[String: Any]] {
         try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map { line in
             guard let event = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                  event["t"] is String, event["event"] is String else { throw BadLine(line: String(line)) }
+                event["t"] is String, event["event"] is String
+            else { throw BadLine(line: String(line)) }
             return event
         }
     }
@@ -32,7 +33,10 @@ public enum EventLogFile {
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
             if let content = try? String(contentsOfFile: path, encoding: .utf8),
-               content.split(separator: "\n").filter({ $0.contains(text) }).count >= count { return }
+                content.split(separator: "\n").filter({ $0.contains(text) }).count >= count
+            {
+                return
+            }
             usleep(10_000)
         }
     }

@@ -72,13 +72,17 @@ public final class WatchedModel: VisionLanguageModel, @unchecked Sendable {
         return try inner.encode(image)
     }
 
-    public func generate(image: EncodedImage, prompt: String, maxTokens: Int,
-                         cancellation: Cancellation?, onText: (String) -> Void) throws -> Generation {
+    public func generate(
+        image: EncodedImage, prompt: String, maxTokens: Int,
+        cancellation: Cancellation?, onText: (String) -> Void
+    ) throws -> Generation {
         let generation: Generation
         if let text = answer(prompt) {
             onText(text)
-            generation = Generation(text: text, stop: .endOfText, timings: GenerationTimings(
-                firstToken: 0.001, total: 0.002, imageEncode: 0, inputTokens: image.tokenCount, outputTokens: 1))
+            generation = Generation(
+                text: text, stop: .endOfText,
+                timings: GenerationTimings(
+                    firstToken: 0.001, total: 0.002, imageEncode: 0, inputTokens: image.tokenCount, outputTokens: 1))
         } else {
             generation = try inner.generate(image: image, prompt: prompt, maxTokens: maxTokens, cancellation: cancellation, onText: onText)
         }

@@ -23,7 +23,7 @@ public enum Fixtures {
 
     /// The `lookd` executable that `swift build` made beside the test bundle.
     public static var lookd: String {
-        let bundle = Bundle.main.bundleURL        // .build/<triple>/<config>/
+        let bundle = Bundle.main.bundleURL // .build/<triple>/<config>/
         let candidates = [
             bundle.appendingPathComponent("lookd").path,
             bundle.deletingLastPathComponent().appendingPathComponent("lookd").path,

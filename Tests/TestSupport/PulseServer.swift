@@ -41,7 +41,8 @@ public final class PulseServer {
     public func stop() {
         let pidFile = (runtime as NSString).appendingPathComponent("pid")
         guard let text = try? String(contentsOfFile: pidFile, encoding: .utf8),
-              let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { return }
+            let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        else { return }
         kill(pid, SIGKILL)
         for _ in 0..<100 where Self.isAlive(pid) { usleep(20_000) }
         try? FileManager.default.removeItem(atPath: pidFile)
@@ -51,7 +52,8 @@ public final class PulseServer {
     /// Whether `pid` runs (a zombie that nobody reaped does not).
     static func isAlive(_ pid: Int32) -> Bool {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return false }
+            let close = stat.lastIndex(of: ")")
+        else { return false }
         return stat[stat.index(close, offsetBy: 2)] != "Z"
     }
 
@@ -59,12 +61,14 @@ public final class PulseServer {
     public func record(to path: String) throws -> Recording {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/parecord")
-        p.arguments = ["--server", address, "--device", "lookd_null.monitor", "--rate", "48000", "--channels", "1",
-                       "--format", "s16le", "--file-format=wav", path]
+        p.arguments = [
+            "--server", address, "--device", "lookd_null.monitor", "--rate", "48000", "--channels", "1",
+            "--format", "s16le", "--file-format=wav", path,
+        ]
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         try p.run()
-        usleep(300_000)                     // the recording stream is up before the test plays anything
+        usleep(300_000) // the recording stream is up before the test plays anything
         return Recording(process: p, path: path)
     }
 

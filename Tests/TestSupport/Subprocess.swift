@@ -9,8 +9,10 @@ public struct Subprocess {
     /// Runs `path` with `arguments`; `environment` entries are added to this process's environment.
     /// `onStart` gets the running process (to signal it, say).
     @discardableResult
-    public static func run(_ path: String, _ arguments: [String], environment: [String: String] = [:],
-                           onStart: ((Process) -> Void)? = nil) throws -> Subprocess {
+    public static func run(
+        _ path: String, _ arguments: [String], environment: [String: String] = [:],
+        onStart: ((Process) -> Void)? = nil
+    ) throws -> Subprocess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
@@ -37,8 +39,9 @@ public struct Subprocess {
     public static func shell(_ command: String) throws -> Subprocess {
         let result = try run("/bin/sh", ["-c", command])
         guard result.status == 0 else {
-            throw NSError(domain: "Subprocess", code: Int(result.status),
-                          userInfo: [NSLocalizedDescriptionKey: "\(command) failed: \(result.stderr)"])
+            throw NSError(
+                domain: "Subprocess", code: Int(result.status),
+                userInfo: [NSLocalizedDescriptionKey: "\(command) failed: \(result.stderr)"])
         }
         return result
     }

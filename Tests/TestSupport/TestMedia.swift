@@ -56,15 +56,20 @@ extension TestMedia {
     }
 
     /// An H.264 clip of `seconds` at `fps` from a lavfi source (testsrc2 shows a running frame counter).
-    public static func clip(_ path: String, seconds: Double, fps: Int = 30, width: Int = 320, height: Int = 180,
-                            source: String = "testsrc2") throws {
-        try Subprocess.shell("ffmpeg -v error -y -f lavfi -i '\(source)=s=\(width)x\(height):r=\(fps):d=\(seconds)' -c:v libx264 -preset ultrafast -pix_fmt yuv420p -g \(fps) '\(path)'")
+    public static func clip(
+        _ path: String, seconds: Double, fps: Int = 30, width: Int = 320, height: Int = 180,
+        source: String = "testsrc2"
+    ) throws {
+        try Subprocess.shell(
+            "ffmpeg -v error -y -f lavfi -i '\(source)=s=\(width)x\(height):r=\(fps):d=\(seconds)' -c:v libx264 -preset ultrafast -pix_fmt yuv420p -g \(fps) '\(path)'"
+        )
     }
 
     /// A clip whose picture is one solid colour for each listed span: [("red", 1.0), ("blue", 2.0)].
     public static func colourClip(_ path: String, spans: [(colour: String, seconds: Double)], fps: Int = 10) throws {
         let inputs = spans.map { "-f lavfi -i 'color=c=\($0.colour):s=160x90:r=\(fps):d=\($0.seconds)'" }.joined(separator: " ")
         let filter = (0..<spans.count).map { "[\($0):v]" }.joined() + "concat=n=\(spans.count):v=1[v]"
-        try Subprocess.shell("ffmpeg -v error -y \(inputs) -filter_complex '\(filter)' -map '[v]' -c:v libx264 -preset ultrafast -pix_fmt yuv420p '\(path)'")
+        try Subprocess.shell(
+            "ffmpeg -v error -y \(inputs) -filter_complex '\(filter)' -map '[v]' -c:v libx264 -preset ultrafast -pix_fmt yuv420p '\(path)'")
     }
 }

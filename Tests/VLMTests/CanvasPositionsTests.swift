@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import XCTest
+
 @testable import VLM
 
 /// lookd's canvas M-RoPE layout against transformers' own (Tests/VLMTests/canvas-golden.json, made by
@@ -43,7 +44,8 @@ final class CanvasPositionsTests: XCTestCase {
     }
 
     func testTheIssuesLayoutsAndThatTheyAreNotSequential() {
-        let single: [CanvasPositions.Item] = [.text(1), .text(10)] + Array(repeating: .image(crop: 0, grid: (8, 8)), count: 4) + [.text(11), .text(2)]
+        let single: [CanvasPositions.Item] =
+            [.text(1), .text(10)] + Array(repeating: .image(crop: 0, grid: (8, 8)), count: 4) + [.text(11), .text(2)]
         let (p, delta) = CanvasPositions.layout(single, markers: markers)
         XCTAssertEqual(p.map(\.t), [0, 1, 1, 1, 1, 1, 1, 4])
         XCTAssertEqual(p.map(\.h), [0, 0, 1, 1, 2, 2, 3, 4])

@@ -18,8 +18,9 @@ final class LlamaEngineErrorTests: XCTestCase {
     func testAMissingFile() {
         let error = loadError(model: "/nonexistent/lm.gguf", mmproj: Fixtures.mmproj)
         XCTAssertEqual(error, .fileMissing(role: "language model", path: "/nonexistent/lm.gguf"))
-        XCTAssertEqual(loadError(model: Fixtures.model, mmproj: "/nonexistent/mmproj.gguf"),
-                       .fileMissing(role: "mmproj", path: "/nonexistent/mmproj.gguf"))
+        XCTAssertEqual(
+            loadError(model: Fixtures.model, mmproj: "/nonexistent/mmproj.gguf"),
+            .fileMissing(role: "mmproj", path: "/nonexistent/mmproj.gguf"))
     }
 
     func testNotAGGUF() throws {

@@ -3,6 +3,7 @@ import Foundation
 import LookCore
 import TestSupport
 import XCTest
+
 @testable import VLM
 
 /// MiniCPM-V 4.7 on the pinned llama.cpp with lookd's patch: the tiny random-weight 4.7 pair in
@@ -53,10 +54,14 @@ final class MiniCPMV47Tests: XCTestCase {
             ("time-slot key", Fixtures.model47, Fixtures.mmproj47, .canvas(.fromFile(key: "qwen35.rope.mrope_time_slot", value: "3"))),
             ("no key", Fixtures.variant47("nokey"), Fixtures.mmproj47, .canvas(.suppliedByLookd(reason: "the language model names no time slot"))),
             ("zyxt", Fixtures.variant47("zyxt"), Fixtures.mmproj47, .canvas(.fromFile(key: "qwen35.rope.section_order", value: "zyxt"))),
-            ("tyxz", Fixtures.variant47("tyxz"), Fixtures.mmproj47,
-             .canvas(.suppliedByLookd(reason: "qwen35.rope.section_order = tyxz puts the time in slot 0"))),
-            ("extra mmproj tensor", Fixtures.model47, Fixtures.variant47("mmproj-sep"),
-             .canvas(.fromFile(key: "qwen35.rope.mrope_time_slot", value: "3"))),
+            (
+                "tyxz", Fixtures.variant47("tyxz"), Fixtures.mmproj47,
+                .canvas(.suppliedByLookd(reason: "qwen35.rope.section_order = tyxz puts the time in slot 0"))
+            ),
+            (
+                "extra mmproj tensor", Fixtures.model47, Fixtures.variant47("mmproj-sep"),
+                .canvas(.fromFile(key: "qwen35.rope.mrope_time_slot", value: "3"))
+            ),
         ]
         for (name, model, mmproj, verdict) in variants {
             let engine = try LlamaEngine(modelPath: model, mmprojPath: mmproj)
@@ -122,12 +127,15 @@ final class MiniCPMV47Tests: XCTestCase {
             XCTAssertLessThanOrEqual(miss, tolerance, "\(name): canvas positions match transformers")
 
             let sequential = try engine.promptLogits(image: image, prompt: reference.question, sequential: true)
-            XCTAssertLessThanOrEqual(maxDifference(sequential.logits, expected.sequential_logits), tolerance,
-                                     "\(name): lookd's sequential mode is transformers' sequential mode")
-            XCTAssertGreaterThan(maxDifference(sequential.logits, expected.logits), 20 * tolerance,
-                                 "\(name): plain sequential positions do not match the canvas reference")
-            print("\(name): \(expected.layout.count) positions, crops \(expected.crops): canvas max |diff| \(miss), "
-                  + "sequential \(maxDifference(sequential.logits, expected.logits)), tolerance \(tolerance)")
+            XCTAssertLessThanOrEqual(
+                maxDifference(sequential.logits, expected.sequential_logits), tolerance,
+                "\(name): lookd's sequential mode is transformers' sequential mode")
+            XCTAssertGreaterThan(
+                maxDifference(sequential.logits, expected.logits), 20 * tolerance,
+                "\(name): plain sequential positions do not match the canvas reference")
+            print(
+                "\(name): \(expected.layout.count) positions, crops \(expected.crops): canvas max |diff| \(miss), "
+                    + "sequential \(maxDifference(sequential.logits, expected.logits)), tolerance \(tolerance)")
         }
         XCTAssertGreaterThan(reference.cases["photo"]!.crops.count, 1, "the photo is sliced")
         XCTAssertEqual(reference.cases["frame"]!.crops.count, 1, "the frame is one crop")

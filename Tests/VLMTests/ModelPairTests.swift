@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import XCTest
+
 @testable import VLM
 
 /// How lookd decides to run a pair, from headers alone: the cases no fixture file needs.
@@ -10,8 +11,11 @@ final class ModelPairTests: XCTestCase {
     }
     private let mmproj47: [String: GGUFMetadata.Value] = ["general.architecture": .string("clip"), "clip.projector_type": .string("minicpmv4_7")]
 
-    private func verdict(_ model: [String: GGUFMetadata.Value], mmproj: [String: GGUFMetadata.Value]? = nil, patched: Bool = true) -> ModelPair.Verdict {
-        ModelPair(model: header(model), modelPath: "/m/lm.gguf", mmproj: header(mmproj ?? mmproj47), mmprojPath: "/m/mmproj.gguf", patched: patched).verdict
+    private func verdict(_ model: [String: GGUFMetadata.Value], mmproj: [String: GGUFMetadata.Value]? = nil, patched: Bool = true)
+        -> ModelPair.Verdict
+    {
+        ModelPair(model: header(model), modelPath: "/m/lm.gguf", mmproj: header(mmproj ?? mmproj47), mmprojPath: "/m/mmproj.gguf", patched: patched)
+            .verdict
     }
 
     func testTimeSlotsOtherThanZeroOrThreeAreRefused() {
@@ -20,13 +24,15 @@ final class ModelPairTests: XCTestCase {
         }
         XCTAssertTrue(why.contains("/m/lm.gguf has qwen35.rope.mrope_time_slot = 2"), why)
         XCTAssertTrue(why.contains("width"), why)
-        XCTAssertEqual(verdict(["general.architecture": .string("qwen35"), "qwen35.rope.mrope_time_slot": .uint(0)]),
-                       .canvas(.suppliedByLookd(reason: "qwen35.rope.mrope_time_slot = 0 names llama.cpp's default layout")))
+        XCTAssertEqual(
+            verdict(["general.architecture": .string("qwen35"), "qwen35.rope.mrope_time_slot": .uint(0)]),
+            .canvas(.suppliedByLookd(reason: "qwen35.rope.mrope_time_slot = 0 names llama.cpp's default layout")))
     }
 
     func testAnyTimeSlotSpellingIsRead() {
-        XCTAssertEqual(verdict(["general.architecture": .string("qwen35"), "qwen35.rope.time_slot": .int(3)]),
-                       .canvas(.fromFile(key: "qwen35.rope.time_slot", value: "3")))
+        XCTAssertEqual(
+            verdict(["general.architecture": .string("qwen35"), "qwen35.rope.time_slot": .int(3)]),
+            .canvas(.fromFile(key: "qwen35.rope.time_slot", value: "3")))
     }
 
     func testOnlyQwen35LanguageModelsGetCanvasPositions() {

@@ -9,8 +9,10 @@ final class UTF8AssemblerTests: XCTestCase {
         for cut1 in 0...bytes.count {
             for cut2 in cut1...bytes.count {
                 var assembler = UTF8Assembler()
-                let pieces = [assembler.push(Array(bytes[0..<cut1])), assembler.push(Array(bytes[cut1..<cut2])),
-                              assembler.push(Array(bytes[cut2...])), assembler.finish()]
+                let pieces = [
+                    assembler.push(Array(bytes[0..<cut1])), assembler.push(Array(bytes[cut1..<cut2])),
+                    assembler.push(Array(bytes[cut2...])), assembler.finish(),
+                ]
                 XCTAssertEqual(pieces.joined(), text)
                 for piece in pieces { XCTAssertFalse(piece.contains("\u{FFFD}"), "split at \(cut1), \(cut2)") }
             }
@@ -26,10 +28,10 @@ final class UTF8AssemblerTests: XCTestCase {
 
     func testInvalidBytesBecomeReplacementCharactersInsteadOfWaitingForever() {
         var assembler = UTF8Assembler()
-        XCTAssertEqual(assembler.push([0x80]), "\u{FFFD}")           // a lone continuation byte
+        XCTAssertEqual(assembler.push([0x80]), "\u{FFFD}") // a lone continuation byte
         XCTAssertEqual(assembler.push([0x61]), "a")
-        XCTAssertEqual(assembler.push([0xE6, 0x9D]), "")             // waits for the third byte…
-        XCTAssertEqual(assembler.finish(), "\u{FFFD}")               // …which never comes
+        XCTAssertEqual(assembler.push([0xE6, 0x9D]), "") // waits for the third byte…
+        XCTAssertEqual(assembler.finish(), "\u{FFFD}") // …which never comes
         XCTAssertEqual(assembler.push([0xFF, 0x62]), "\u{FFFD}b")
     }
 }

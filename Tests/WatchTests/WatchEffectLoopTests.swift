@@ -6,6 +6,7 @@ import Rules
 import TestSupport
 import VLM
 import XCTest
+
 @testable import Watch
 
 /// Effects in the loop, in-process: the place question on the frame's own encoding, the hold on the
@@ -25,8 +26,10 @@ final class WatchEffectLoopTests: XCTestCase {
     }
 
     /// A run of `frames` frames (a second apart) over `rules`; `model` answers (scripted by default).
-    private func run(_ rules: String, answers: [String], frames: Int, configure: (inout WatchConfig) -> Void = { _ in },
-                     model inner: (any VisionLanguageModel)? = nil, answer: @escaping @Sendable (String) -> String? = { _ in nil }) throws -> Run {
+    private func run(
+        _ rules: String, answers: [String], frames: Int, configure: (inout WatchConfig) -> Void = { _ in },
+        model inner: (any VisionLanguageModel)? = nil, answer: @escaping @Sendable (String) -> String? = { _ in nil }
+    ) throws -> Run {
         let script = try Fixtures.script(answers, in: dir)
         let clock = ManualClock()
         var config = WatchConfig(source: "-", rules: rules)
@@ -37,8 +40,9 @@ final class WatchEffectLoopTests: XCTestCase {
         let log = dir.appendingPathComponent("events.jsonl").path
         let source = ScriptedSource(count: frames, clock: clock, step: 1)
         let model = WatchedModel(try inner ?? ScriptedModel(path: script), answer: answer)
-        let loop = WatchLoop(source: source, model: model, rules: set.rules, config: config, events: try EventLog(path: log), record: record,
-                             reactor: RecordingReactions(), clock: clock)
+        let loop = WatchLoop(
+            source: source, model: model, rules: set.rules, config: config, events: try EventLog(path: log), record: record,
+            reactor: RecordingReactions(), clock: clock)
         XCTAssertEqual(try loop.run(), "end of source")
         return Run(loop: loop, source: source, model: model, record: record, clock: clock, log: log)
     }
@@ -48,8 +52,9 @@ final class WatchEffectLoopTests: XCTestCase {
     }
 
     func testTheBoxQuestionReusesTheFramesEncodingAndTheEditIsWritten() throws {
-        let r = try run("water rushing over rows of stones=effect:ripple",
-                        answers: ["1. No", "1. Yes", "<ref>water rushing over rows of stones</ref>:<box>238 0 688 998</box>", "1. No"], frames: 3)
+        let r = try run(
+            "water rushing over rows of stones=effect:ripple",
+            answers: ["1. No", "1. Yes", "<ref>water rushing over rows of stones</ref>:<box>238 0 688 998</box>", "1. No"], frames: 3)
         XCTAssertEqual(r.model.encodes, 3, "one encoding a frame, the box question included")
         XCTAssertEqual(r.model.asked.map(\.prompt)[2], "Detect water rushing over rows of stones in the picture and output its bounding box.")
         let fire = try XCTUnwrap(fires(r).first)
@@ -70,15 +75,17 @@ final class WatchEffectLoopTests: XCTestCase {
         XCTAssertEqual(names, ["watch", "watch", "fire", "hold", "watch"], "fire at the hold's start, hold before the next frame")
         let watches = r.events.filter { $0["event"] as? String == "watch" }
         XCTAssertEqual((watches[2]["capture_t"] as? Double ?? 0) - (watches[1]["capture_t"] as? Double ?? 0), 4, accuracy: 1e-6)
-        let summary = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.record.summary(stopReason: "x", seconds: 1).text().utf8)) as? [String: Any])
+        let summary = try XCTUnwrap(
+            try JSONSerialization.jsonObject(with: Data(r.record.summary(stopReason: "x", seconds: 1).text().utf8)) as? [String: Any])
         XCTAssertEqual((summary["holds"] as? [String: Any])?["count"] as? Int, 1)
         XCTAssertEqual((summary["boxes_named"] as? [String: Int])?["water rushing over rows of stones"], 1)
         XCTAssertEqual(summary["fires_with_box"] as? Int, 1)
     }
 
     func testEffectsOnOneFrameHoldOneAfterAnotherInRuleOrder() throws {
-        let r = try run("a road=log|a bridge=effect:spotlight/horn|a church=effect:zoom/bells",
-                        answers: ["1. Yes\\n2. Yes\\n3. Yes", "<box>588 0 1000 181</box>", "I cannot tell.", "1. No\\n2. No\\n3. No"], frames: 2)
+        let r = try run(
+            "a road=log|a bridge=effect:spotlight/horn|a church=effect:zoom/bells",
+            answers: ["1. Yes\\n2. Yes\\n3. Yes", "<box>588 0 1000 181</box>", "I cannot tell.", "1. No\\n2. No\\n3. No"], frames: 2)
         let f = fires(r)
         XCTAssertEqual(f.map { $0["rule"] as! Int }, [1, 2, 3])
         XCTAssertEqual(f[1]["box"] as? [Int], [588, 0, 1000, 181])
@@ -92,9 +99,14 @@ final class WatchEffectLoopTests: XCTestCase {
     }
 
     func testCellsAskedInWordsInTheYesNoPromptOrNotAtAll() throws {
-        let words = try run("a cat=effect:zoom|a dog=count", answers: ["1. Yes\\n2. Yes", "right, top", "on the left", "1. No\\n2. No"],
-                            frames: 2) { $0.cells = .ask; $0.cellWords = true }
-        XCTAssertEqual(words.model.asked[1].prompt, "Where in the picture is a cat? Answer with two words: left, center or right; then top, middle or bottom.")
+        let words = try run(
+            "a cat=effect:zoom|a dog=count", answers: ["1. Yes\\n2. Yes", "right, top", "on the left", "1. No\\n2. No"],
+            frames: 2
+        ) {
+            $0.cells = .ask; $0.cellWords = true
+        }
+        XCTAssertEqual(
+            words.model.asked[1].prompt, "Where in the picture is a cat? Answer with two words: left, center or right; then top, middle or bottom.")
         XCTAssertEqual(fires(words).map { $0["cell"] as? Int }, [3, 4], "every rule that turns yes is asked, as the seed")
         XCTAssertTrue(fires(words)[0]["box"] is NSNull)
 

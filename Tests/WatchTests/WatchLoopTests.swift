@@ -5,13 +5,16 @@ import Rules
 import TestSupport
 import VLM
 import XCTest
+
 @testable import Watch
 
 /// The loop in-process, with test doubles: a scripted source on a manual clock, the scripted model,
 /// and a reaction sink that records.
 final class WatchLoopTests: XCTestCase {
-    private func loop(answers: [String], frames: Int, step: Double, rules: String,
-                      stopAfter: Int? = nil) throws -> (WatchLoop, RecordingReactions, RunRecord, String) {
+    private func loop(
+        answers: [String], frames: Int, step: Double, rules: String,
+        stopAfter: Int? = nil
+    ) throws -> (WatchLoop, RecordingReactions, RunRecord, String) {
         let dir = try Fixtures.scratch()
         let script = try Fixtures.script(answers, in: dir)
         let clock = ManualClock()
@@ -21,9 +24,10 @@ final class WatchLoopTests: XCTestCase {
         let reactions = RecordingReactions()
         let record = RunRecord(epoch: 1, rules: set.rules)
         let log = dir.appendingPathComponent("events.jsonl").path
-        let loop = WatchLoop(source: ScriptedSource(count: frames, clock: clock, step: step), model: try ScriptedModel(path: script),
-                             rules: set.rules, config: config, events: try EventLog(path: log), record: record, reactor: reactions,
-                             clock: clock)
+        let loop = WatchLoop(
+            source: ScriptedSource(count: frames, clock: clock, step: step), model: try ScriptedModel(path: script),
+            rules: set.rules, config: config, events: try EventLog(path: log), record: record, reactor: reactions,
+            clock: clock)
         if let stopAfter {
             loop.onFrame = { [stop = loop.stop] frame, _ in if frame.index == stopAfter { stop.request("test") } }
         }
@@ -32,8 +36,9 @@ final class WatchLoopTests: XCTestCase {
 
     func testFiresOnTheRisingEdgeWithTheCooldownOnTheFramesClock() throws {
         // A frame every 1.4 s: yes, no, yes (2.8 s after the fire: held back), no, yes (5.6 s: fires).
-        let (loop, reactions, record, _) = try loop(answers: ["1. Yes", "1. No", "1. Yes", "1. No", "1. Yes"], frames: 5,
-                                                    step: 1.4, rules: "a cat=chime")
+        let (loop, reactions, record, _) = try loop(
+            answers: ["1. Yes", "1. No", "1. Yes", "1. No", "1. Yes"], frames: 5,
+            step: 1.4, rules: "a cat=chime")
         XCTAssertEqual(try loop.run(), "end of source")
         XCTAssertEqual(reactions.performed.map(\.condition), ["a cat", "a cat"])
         XCTAssertEqual(record.fires.count, 2)
@@ -50,8 +55,9 @@ final class WatchLoopTests: XCTestCase {
     }
 
     func testTheNumberedPromptReachesTheModelAndEveryRuleIsAnswered() throws {
-        let (loop, reactions, record, _) = try loop(answers: ["1. No\\n2. Yes\\n3. Maybe"], frames: 2, step: 1,
-                                                    rules: "a cat=chime|a dog=count|a bird=log")
+        let (loop, reactions, record, _) = try loop(
+            answers: ["1. No\\n2. Yes\\n3. Maybe"], frames: 2, step: 1,
+            rules: "a cat=chime|a dog=count|a bird=log")
         _ = try loop.run()
         XCTAssertEqual(reactions.performed.map(\.condition), ["a dog"])
         let summary = record.summary(stopReason: "x", seconds: 1).text()

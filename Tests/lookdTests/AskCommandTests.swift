@@ -38,7 +38,7 @@ final class AskCommandTests: XCTestCase {
         XCTAssertEqual(rec["question"] as? String, "What is this?", "the question as typed, trimmed")
         XCTAssertEqual(rec["photo"] as? String, photo)
         XCTAssertEqual(rec["photo_px"] as? [Int], [640, 480])
-        XCTAssertEqual(rec["answer"] as? String, r.stdout.dropLast() .description, "stdout is not a terminal: the text as written")
+        XCTAssertEqual(rec["answer"] as? String, r.stdout.dropLast().description, "stdout is not a terminal: the text as written")
         XCTAssertEqual(rec["numbers_line"] as? String, numbers)
         let output = try XCTUnwrap(rec["output_tokens"] as? Int)
         XCTAssertTrue((1...20).contains(output))
@@ -51,8 +51,11 @@ final class AskCommandTests: XCTestCase {
 
     func testAFollowUpQuestionReusesThePhotosEncodingUnlessToldToEncodeAgain() throws {
         let json = dir.appendingPathComponent("ask.json").path
-        let r = try ask([photo, "Is there a chessboard?", "--then", "Detect a chessboard in the picture and output its bounding box.",
-                         "--tokens", "6", "--json", json] + model)
+        let r = try ask(
+            [
+                photo, "Is there a chessboard?", "--then", "Detect a chessboard in the picture and output its bounding box.",
+                "--tokens", "6", "--json", json,
+            ] + model)
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(r.stderr.components(separatedBy: "CPU · on-device").count, 3, "numbers lines for each answer")
         let rec = try record(json)
@@ -62,7 +65,8 @@ final class AskCommandTests: XCTestCase {
         XCTAssertEqual(then["image_encode_s"] as? Double, 0, "the photo was not encoded again")
         XCTAssertEqual(r.stdout, "\(rec["answer"] as! String)\n\n\(then["answer"] as! String)\n")
 
-        let again = try ask([photo, "Is there a chessboard?", "--then", "Detect a chessboard.", "--encode-again", "--tokens", "6", "--json", json] + model)
+        let again = try ask(
+            [photo, "Is there a chessboard?", "--then", "Detect a chessboard.", "--encode-again", "--tokens", "6", "--json", json] + model)
         XCTAssertEqual(again.status, 0, again.stderr)
         XCTAssertGreaterThan((try record(json)["then"] as? [String: Any])?["image_encode_s"] as? Double ?? 0, 0)
     }
@@ -124,8 +128,14 @@ final class AskCommandTests: XCTestCase {
         // second here); the interrupt comes as soon as the first text is out.
         let json = dir.appendingPathComponent("stopped.json").path
         let out = dir.appendingPathComponent("out.txt")
-        let r = try Subprocess.run("/bin/sh", ["-c", "exec '\(Fixtures.lookd)' ask '\(photo!)' 'What is this?' --tokens 8192 --context 8192 --json '\(json)' --model '\(Fixtures.model)' --mmproj '\(Fixtures.mmproj)' > '\(out.path)'"],
-                                   environment: ["GGML_NO_BACKTRACE": "1"]) { process in
+        let r = try Subprocess.run(
+            "/bin/sh",
+            [
+                "-c",
+                "exec '\(Fixtures.lookd)' ask '\(photo!)' 'What is this?' --tokens 8192 --context 8192 --json '\(json)' --model '\(Fixtures.model)' --mmproj '\(Fixtures.mmproj)' > '\(out.path)'",
+            ],
+            environment: ["GGML_NO_BACKTRACE": "1"]
+        ) { process in
             let deadline = Date().addingTimeInterval(60)
             while Date() < deadline {
                 if let size = try? FileManager.default.attributesOfItem(atPath: out.path)[.size] as? Int, size > 0 { break }

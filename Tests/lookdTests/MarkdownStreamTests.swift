@@ -1,5 +1,6 @@
-@testable import lookd
 import XCTest
+
+@testable import lookd
 
 final class MarkdownStreamTests: XCTestCase {
     /// Renders `text` fed in pieces of `size` characters; returns (terminal output, shown text).

@@ -12,14 +12,22 @@ final class ModelsInspectTests: XCTestCase {
     func testVerdictsForEachFixturePair() throws {
         let cases: [(String, String, String)] = [
             (Fixtures.model, Fixtures.mmproj, "Verdict: runs natively"),
-            (Fixtures.model47, Fixtures.mmproj47,
-             "Verdict: runs as MiniCPM-V 4.7 (canvas positions; time slot from the file: qwen35.rope.mrope_time_slot = 3)"),
-            (Fixtures.variant47("nokey"), Fixtures.mmproj47,
-             "Verdict: runs as MiniCPM-V 4.7 (canvas positions; time slot supplied by lookd: the language model names no time slot)"),
-            (Fixtures.variant47("zyxt"), Fixtures.mmproj47,
-             "Verdict: runs as MiniCPM-V 4.7 (canvas positions; time slot from the file: qwen35.rope.section_order = zyxt)"),
-            (Fixtures.model47, Fixtures.variant47("mmproj-sep"),
-             "Verdict: runs as MiniCPM-V 4.7 (canvas positions; time slot from the file: qwen35.rope.mrope_time_slot = 3)"),
+            (
+                Fixtures.model47, Fixtures.mmproj47,
+                "Verdict: runs as MiniCPM-V 4.7 (canvas positions; time slot from the file: qwen35.rope.mrope_time_slot = 3)"
+            ),
+            (
+                Fixtures.variant47("nokey"), Fixtures.mmproj47,
+                "Verdict: runs as MiniCPM-V 4.7 (canvas positions; time slot supplied by lookd: the language model names no time slot)"
+            ),
+            (
+                Fixtures.variant47("zyxt"), Fixtures.mmproj47,
+                "Verdict: runs as MiniCPM-V 4.7 (canvas positions; time slot from the file: qwen35.rope.section_order = zyxt)"
+            ),
+            (
+                Fixtures.model47, Fixtures.variant47("mmproj-sep"),
+                "Verdict: runs as MiniCPM-V 4.7 (canvas positions; time slot from the file: qwen35.rope.mrope_time_slot = 3)"
+            ),
         ]
         for (model, mmproj, verdict) in cases {
             let r = try inspect([model, mmproj])

@@ -10,15 +10,19 @@ final class RecordKeysTests: XCTestCase {
     func testAFixedRunGivesTheRecordedKeys() throws {
         let dir = try Fixtures.scratch()
         let photos = try TestMedia.photoFolder(in: dir)
-        let answers = ["1. Yes\\n2. Yes\\n3. Yes\\n4. Yes\\n5. Yes\\n6. Yes", "<box>100 100 500 600</box>",
-                       "1. No\\n2. No\\n3. No\\n4. No\\n5. No\\n6. No", "1. Yes\\n2. Maybe\\n3. No\\n4. No\\n5. No\\n6. No"]
+        let answers = [
+            "1. Yes\\n2. Yes\\n3. Yes\\n4. Yes\\n5. Yes\\n6. Yes", "<box>100 100 500 600</box>",
+            "1. No\\n2. No\\n3. No\\n4. No\\n5. No\\n6. No", "1. Yes\\n2. Maybe\\n3. No\\n4. No\\n5. No\\n6. No",
+        ]
         let out = dir.appendingPathComponent("out").path
         let rules = "a test card=count|a bird=log|a cat=effect:ripple|a dog=say:hello|a cow=timer:1|a fox=chime"
-        let r = try Subprocess.run(Fixtures.lookd, [
-            "watch", "--source", photos, "--rules", rules, "--model", "script:" + (try Fixtures.script(answers, in: dir)),
-            "--photo-seconds", "0", "--seconds", "1.5", "--hold", "0.2", "--cooldown", "0.3", "--no-sound", "--record", out,
-            "--frames", dir.appendingPathComponent("frames").path, "--truth", "one:yes,no,no,no,no,no",
-        ])
+        let r = try Subprocess.run(
+            Fixtures.lookd,
+            [
+                "watch", "--source", photos, "--rules", rules, "--model", "script:" + (try Fixtures.script(answers, in: dir)),
+                "--photo-seconds", "0", "--seconds", "1.5", "--hold", "0.2", "--cooldown", "0.3", "--no-sound", "--record", out,
+                "--frames", dir.appendingPathComponent("frames").path, "--truth", "one:yes,no,no,no,no,no",
+            ])
         XCTAssertEqual(r.status, 0, r.stderr)
         var lines: [String] = []
         var byEvent: [String: Set<String>] = [:]
@@ -50,7 +54,9 @@ final class RecordKeysTests: XCTestCase {
                 let path = prefix.isEmpty ? key : "\(prefix).\(key)"
                 out.insert(path)
                 // Tables keyed by a rule's words or a sound's name: their keys are data, not shape.
-                if ["yes", "fires_by_rule", "fires_by_reaction", "fires_by_effect", "fires_by_sound", "boxes_named", "cells_named"].contains(key) { continue }
+                if ["yes", "fires_by_rule", "fires_by_reaction", "fires_by_effect", "fires_by_sound", "boxes_named", "cells_named"].contains(key) {
+                    continue
+                }
                 out.formUnion(paths(child, prefix: path))
             }
         } else if let array = value as? [Any] {

@@ -32,10 +32,15 @@ final class ServiceTests: XCTestCase {
         let notify = try NotifySocket(in: dir)
         let log = path("events.jsonl"), statusFile = path("run/status.json")
         var statusWhileRunning: Subprocess?
-        let r = try Subprocess.run(Fixtures.lookd, ["watch", "--source", clip, "--rules", rules, "--model", "script:" + script,
-                                                    "--cooldown", "0", "--no-sound", "--log", log, "--record", path("out"),
-                                                    "--status", statusFile],
-                                   environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "400000"]) { process in
+        let r = try Subprocess.run(
+            Fixtures.lookd,
+            [
+                "watch", "--source", clip, "--rules", rules, "--model", "script:" + script,
+                "--cooldown", "0", "--no-sound", "--log", log, "--record", path("out"),
+                "--status", statusFile,
+            ],
+            environment: ["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "400000"]
+        ) { process in
             XCTAssertTrue(notify.waitFor("READY=1"))
             EventLogFile.waitForLines(log, containing: "\"shown\":\"×3\"")
             // A valid file: a cat keeps its count, the dog goes, a bird comes.
@@ -65,7 +70,8 @@ final class ServiceTests: XCTestCase {
         XCTAssertEqual(reloaded["kept"] as? Int, 1)
         let rejected = try XCTUnwrap(events.first { $0["action"] as? String == "rejected" })
         XCTAssertEqual(rejected["error"] as? String, "\(rules):3:12: unknown sound \"trumpet\"; use chime, glass or bell")
-        XCTAssertTrue(r.stderr.contains("rules not reloaded: \(rules):3:12: unknown sound \"trumpet\"; use chime, glass or bell; the old rules stay"), r.stderr)
+        XCTAssertTrue(
+            r.stderr.contains("rules not reloaded: \(rules):3:12: unknown sound \"trumpet\"; use chime, glass or bell; the old rules stay"), r.stderr)
         // The count went on across the reload: ×1, ×2, … without starting again.
         let counts = events.filter { $0["event"] as? String == "fire" && $0["condition"] as? String == "a cat" }
             .compactMap { ($0["shown"] as? String).flatMap { Int($0.dropFirst()) } }
@@ -80,7 +86,8 @@ final class ServiceTests: XCTestCase {
         XCTAssertEqual(running.status, 0, running.stderr)
         XCTAssertTrue(running.stdout.hasPrefix("lookd is watching: \(clip) · pid "), running.stdout)
         XCTAssertTrue(running.stdout.contains("rules from \(rules) (reloaded 1×):"), running.stdout)
-        XCTAssertNotNil(running.stdout.range(of: #"  1\. a cat → count +×\d+ · answer (yes|no) · fired \d+×"#, options: .regularExpression), running.stdout)
+        XCTAssertNotNil(
+            running.stdout.range(of: #"  1\. a cat → count +×\d+ · answer (yes|no) · fired \d+×"#, options: .regularExpression), running.stdout)
         XCTAssertTrue(running.stdout.contains("  2. a bird → log"), running.stdout)
         XCTAssertTrue(running.stdout.contains("latest log lines:\n"), running.stdout)
         XCTAssertTrue(running.stdout.contains("\n  fire: a cat → count (frame "), running.stdout)
@@ -95,12 +102,17 @@ final class ServiceTests: XCTestCase {
     func testWatchRulesReloadsWhenTheFileChangesAndSIGHUPDuringTheDelayIsKept() throws {
         let (clip, rules, script) = try setUp(rules: "rules:\n  - when: a cat\n    count: true\n")
         let log = path("events.jsonl")
-        let r = try Subprocess.run(Fixtures.lookd, ["watch", "--source", clip, "--rules", rules, "--model", "script:" + script,
-                                                    "--watch-rules", "--delay", "1", "--no-sound", "--log", log, "--record", path("out"),
-                                                    "--status", path("status.json")]) { process in
+        let r = try Subprocess.run(
+            Fixtures.lookd,
+            [
+                "watch", "--source", clip, "--rules", rules, "--model", "script:" + script,
+                "--watch-rules", "--delay", "1", "--no-sound", "--log", log, "--record", path("out"),
+                "--status", path("status.json"),
+            ]
+        ) { process in
             EventLogFile.waitForLines(log, containing: "\"event\":\"start\"")
             usleep(200_000)
-            kill(process.processIdentifier, SIGHUP)       // before the first frame: kept, not fatal
+            kill(process.processIdentifier, SIGHUP) // before the first frame: kept, not fatal
             EventLogFile.waitForLines(log, containing: "\"action\":\"reloaded\"")
             EventLogFile.waitForLines(log, containing: "\"event\":\"watch\"", count: 5)
             try? "rules:\n  - when: a cat\n    count: true\n  - when: a fox\n    log: true\n".write(toFile: rules, atomically: true, encoding: .utf8)
@@ -116,17 +128,20 @@ final class ServiceTests: XCTestCase {
     func testTheUnitFileVerifies() throws {
         // systemd-analyze checks that ExecStart's program exists: point it at the built binary.
         let unit = try String(contentsOf: Fixtures.root.appendingPathComponent("systemd/lookd.service"), encoding: .utf8)
-        for line in ["Type=notify", "ExecReload=/bin/kill -HUP $MAINPID", "WatchdogSec=", "User=lookd", "SupplementaryGroups=video audio",
-                     "ProtectSystem=strict", "StateDirectory=lookd", "RuntimeDirectory=lookd", "NoNewPrivileges=yes", "PrivateTmp=yes",
-                     "DevicePolicy=closed", "DeviceAllow=char-video4linux rw"] {
+        for line in [
+            "Type=notify", "ExecReload=/bin/kill -HUP $MAINPID", "WatchdogSec=", "User=lookd", "SupplementaryGroups=video audio",
+            "ProtectSystem=strict", "StateDirectory=lookd", "RuntimeDirectory=lookd", "NoNewPrivileges=yes", "PrivateTmp=yes",
+            "DevicePolicy=closed", "DeviceAllow=char-video4linux rw",
+        ] {
             XCTAssertTrue(unit.contains(line), "the unit has \(line)")
         }
         let copy = try write(unit.replacingOccurrences(of: "/usr/local/bin/lookd", with: Fixtures.lookd), to: "lookd.service")
         let verify = try Subprocess.run("/usr/bin/systemd-analyze", ["verify", "--man=no", copy])
         XCTAssertEqual(verify.status, 0, verify.stderr)
         XCTAssertEqual(verify.stderr.trimmingCharacters(in: .whitespacesAndNewlines), "", "no warnings")
-        let broken = try write(unit.replacingOccurrences(of: "/usr/local/bin/lookd", with: Fixtures.lookd)
-            .replacingOccurrences(of: "Type=notify", with: "Type=notifyy"), to: "broken.service")
+        let broken = try write(
+            unit.replacingOccurrences(of: "/usr/local/bin/lookd", with: Fixtures.lookd)
+                .replacingOccurrences(of: "Type=notify", with: "Type=notifyy"), to: "broken.service")
         XCTAssertNotEqual(try Subprocess.run("/usr/bin/systemd-analyze", ["verify", "--man=no", broken]).stderr, "", "the check can fail")
     }
 }

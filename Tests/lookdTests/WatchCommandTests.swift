@@ -29,15 +29,20 @@ final class WatchCommandTests: XCTestCase {
         try TestMedia.clip(clip, seconds: 5, fps: 10)
         // Frames every 0.5 s of video: rule 1 yes at 0.5 s, no, yes at 1.5 s (within 3 s: held back),
         // no, yes at 4.0 s (fires again); rule 2 never readable.
-        let answers = ["1. No\\n2. Hmm", "1. Yes\\n2. Hmm", "1. No\\n2. Hmm", "1. Yes\\n2. Hmm", "1. No\\n2. Hmm",
-                       "1. No\\n2. Hmm", "1. No\\n2. Hmm", "1. No\\n2. Hmm", "1. Yes\\n2. Hmm", "1. Yes\\n2. Hmm"]
+        let answers = [
+            "1. No\\n2. Hmm", "1. Yes\\n2. Hmm", "1. No\\n2. Hmm", "1. Yes\\n2. Hmm", "1. No\\n2. Hmm",
+            "1. No\\n2. Hmm", "1. No\\n2. Hmm", "1. No\\n2. Hmm", "1. Yes\\n2. Hmm", "1. Yes\\n2. Hmm",
+        ]
         let out = path("out")
-        let r = try watch(["--source", clip, "--rules", "a test card=count|a bird=log", "--model", "script:" + (try script(answers)),
-                           "--pace", "frames", "--every", "0.5", "--record", out, "--frames", path("frames")])
+        let r = try watch([
+            "--source", clip, "--rules", "a test card=count|a bird=log", "--model", "script:" + (try script(answers)),
+            "--pace", "frames", "--every", "0.5", "--record", out, "--frames", path("frames"),
+        ])
         XCTAssertEqual(r.status, 0, r.stderr)
         let log = try events((out as NSString).appendingPathComponent("lookd-events.jsonl"))
-        XCTAssertEqual(log.map { $0["event"] as! String }.filter { $0 != "watch" && $0 != "fire" },
-                       ["start", "ready", "source", "rules", "sounds", "stop", "done"])
+        XCTAssertEqual(
+            log.map { $0["event"] as! String }.filter { $0 != "watch" && $0 != "fire" },
+            ["start", "ready", "source", "rules", "sounds", "stop", "done"])
         let watches = log.filter { $0["event"] as? String == "watch" }
         XCTAssertEqual(watches.count, 10)
         XCTAssertEqual(watches.map { ($0["fired"] as! [Int]).count }, [0, 1, 0, 0, 0, 0, 0, 0, 1, 0])
@@ -52,7 +57,9 @@ final class WatchCommandTests: XCTestCase {
         let rec = try record(in: out)
         XCTAssertEqual(rec["schema"] as? String, "lookd-watch-run/1")
         XCTAssertEqual(rec["engine"] as? String, "script · script.txt")
-        XCTAssertEqual(rec["prompt"] as? String, "Answer each question with Yes or No, each answer on its own numbered line.\n1. Is there a test card?\n2. Is there a bird?")
+        XCTAssertEqual(
+            rec["prompt"] as? String,
+            "Answer each question with Yes or No, each answer on its own numbered line.\n1. Is there a test card?\n2. Is there a bird?")
         XCTAssertEqual((rec["frames"] as? [Any])?.count, 10)
         XCTAssertEqual((rec["fires"] as? [Any])?.count, 2)
         XCTAssertEqual((rec["suppressed"] as? [Any])?.count, 1)
@@ -75,8 +82,10 @@ final class WatchCommandTests: XCTestCase {
         let clip = path("clip.mp4")
         try TestMedia.clip(clip, seconds: 2, fps: 15)
         let out = path("out")
-        let r = try watch(["--source", clip, "--rules", Fixtures.root.appendingPathComponent("rules.example.yaml").path,
-                           "--model", Fixtures.model, "--mmproj", Fixtures.mmproj, "--record", out])
+        let r = try watch([
+            "--source", clip, "--rules", Fixtures.root.appendingPathComponent("rules.example.yaml").path,
+            "--model", Fixtures.model, "--mmproj", Fixtures.mmproj, "--record", out,
+        ])
         XCTAssertEqual(r.status, 0, r.stderr)
         let rec = try record(in: out)
         XCTAssertEqual(rec["engine"] as? String, "llama.cpp · tiny-minicpmv-Q8_0.gguf")
@@ -97,8 +106,10 @@ final class WatchCommandTests: XCTestCase {
         let photos = try TestMedia.photoFolder(in: dir)
         let out = path("out")
         let log = (out as NSString).appendingPathComponent("lookd-events.jsonl")
-        let r = try watch(["--source", photos, "--photo-seconds", "0", "--rules", "a cat=log", "--model", "script:" + (try script(["1. No"])),
-                           "--record", out]) { process in
+        let r = try watch([
+            "--source", photos, "--photo-seconds", "0", "--rules", "a cat=log", "--model", "script:" + (try script(["1. No"])),
+            "--record", out,
+        ]) { process in
             EventLogFile.waitForLines(log, containing: "\"watch\"", count: 5)
             kill(process.processIdentifier, SIGTERM)
         }
@@ -114,8 +125,10 @@ final class WatchCommandTests: XCTestCase {
     func testSIGKILLLosesNothingAlreadyLogged() throws {
         let photos = try TestMedia.photoFolder(in: dir)
         let log = path("events.jsonl")
-        _ = try watch(["--source", photos, "--photo-seconds", "0", "--rules", "a cat=log", "--model", "script:" + (try script(["1. Yes", "1. No"])),
-                       "--log", log, "--record", path("out")]) { process in
+        _ = try watch([
+            "--source", photos, "--photo-seconds", "0", "--rules", "a cat=log", "--model", "script:" + (try script(["1. Yes", "1. No"])),
+            "--log", log, "--record", path("out"),
+        ]) { process in
             EventLogFile.waitForLines(log, containing: "\"watch\"", count: 30)
             kill(process.processIdentifier, SIGKILL)
         }
@@ -131,8 +144,10 @@ final class WatchCommandTests: XCTestCase {
         let trigger = path("go")
         let out = path("out")
         let started = Date()
-        let r = try watch(["--source", photos, "--rules", "a cat=log", "--model", "script:" + (try script(["1. No"])),
-                           "--trigger", trigger, "--delay", "0.3", "--seconds", "1", "--record", out]) { _ in
+        let r = try watch([
+            "--source", photos, "--rules", "a cat=log", "--model", "script:" + (try script(["1. No"])),
+            "--trigger", trigger, "--delay", "0.3", "--seconds", "1", "--record", out,
+        ]) { _ in
             usleep(500_000)
             FileManager.default.createFile(atPath: trigger, contents: Data())
         }
@@ -171,10 +186,12 @@ final class WatchCommandTests: XCTestCase {
         let out = path("out")
         // Photos in name order, the next every frame: object, sign, object, sign. The script is right
         // about the object and wrong about the sign's second rule.
-        let r = try watch(["--source", photos, "--photo-seconds", "0", "--rules", "a chessboard=chime|a sign=count",
-                           "--truth", "object:yes,no;sign:no,yes", "--seconds", "60",
-                           "--model", "script:" + (try script(["1. Yes\\n2. No", "1. No\\n2. No", "1. Yes\\n2. No", "1. No\\n2. No"])),
-                           "--record", out]) { process in
+        let r = try watch([
+            "--source", photos, "--photo-seconds", "0", "--rules", "a chessboard=chime|a sign=count",
+            "--truth", "object:yes,no;sign:no,yes", "--seconds", "60",
+            "--model", "script:" + (try script(["1. Yes\\n2. No", "1. No\\n2. No", "1. Yes\\n2. No", "1. No\\n2. No"])),
+            "--record", out,
+        ]) { process in
             EventLogFile.waitForLines((out as NSString).appendingPathComponent("lookd-events.jsonl"), containing: "\"watch\"", count: 4)
             kill(process.processIdentifier, SIGINT)
         }

@@ -15,9 +15,13 @@ final class WatchHoldTests: XCTestCase {
         let clip = path("clip.mp4")
         try TestMedia.clip(clip, seconds: 3, fps: 10)
         let log = path("events.jsonl")
-        let r = try Subprocess.run(Fixtures.lookd, ["watch", "--source", clip, "--rules", "a test card=effect:zoom",
-                                                    "--model", "script:" + (try script(["1. No", "1. Yes", "<box>100 100 400 500</box>", "1. No"])),
-                                                    "--hold", "1.5", "--no-sound", "--log", log, "--record", path("out")])
+        let r = try Subprocess.run(
+            Fixtures.lookd,
+            [
+                "watch", "--source", clip, "--rules", "a test card=effect:zoom",
+                "--model", "script:" + (try script(["1. No", "1. Yes", "<box>100 100 400 500</box>", "1. No"])),
+                "--hold", "1.5", "--no-sound", "--log", log, "--record", path("out"),
+            ])
         XCTAssertEqual(r.status, 0, r.stderr)
         let events = try EventLogFile.read(log).filter { ["watch", "fire", "hold"].contains($0["event"] as! String) }
         let names = events.map { $0["event"] as! String }
@@ -40,9 +44,14 @@ final class WatchHoldTests: XCTestCase {
         let photos = try TestMedia.photoFolder(in: dir)
         let log = path("events.jsonl")
         let out = path("out")
-        let r = try Subprocess.run(Fixtures.lookd, ["watch", "--source", photos, "--photo-seconds", "0", "--rules", "a cat=effect:ripple",
-                                                    "--model", "script:" + (try script(["1. No", "1. Yes", "<box>0 0 500 500</box>", "1. No"])),
-                                                    "--hold", "2", "--no-sound", "--log", log, "--record", out]) { process in
+        let r = try Subprocess.run(
+            Fixtures.lookd,
+            [
+                "watch", "--source", photos, "--photo-seconds", "0", "--rules", "a cat=effect:ripple",
+                "--model", "script:" + (try script(["1. No", "1. Yes", "<box>0 0 500 500</box>", "1. No"])),
+                "--hold", "2", "--no-sound", "--log", log, "--record", out,
+            ]
+        ) { process in
             EventLogFile.waitForLines(log, containing: "\"event\":\"fire\"")
             kill(process.processIdentifier, SIGTERM)
         }

@@ -16,23 +16,29 @@ final class WatchSoundTests: XCTestCase {
 
     private func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
 
-
-    private func watch(_ answers: [String], rules: String, seconds: String, extra: [String] = [],
-                       onStart: ((Process) -> Void)? = nil) throws -> (Subprocess, [[String: Any]]) {
+    private func watch(
+        _ answers: [String], rules: String, seconds: String, extra: [String] = [],
+        onStart: ((Process) -> Void)? = nil
+    ) throws -> (Subprocess, [[String: Any]]) {
         let script = try Fixtures.script(answers, in: dir)
         let log = path("events.jsonl")
-        let r = try Subprocess.run(Fixtures.lookd, ["watch", "--source", try TestMedia.photoFolder(in: dir), "--photo-seconds", "1", "--rules", rules,
-                                                    "--model", "script:" + script, "--seconds", seconds, "--log", log,
-                                                    "--record", path("out")] + extra,
-                                   environment: ["PULSE_SERVER": server.address], onStart: onStart)
+        let r = try Subprocess.run(
+            Fixtures.lookd,
+            [
+                "watch", "--source", try TestMedia.photoFolder(in: dir), "--photo-seconds", "1", "--rules", rules,
+                "--model", "script:" + script, "--seconds", seconds, "--log", log,
+                "--record", path("out"),
+            ] + extra,
+            environment: ["PULSE_SERVER": server.address], onStart: onStart)
         return (r, try EventLogFile.read(log))
     }
 
     func testTheChimeASpokenLineAndAnEffectsSoundAreHeard() throws {
         let recording = try server.record(to: path("heard.wav"))
         // Frame 1: nothing. Then the chime and the line; later the effect's own sound (bells).
-        let (r, log) = try watch(["1. No\\n2. No\\n3. No", "1. Yes\\n2. Yes\\n3. No", "1. Yes\\n2. Yes\\n3. Yes"],
-                                 rules: "a cat=chime|a dog=say:There is a dog|a church=effect:spotlight", seconds: "2")
+        let (r, log) = try watch(
+            ["1. No\\n2. No\\n3. No", "1. Yes\\n2. Yes\\n3. No", "1. Yes\\n2. Yes\\n3. Yes"],
+            rules: "a cat=chime|a dog=say:There is a dog|a church=effect:spotlight", seconds: "2")
         XCTAssertEqual(r.status, 0, r.stderr)
         let audio = try recording.stop()
         let fires = log.filter { $0["event"] as? String == "fire" }
@@ -52,7 +58,8 @@ final class WatchSoundTests: XCTestCase {
         let span = try XCTUnwrap(audio.soundSpan(), "nothing was heard")
         XCTAssertGreaterThan(span.length, 2.5, "the bells last 3 s")
         let record = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: path("out")).first { $0.hasPrefix("watch-run-") })
-        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path("out/\(record)")))) as? [String: Any])
+        let json = try XCTUnwrap(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path("out/\(record)")))) as? [String: Any])
         XCTAssertEqual((json["sounds"] as? [Any])?.count, 2)
         XCTAssertEqual((json["speech"] as? [Any])?.count, 1)
     }
@@ -77,8 +84,9 @@ final class WatchSoundTests: XCTestCase {
             XCTAssertEqual(fire["performed"] as? Bool, false)
             XCTAssertTrue((fire["note"] as? String ?? "").hasPrefix("no sound server"), "\(fire)")
         }
-        XCTAssertEqual(r.stderr.components(separatedBy: "no sound server").count - 1, 1 + fires.count,
-                       "one error line, and the fire lines that mention it")
+        XCTAssertEqual(
+            r.stderr.components(separatedBy: "no sound server").count - 1, 1 + fires.count,
+            "one error line, and the fire lines that mention it")
         XCTAssertGreaterThan(log.filter { $0["event"] as? String == "watch" }.count, 3, "the watch went on")
     }
 

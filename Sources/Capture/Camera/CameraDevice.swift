@@ -63,7 +63,8 @@ final class CameraDevice {
         format.fmt.pix.pixelformat = Self.fourcc("RGB3")
         format.fmt.pix.field = V4L2_FIELD_NONE.rawValue
         guard cv4l2_s_fmt(fd, &format) == 0 else {
-            throw errno == EBUSY ? .cameraBusy(device: path) : .cameraNoFormat(device: path, reason: "RGB24 at \(w)×\(h) was refused (\(Self.errnoText()))")
+            throw errno == EBUSY
+                ? .cameraBusy(device: path) : .cameraNoFormat(device: path, reason: "RGB24 at \(w)×\(h) was refused (\(Self.errnoText()))")
         }
         guard format.fmt.pix.pixelformat == Self.fourcc("RGB3") else {
             throw .cameraNoFormat(device: path, reason: "libv4l cannot convert \(Self.fourccText(nativeFormat)) to RGB24")

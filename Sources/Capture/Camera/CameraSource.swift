@@ -62,10 +62,12 @@ public final class CameraSource: FrameSource, @unchecked Sendable {
         let waited = clock.now() - started
         let scaleStart = clock.now()
         let size = fittedSize(width: picture.image.width, height: picture.image.height, maxSide: maxSide)
-        let image = size == (picture.image.width, picture.image.height) ? picture.image : picture.image.resized(width: size.width, height: size.height)
+        let image =
+            size == (picture.image.width, picture.image.height) ? picture.image : picture.image.resized(width: size.width, height: size.height)
         let now = clock.now()
-        var frame = Frame(image: image, captured: now, sourceTime: nil, age: max(0, MonotonicClock().now() - picture.captured),
-                          sourceSize: (picture.image.width, picture.image.height))
+        var frame = Frame(
+            image: image, captured: now, sourceTime: nil, age: max(0, MonotonicClock().now() - picture.captured),
+            sourceSize: (picture.image.width, picture.image.height))
         frame.scaleSeconds = now - scaleStart
         frame.waitSeconds = waited
         return frame
@@ -91,7 +93,11 @@ public final class CameraSource: FrameSource, @unchecked Sendable {
             self.maxSide = maxSide
         }
 
-        func stop() { condition.withLock { stopped = true; condition.broadcast() } }
+        func stop() {
+            condition.withLock {
+                stopped = true; condition.broadcast()
+            }
+        }
         private var isStopped: Bool { condition.withLock { stopped } }
 
         func run() {

@@ -79,8 +79,9 @@ public final class SoundOutput: @unchecked Sendable {
         var error: Int32 = 0
         // A short target buffer (100 ms): the sound starts soon, and drain ends soon after it.
         let bytesPerSecond = UInt32(clip.rate * clip.channels * 2)
-        var buffer = pa_buffer_attr(maxlength: UInt32.max, tlength: bytesPerSecond / 10, prebuf: UInt32.max,
-                                    minreq: UInt32.max, fragsize: UInt32.max)
+        var buffer = pa_buffer_attr(
+            maxlength: UInt32.max, tlength: bytesPerSecond / 10, prebuf: UInt32.max,
+            minreq: UInt32.max, fragsize: UInt32.max)
         guard let handle = pa_simple_new(server, "lookd", PA_STREAM_PLAYBACK, nil, name, &spec, nil, &buffer, &error) else {
             let reason = "no sound server (\(String(cString: pa_strerror(error))))"
             report(failure: reason)

@@ -21,8 +21,9 @@ public struct PixelRect: Sendable, Equatable {
     /// The rectangle of a per-mille box in a `width` × `height` picture.
     public init(_ box: Box, width: Int, height: Int) {
         let w = Double(width), h = Double(height)
-        self.init(x: Double(box.left) / 1000 * w, y: Double(box.top) / 1000 * h,
-                  width: Double(box.right - box.left) / 1000 * w, height: Double(box.bottom - box.top) / 1000 * h)
+        self.init(
+            x: Double(box.left) / 1000 * w, y: Double(box.top) / 1000 * h,
+            width: Double(box.right - box.left) / 1000 * w, height: Double(box.bottom - box.top) / 1000 * h)
     }
 }
 

@@ -74,7 +74,7 @@ public final class EffectRenderer: @unchecked Sendable {
                             if d <= radius - ring {
                                 dst[i] = tinted[i]; dst[i + 1] = tinted[i + 1]; dst[i + 2] = tinted[i + 2]
                             } else if d < radius {
-                                let u = (radius - d) / ring              // 0 at the wave's front, 1 at its back
+                                let u = (radius - d) / ring // 0 at the wave's front, 1 at its back
                                 let push = bend * sin(u * .pi) / max(d, 1)
                                 let sx = min(max(Int(Double(x) - dx * push), 0), w - 1)
                                 let sy = min(max(Int(Double(y) - dy * push), 0), h - 1)
@@ -106,8 +106,9 @@ public final class EffectRenderer: @unchecked Sendable {
         let (window, _) = EffectGeometry.zoom(box: box, width: width, height: height)
         let q = EffectGeometry.zoomProgress(seconds: seconds)
         let W = Double(width), H = Double(height)
-        let view = PixelRect(x: window.x * q, y: window.y * q,
-                             width: W + (window.width - W) * q, height: H + (window.height - H) * q)
+        let view = PixelRect(
+            x: window.x * q, y: window.y * q,
+            width: W + (window.width - W) * q, height: H + (window.height - H) * q)
         return Self.sample(frame, window: view)
     }
 
@@ -183,7 +184,7 @@ public final class EffectRenderer: @unchecked Sendable {
     /// product of two error-function edges, exact and cheap.
     static func spotlightMask(box: Box?, width: Int, height: Int) -> [Float] {
         let (rect, blur) = EffectGeometry.spotlight(box: box, width: width, height: height)
-        let k = 1 / (blur / 2 * 2.0.squareRoot())   // the blur as a Gaussian's radius ≈ 2σ
+        let k = 1 / (blur / 2 * 2.0.squareRoot()) // the blur as a Gaussian's radius ≈ 2σ
         func edge(_ v: Double, _ lo: Double, _ hi: Double) -> Double { 0.5 * (erf((hi - v) * k) - erf((lo - v) * k)) }
         let xs = (0..<width).map { edge(Double($0) + 0.5, rect.x, rect.x + rect.width) }
         let ys = (0..<height).map { edge(Double($0) + 0.5, rect.y, rect.y + rect.height) }
