@@ -39,4 +39,29 @@ public enum StatusFile {
             return "The status file \(path) cannot be written: \(error.localizedDescription)"
         }
     }
+
+    /// A status file as `lookd status` reads it: where it was, its bytes and fields, and whether the
+    /// watch that wrote it still runs (its process is alive and it has not stopped).
+    public struct Reading {
+        public let path: String
+        public let data: Data
+        public let status: [String: Any]
+        public let running: Bool
+    }
+
+    /// Reads `explicit`, else the first status file that exists among the `candidates()`.
+    public static func read(explicit: String?) throws(RecordsError) -> Reading {
+        let candidates = explicit.map { [$0] } ?? self.candidates()
+        guard let path = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
+            throw .noStatus(candidates.joined(separator: ", "))
+        }
+        guard let data = FileManager.default.contents(atPath: path),
+            let status = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else {
+            throw .cannotOpen(what: "status file", path: path, reason: "it is not a status file lookd wrote")
+        }
+        let pid = status["pid"] as? Int ?? 0
+        let alive = pid > 0 && (kill(pid_t(pid), 0) == 0 || errno == EPERM)
+        return Reading(path: path, data: data, status: status, running: alive && status["state"] as? String != "stopped")
+    }
 }

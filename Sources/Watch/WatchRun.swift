@@ -62,7 +62,7 @@ public final class WatchRun {
     /// Watches `source` with `model` until it ends, `seconds` pass or `stop` is asked; writes the
     /// run record. `onFrame` sees each frame's outcome (the terminal's status line).
     public func watch(
-        source: any FrameSource, model: any VisionLanguageModel, modelFiles: JSON, rules: RuleSet, rulesSource: String,
+        source: any FrameSource, model: any VisionLanguageModel, rules: RuleSet, rulesSource: String,
         stop: StopSignal, reloads: ReloadRequest, notifier: any ServiceNotifier,
         onFrame: @escaping (FrameOutcome) -> Void = { _ in }
     ) throws(WatchError) -> Ending {
@@ -82,7 +82,7 @@ public final class WatchRun {
         waitToStart(stop)
 
         let record = RunRecord(epoch: epoch, rules: rules.rules)
-        record.header = header(model: model, modelFiles: modelFiles, source: sourceJSON, rules: rules.rules, rulesSource: rulesSource)
+        record.header = header(model: model, source: sourceJSON, rules: rules.rules, rulesSource: rulesSource)
         let reactor = Reactor(audio: config.sound ? Audio() : nil)
         reactor.onReport = { [events] report in
             events.write(report.event, report.fields)
@@ -128,14 +128,14 @@ public final class WatchRun {
 
     /// The run record's header: what ran, on what, with which rules and settings.
     private func header(
-        model: any VisionLanguageModel, modelFiles: JSON, source: [(String, JSON)], rules: [Rule],
+        model: any VisionLanguageModel, source: [(String, JSON)], rules: [Rule],
         rulesSource: String
     ) -> [(String, JSON)] {
         let placeAsked = config.cells == .box || config.cells == .ask
         return [
             ("version", .string(version)),
             ("started", .string(ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(epoch))))),
-            ("engine", .string(model.engineName)), ("model", modelFiles),
+            ("engine", .string(model.engineName)), ("model", Self.files(of: model)),
             ("source", .object(source)),
             ("rules_source", .string(rulesSource)), ("rules", RulesJSON.list(rules)),
             ("prompt", .string(config.prompt(for: rules))),
@@ -157,6 +157,15 @@ public final class WatchRun {
                 ])
             ),
         ]
+    }
+
+    /// The files the model runs from, as the record names them.
+    static func files(of model: any VisionLanguageModel) -> JSON {
+        switch model {
+        case let engine as LlamaEngine: return .object([("model", .string(engine.modelPath)), ("mmproj", .string(engine.mmprojPath))])
+        case let script as ScriptedModel: return .object([("script", .string(script.path))])
+        default: return .null
+        }
     }
 
     /// Lets sounds and spoken lines that are still playing finish (at most a few seconds), so their

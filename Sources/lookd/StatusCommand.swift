@@ -23,18 +23,9 @@ enum StatusCommand {
 
     static func run(_ words: [String]) throws(CommandFailure) {
         let args = try Arguments(words, valued: valued, switches: switches)
-        let candidates = args.value("status").map { [$0] } ?? StatusFile.candidates()
-        guard let path = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
-            throw CommandFailure(code: .failure, message: "No lookd watch is running here: no status file at \(candidates.joined(separator: ", ")).")
-        }
-        guard let data = FileManager.default.contents(atPath: path),
-            let status = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-        else {
-            throw CommandFailure(code: .failure, message: "The status file \(path) cannot be read.")
-        }
-        let pid = status["pid"] as? Int ?? 0
-        let alive = pid > 0 && (kill(pid_t(pid), 0) == 0 || errno == EPERM)
-        let running = alive && status["state"] as? String != "stopped"
+        let found: StatusFile.Reading
+        do { found = try StatusFile.read(explicit: args.value("status")) } catch { throw CommandFailure(code: .failure, message: error.description) }
+        let (data, status, running, path) = (found.data, found.status, found.running, found.path)
         if args.has("json") {
             print(String(decoding: data, as: UTF8.self), terminator: "")
         } else {

@@ -101,9 +101,9 @@ enum WatchCommand {
 
         let run: WatchRun
         do { run = try WatchRun(config: config, version: version) } catch { throw failure(error) }
-        let model: any VisionLanguageModel, modelFiles: JSON
+        let model: any VisionLanguageModel
         do throws(CommandFailure) {
-            (model, modelFiles) = try loadModel(args)
+            model = try loadModel(args)
         } catch {
             run.failed(stage: "model", message: error.message)
             throw error
@@ -121,7 +121,7 @@ enum WatchCommand {
         let ending: WatchRun.Ending
         do {
             ending = try run.watch(
-                source: source, model: model, modelFiles: modelFiles, rules: ruleSet, rulesSource: rulesSource,
+                source: source, model: model, rules: ruleSet, rulesSource: rulesSource,
                 stop: stop, reloads: reloads, notifier: notifier
             ) { frame in
                 guard tty else { return }
@@ -143,17 +143,11 @@ enum WatchCommand {
     }
 
     /// The engine: `script:FILE` or a GGUF pair.
-    private static func loadModel(_ args: Arguments) throws(CommandFailure) -> (any VisionLanguageModel, JSON) {
-        if let spec = args.value("model"), spec.hasPrefix("script:") {
-            let path = String(spec.dropFirst("script:".count))
-            do {
-                return (try ScriptedModel(path: path), .object([("script", .string(path))]))
-            } catch {
-                throw CommandFailure(code: .modelFailed, message: "FAILED: \(error)")
-            }
+    private static func loadModel(_ args: Arguments) throws(CommandFailure) -> any VisionLanguageModel {
+        guard let spec = args.value("model"), spec.hasPrefix("script:") else { return try ModelChoice.load(args) }
+        do { return try ScriptedModel(path: String(spec.dropFirst("script:".count))) } catch {
+            throw CommandFailure(code: .modelFailed, message: "FAILED: \(error)")
         }
-        let engine = try ModelChoice.load(args)
-        return (engine, .object([("model", .string(engine.modelPath)), ("mmproj", .string(engine.mmprojPath))]))
     }
 }
 
