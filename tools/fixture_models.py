@@ -154,7 +154,8 @@ def make_checkpoint(out: Path, vocab: dict, hidden: int = 64, shapes: dict = TIN
     save(model, out)
 
 
-def convert(llama_src: Path, ckpt: Path, out_dir: Path, stem: str, mmproj_too: bool = True, outtype: str = "q8_0") -> None:
+def convert(llama_src: Path, ckpt: Path, out_dir: Path, stem: str, mmproj_too: bool = True, outtype: str = "q8_0",
+            mmproj_outtype: str = "") -> None:
     # The truncated vocabulary gives another pre-tokenizer hash than the real one: point it at qwen35.
     runner = f"""
 import sys
@@ -166,9 +167,10 @@ import runpy
 runpy.run_path({str(llama_src / 'convert_hf_to_gguf.py')!r}, run_name="__main__")
 """
     for mmproj in ((False, True) if mmproj_too else (False,)):
-        suffix = outtype.upper()
+        kind = (mmproj_outtype or outtype) if mmproj else outtype
+        suffix = kind.upper()
         name = f"{stem}-mmproj-{suffix}.gguf" if mmproj else f"{stem}-{suffix}.gguf"
-        args = [sys.executable, "-c", runner, "convert", str(ckpt), "--outtype", outtype,
+        args = [sys.executable, "-c", runner, "convert", str(ckpt), "--outtype", kind,
                 "--outfile", str(out_dir / name)] + (["--mmproj"] if mmproj else ["--no-mtp"])
         subprocess.run(args, check=True)
 
@@ -182,7 +184,8 @@ def main() -> None:
             ckpt.mkdir()
             vocab = make_tokenizer(llama_src, ckpt, text_tokens=10**9)
             make_checkpoint(ckpt, vocab, shapes=BENCH)
-            convert(llama_src, ckpt, Path(tmp), "bench-minicpmv")
+            # The mmproj in F16, as users download it (mmproj-model-f16.gguf); the language model Q8_0.
+            convert(llama_src, ckpt, Path(tmp), "bench-minicpmv", mmproj_outtype="f16")
             for f in sorted(Path(tmp).glob("*.gguf")):
                 os.replace(f, out_dir / f.name)
         return

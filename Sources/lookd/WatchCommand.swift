@@ -36,6 +36,8 @@ enum WatchCommand {
           --model FILE.gguf --mmproj FILE.gguf   a local GGUF pair
           --model script:FILE   answers from a text file instead of a model (README: the scripted engine)
           --tokens N            the most answer tokens per frame (default 32)
+          --context N           the model's context length in tokens (default 4096)
+          --threads N           CPU threads for the model (default: every core)
           --cooldown S          seconds after a fire in which the rule does not fire again (default 3)
         Effects (effect: ripple|zoom|spotlight):
           --hold S              seconds an effect holds the frame the model answered (default 3); the loop
