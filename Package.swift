@@ -52,7 +52,7 @@ let package = Package(
         .testTarget(name: "RulesTests", dependencies: ["Rules", "TestSupport"]),
         .testTarget(name: "ReactionsTests", dependencies: ["Reactions", "Media", "Capture", "TestSupport"]),
         .testTarget(name: "GroundingTests", dependencies: ["Grounding", "Rules"]),
-        .testTarget(name: "lookdTests", dependencies: ["lookd", "TestSupport"]),
+        .testTarget(name: "lookdTests", dependencies: ["lookd", "LookCore", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

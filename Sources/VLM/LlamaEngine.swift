@@ -8,8 +8,8 @@ public final class LlamaEngine: VisionLanguageModel, @unchecked Sendable {
     public struct Options: Sendable {
         /// Context length in tokens (not the model's trained 262,144: memory grows with it).
         public var contextSize: Int = 4096
-        /// Threads for decoding and the vision tower (default: every core).
-        public var threads: Int = ProcessInfo.processInfo.activeProcessorCount
+        /// Threads for decoding and the vision tower (default: one a physical core).
+        public var threads: Int = CPUCores.physical()
         /// Prompt tokens read per `llama_decode`.
         public var batchSize: Int = 512
         /// Test hook: leave a MiniCPM-V 4.7 language model's time slot as its file has it (the tests

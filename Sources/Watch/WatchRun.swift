@@ -56,7 +56,8 @@ public final class WatchRun {
 
     /// The model is loaded.
     public func modelReady(_ model: any VisionLanguageModel) {
-        events.write("ready", [("engine", .string(model.engineName)), ("load_s", .number(clock.now() - started))])
+        let threads = (model as? LlamaEngine)?.options.threads
+        events.write("ready", [("engine", .string(model.engineName)), ("load_s", .number(clock.now() - started)), ("threads", .optional(threads))])
     }
 
     /// Watches `source` with `model` until it ends, `seconds` pass or `stop` is asked; writes the

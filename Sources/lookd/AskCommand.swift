@@ -28,7 +28,7 @@ enum AskCommand {
           --tokens N            the most answer tokens (default 256)
           --json FILE           write a record of the question and answer as JSON
           --context N           the context length in tokens (default 4096)
-          --threads N           CPU threads (default: every core)
+          --threads N           CPU threads (default: one a physical core)
           --plain               no Markdown rendering, even on a terminal
           --then "QUESTION"     a follow-up question about the same photo: a new session on the photo as
                                 already encoded (as watch asks where a thing is), answered after the first
@@ -46,6 +46,7 @@ enum AskCommand {
         }
         let question = (args.positional.count > 1 ? args.positional[1] : "").trimmingCharacters(in: .whitespacesAndNewlines)
         let maxTokens = try args.integer("tokens", default: 256, in: 1...8192)
+        _ = try ModelChoice.options(args)
         guard !question.isEmpty else {
             throw CommandFailure(code: .noQuestion, message: "Type a question: lookd ask PHOTO \"QUESTION\".")
         }

@@ -24,12 +24,18 @@ enum ModelChoice {
         }
     }
 
-    /// Loads the engine, or a `FAILED` sentence with the reason.
-    static func load(_ args: Arguments) throws(CommandFailure) -> LlamaEngine {
-        let (model, mmproj) = try paths(args)
+    /// `--context` and `--threads`, checked before any model is pulled or loaded (bad usage, exit 2).
+    static func options(_ args: Arguments) throws(CommandFailure) -> LlamaEngine.Options {
         var options = LlamaEngine.Options()
         options.contextSize = try args.integer("context", default: options.contextSize, in: 512...262_144)
         options.threads = try args.integer("threads", default: options.threads, in: 1...256)
+        return options
+    }
+
+    /// Loads the engine, or a `FAILED` sentence with the reason.
+    static func load(_ args: Arguments) throws(CommandFailure) -> LlamaEngine {
+        let options = try options(args)
+        let (model, mmproj) = try paths(args)
         do {
             return try LlamaEngine(modelPath: model, mmprojPath: mmproj, options: options)
         } catch {

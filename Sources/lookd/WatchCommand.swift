@@ -37,7 +37,7 @@ enum WatchCommand {
           --model script:FILE   answers from a text file instead of a model (README: the scripted engine)
           --tokens N            the most answer tokens per frame (default 32)
           --context N           the model's context length in tokens (default 4096)
-          --threads N           CPU threads for the model (default: every core)
+          --threads N           CPU threads for the model (default: one a physical core)
           --cooldown S          seconds after a fire in which the rule does not fire again (default 3)
         Effects (effect: ripple|zoom|spotlight):
           --hold S              seconds an effect holds the frame the model answered (default 3); the loop
@@ -134,8 +134,8 @@ enum WatchCommand {
             throw failure(error)
         }
         if tty { FileHandle.standardError.write(Data("\n".utf8)) }
-        let n = ending.fires
-        Terminal.err("Stopped · \(ending.frames) frames · \(n) reaction\(n == 1 ? "" : "s") (\(ending.reason)) · record \(ending.record)")
+        let reactions = "\(ending.fires) reaction\(ending.fires == 1 ? "" : "s")"
+        Terminal.err("Stopped · \(ending.frames) frames · \(reactions) (\(ending.reason)) · record \(ending.record)")
         if let error = ending.failure { throw failure(error) }
     }
 

@@ -18,6 +18,7 @@ enum WatchSettings {
         guard let source = args.value("source") else { throw usage("watch needs --source /dev/video0|FILE|URL|DIR") }
         guard let rules = args.value("rules") else { throw usage("watch needs --rules FILE or --rules \"a chessboard=chime|…\"") }
         guard args.positional.isEmpty else { throw usage("watch takes options only; \"\(args.positional[0])\" is not one") }
+        _ = try ModelChoice.options(args)
         var c = WatchConfig(source: source, rules: rules)
         c.cooldown = try Self.number(args, "cooldown", default: 3, in: 0...3600)
         c.maxTokens = try args.integer("tokens", default: 32, in: 1...1024)

@@ -1,4 +1,5 @@
 import Foundation
+import LookCore
 import TestSupport
 import XCTest
 
@@ -100,6 +101,26 @@ final class WatchCommandTests: XCTestCase {
         let times = frames.compactMap { $0["source_t"] as? Double }
         XCTAssertEqual(times, times.sorted(), "real time moves forward")
         XCTAssertTrue(r.stderr.contains("Stopped · \(frames.count) frames"), r.stderr)
+    }
+
+    func testThreadsReachTheEngineAndDefaultToThePhysicalCores() throws {
+        let clip = path("clip.mp4")
+        try TestMedia.clip(clip, seconds: 1, fps: 5)
+        func threads(_ extra: [String]) throws -> Int? {
+            let out = path("out-\(extra.count)")
+            let r = try watch(
+                [
+                    "--source", clip, "--rules", "a cat=log", "--model", Fixtures.model, "--mmproj", Fixtures.mmproj,
+                    "--pace", "frames", "--seconds", "0.5", "--record", out,
+                ] + extra)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            let ready = try events((out as NSString).appendingPathComponent("lookd-events.jsonl")).first { $0["event"] as? String == "ready" }
+            return ready?["threads"] as? Int
+        }
+        XCTAssertEqual(try threads(["--threads", "1"]), 1)
+        XCTAssertEqual(try threads([]), CPUCores.physical())
+        let bad = try watch(["--source", clip, "--rules", "a cat=log", "--threads", "0"])
+        XCTAssertEqual(bad.status, 2, "a thread count below 1 is bad usage")
     }
 
     func testSIGTERMStopsAfterTheFrameAndStillWritesTheRecord() throws {
