@@ -41,7 +41,7 @@ final class DownloadSink: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         let length = response.expectedContentLength
         expected = length > 0 ? written + length : nil
         if !FileManager.default.fileExists(atPath: part) || status == 200 {
-            FileManager.default.createFile(atPath: part, contents: nil)
+            _ = FileManager.default.createFile(atPath: part, contents: nil) // a failure shows as no handle below
         }
         handle = FileHandle(forWritingAtPath: part)
         if status == 200 { handle?.truncateFile(atOffset: 0) } else { handle?.seekToEndOfFile() }
