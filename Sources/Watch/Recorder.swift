@@ -8,13 +8,10 @@ import Records
 final class Recorder {
     let events: EventLog
     let record: RunRecord
-    /// Fires so far, counting the frame in progress.
-    private(set) var fireCount = 0
 
     init(events: EventLog, record: RunRecord) {
         self.events = events
         self.record = record
-        fireCount = record.fireCount
     }
 
     /// The frame's answer is read: its line, and how long the line took to write.
@@ -25,7 +22,6 @@ final class Recorder {
     }
 
     func fired(_ fire: FireOutcome) {
-        fireCount += 1
         events.write("fire", fire.eventFields)
     }
 

@@ -7,10 +7,9 @@ import Rules
 
 extension WatchLoop {
     /// Fires rule `i`: its reaction and its `fire` line; an effect also holds the frame and draws its
-    /// edit there, and its `hold` line follows when the hold ends.
-    func fire(rule i: Int, frame index: Int, captured frame: Frame, shown: RGBImage, place: Place?) -> FireOutcome {
+    /// edit there, and its `hold` line follows when the hold ends. `number` counts the fire in the run.
+    func fire(rule i: Int, number: Int, frame index: Int, captured frame: Frame, shown: RGBImage, place: Place?) -> FireOutcome {
         let rule = rules[i]
-        let number = recorder.fireCount + 1
         let result = reactor.perform(rule.reaction, condition: rule.condition, fire: number, at: Date())
         let now = clock.now()
         var fire = FireOutcome(

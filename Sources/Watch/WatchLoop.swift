@@ -125,7 +125,9 @@ public final class WatchLoop {
         // The frame's line first, then its fires, as the seed's log has them.
         recorder.answered(&outcome)
         for i in fired {
-            outcome.fires.append(fire(rule: i, frame: index, captured: frame, shown: shown, place: places[i]))
+            // The run record holds the earlier frames' fires; this frame's are numbered after them.
+            let number = recorder.record.fireCount + outcome.fires.count + 1
+            outcome.fires.append(fire(rule: i, number: number, frame: index, captured: frame, shown: shown, place: places[i]))
         }
         recorder.finished(outcome)
         return outcome
