@@ -42,14 +42,15 @@ public struct GGUFMetadata: Sendable {
     }
 
     public enum ReadError: Error, Equatable {
-        case missing, notGGUF(magic: [UInt8]), truncated
+        case missing, notAFile, unreadable, notGGUF(magic: [UInt8]), truncated
     }
 
     /// Reads the header of the file at `path`.
+    /// A folder, a device or a pipe is refused before it is read (a pipe could block for ever).
     public static func read(path: String) throws(ReadError) -> GGUFMetadata {
-        guard FileManager.default.fileExists(atPath: path),
-            let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
-        else { throw .missing }
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { throw .missing }
+        guard attributes[.type] as? FileAttributeType == .typeRegular else { throw .notAFile }
+        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) else { throw .unreadable }
         return try parse(data)
     }
 

@@ -99,6 +99,10 @@ public final class LlamaEngine: VisionLanguageModel, @unchecked Sendable {
             return try GGUFMetadata.read(path: path)
         } catch .missing {
             throw .fileMissing(role: role, path: path)
+        } catch .notAFile {
+            throw .notAFile(role: role, path: path)
+        } catch .unreadable {
+            throw .unreadable(role: role, path: path)
         } catch {
             throw .notGGUF(role: role, path: path)
         }

@@ -3,6 +3,8 @@
 public enum VLMError: Error, CustomStringConvertible, Equatable {
     case fileMissing(role: String, path: String)
     case notGGUF(role: String, path: String)
+    case notAFile(role: String, path: String)
+    case unreadable(role: String, path: String)
     case wrongKind(role: String, path: String, found: String)
     case modelLoadFailed(path: String, reason: String)
     case projectorUnsupported(path: String, type: String, build: String)
@@ -18,6 +20,10 @@ public enum VLMError: Error, CustomStringConvertible, Equatable {
         switch self {
         case .fileMissing(let role, let path):
             return "The \(role) file \(path) does not exist. Check the path, or run `lookd pull` to download the model."
+        case .notAFile(let role, let path):
+            return "The \(role) \(path) is a folder, a device or a pipe, not a GGUF file. Give the path of the .gguf file."
+        case .unreadable(let role, let path):
+            return "The \(role) file \(path) cannot be read (check its permissions)."
         case .notGGUF(let role, let path):
             return "The \(role) file \(path) is not a GGUF file. lookd runs llama.cpp's GGUF models."
         case .wrongKind(let role, let path, let found):

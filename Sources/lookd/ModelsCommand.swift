@@ -47,7 +47,7 @@ enum ModelsCommand {
         switch args.positional.count {
         case 2:
             (model, mmproj) = (args.positional[0], args.positional[1])
-        case 1 where !args.positional[0].hasSuffix(".gguf"):
+        case 1 where !args.positional[0].hasSuffix(".gguf") && !FileManager.default.fileExists(atPath: args.positional[0]):
             let id = args.positional[0]
             guard ModelCatalog.model(id) != nil else { throw usage("\(id) is neither a .gguf file nor a catalog id (see lookd models)") }
             guard let manifest = ModelCache().present(id) else {
