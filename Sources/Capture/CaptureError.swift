@@ -11,8 +11,6 @@ public enum CaptureError: Error, CustomStringConvertible, Equatable {
     case unreadableVideo(source: String, reason: String)
     /// A folder with no photo in it.
     case noPhotos(folder: String)
-    /// A stream that stopped sending pictures.
-    case streamStalled(source: String, seconds: Double)
     /// No camera at the path (not plugged in, or another number).
     case cameraMissing(device: String)
     /// The camera exists but this user may not open it.
@@ -36,8 +34,6 @@ public enum CaptureError: Error, CustomStringConvertible, Equatable {
             return "Could not read that video (\(source)): \(reason)."
         case .noPhotos(let folder):
             return "There are no photos in \(folder) (JPEG, PNG or WebP files)."
-        case .streamStalled(let source, let seconds):
-            return "The stream \(source) sent no picture for \(Int(seconds)) s."
         case .cameraMissing(let device):
             return "No camera at \(device): the device does not exist (is it plugged in? v4l2-ctl --list-devices lists the cameras)."
         case .cameraDenied(let device):

@@ -4,8 +4,10 @@ import Media
 
 /// A network stream (any URL libavformat opens: rtsp://, http://, udp://, …). A thread of its own
 /// reads and decodes all the time, keeping only the newest picture, so the frame the loop takes is
-/// always the newest and never a stale one from a backlog.
-public final class LiveStreamSource: FrameSource {
+/// always the newest and never a stale one from a backlog. A stream that ends, fails, sends garbage
+/// or stalls (nothing for `stallTimeout` seconds) is reopened with the camera's backoff while the run
+/// goes on; `next()` waits meanwhile.
+public final class LiveStreamSource: LiveSource, @unchecked Sendable {
     public let info: SourceInfo
     private let url: String
     private let maxSide: Int
@@ -14,25 +16,32 @@ public final class LiveStreamSource: FrameSource {
     private let scaler = FrameScaler()
     private let current = DecodedFrame()
     private var takenSequence = 0
-    /// A stream that sends no new picture for this long has stalled.
-    public var stallTimeout: Double
 
+    public var onEvent: (@Sendable (SourceEvent) -> Void)? {
+        get { reader.onEvent }
+        set { reader.onEvent = newValue }
+    }
+    public var shouldStop: (@Sendable () -> Bool)? {
+        get { reader.shouldStop }
+        set { reader.shouldStop = newValue }
+    }
+
+    /// Opens the stream; one that cannot be opened at the start is an error (a wrong URL is not
+    /// retried for ever). `stallTimeout`: seconds without data after which the stream counts as lost.
     public init(url: String, maxSide: Int = 448, clock: any Clock = MonotonicClock(), stallTimeout: Double = 10) throws(CaptureError) {
         let file: MediaFile
         do {
-            let micros = String(Int(stallTimeout * 1_000_000))
-            file = try MediaFile(path: url, options: ["rw_timeout": micros, "timeout": micros])
+            file = try Self.open(url, stallTimeout: stallTimeout)
         } catch {
             throw .unopenableVideo(source: url, reason: error.reason)
         }
         self.url = url
         self.maxSide = maxSide
         self.clock = clock
-        self.stallTimeout = stallTimeout
         info = SourceInfo(
             kind: "stream", name: url, width: file.storedWidth, height: file.storedHeight,
             fps: file.fps > 0 ? file.fps : nil, duration: nil, pace: "live")
-        reader = Reader(file: file, clock: clock)
+        reader = Reader(file: file, clock: clock) { () throws(MediaError) -> MediaFile in try Self.open(url, stallTimeout: stallTimeout) }
         let thread = Thread { [reader] in reader.run() }
         thread.name = "lookd stream reader"
         thread.start()
@@ -40,95 +49,113 @@ public final class LiveStreamSource: FrameSource {
 
     deinit { reader.stop() }
 
+    private static func open(_ url: String, stallTimeout: Double) throws(MediaError) -> MediaFile {
+        let micros = String(Int(stallTimeout * 1_000_000))
+        return try MediaFile(path: url, options: ["rw_timeout": micros, "timeout": micros])
+    }
+
     /// A stream cannot stand still: pausing only means the loop takes no frame meanwhile.
     public func pause() {}
     public func resume() {}
     public var position: Double? { nil }
 
+    /// The newest picture the loop has not had yet; waits while the stream is lost. nil when a stop
+    /// was asked for while waiting.
     public func next() throws(CaptureError) -> Frame? {
-        let got = reader.waitNewer(than: takenSequence, into: current, timeout: stallTimeout)
-        switch got {
-        case .frame(let sequence, let arrived):
-            takenSequence = sequence
-            let w = current.width, h = current.height
-            let size = fittedSize(width: w, height: h, maxSide: maxSide)
-            do {
-                let image = try scaler.rgb(current, width: size.width, height: size.height)
-                let now = clock.now()
-                return Frame(image: image, captured: now, sourceTime: current.seconds, age: now - arrived, sourceSize: (w, h))
-            } catch {
-                throw .unreadableVideo(source: url, reason: error.reason)
-            }
-        case .ended:
-            return nil
-        case .failed(let reason):
-            throw .unreadableVideo(source: url, reason: reason)
-        case .stalled:
-            throw .streamStalled(source: url, seconds: stallTimeout)
+        guard let (sequence, arrived) = reader.waitNewer(than: takenSequence, into: current) else { return nil }
+        takenSequence = sequence
+        let w = current.width, h = current.height
+        let size = fittedSize(width: w, height: h, maxSide: maxSide)
+        do {
+            let image = try scaler.rgb(current, width: size.width, height: size.height)
+            let now = clock.now()
+            return Frame(image: image, captured: now, sourceTime: current.seconds, age: now - arrived, sourceSize: (w, h))
+        } catch {
+            throw .unreadableVideo(source: url, reason: error.reason)
         }
     }
 
-    /// The reading thread's side: the newest picture, under a lock.
+    /// The reading thread's side: the newest picture, under a lock, and the stream reopened when lost.
     private final class Reader: @unchecked Sendable {
-        enum Got { case frame(Int, arrived: Double), ended, failed(String), stalled }
-
-        private let file: MediaFile
+        private var file: MediaFile?
+        private let reopen: () throws(MediaError) -> MediaFile
         private let clock: any Clock
         private let condition = NSCondition()
         private let newest = DecodedFrame()
         private let decoded = DecodedFrame() // the reading thread's own, moved into `newest` under the lock
         private var sequence = 0
         private var arrived = 0.0
-        private var ended = false
-        private var failure: String?
         private var stopped = false
+        var onEvent: (@Sendable (SourceEvent) -> Void)?
+        var shouldStop: (@Sendable () -> Bool)?
 
-        init(file: MediaFile, clock: any Clock) {
+        init(file: MediaFile, clock: any Clock, reopen: @escaping () throws(MediaError) -> MediaFile) {
             self.file = file
             self.clock = clock
+            self.reopen = reopen
         }
 
+        private var isStopped: Bool { condition.withLock { stopped } }
+
         func run() {
-            while true {
-                condition.lock(); let stop = stopped; condition.unlock()
-                if stop { return }
-                do {
-                    guard try file.nextFrame(into: decoded) else { finish(nil); return }
-                    condition.lock()
-                    newest.take(decoded)
-                    sequence += 1
-                    arrived = clock.now()
-                    condition.broadcast()
-                    condition.unlock()
+            while !isStopped {
+                guard let current = file else { reconnect(); continue }
+                do throws(MediaError) {
+                    guard try current.nextFrame(into: decoded) else { throw MediaError.failed("the stream ended") }
+                    condition.withLock {
+                        newest.take(decoded)
+                        sequence += 1
+                        arrived = clock.now()
+                        condition.broadcast()
+                    }
                 } catch {
-                    finish(error.reason)
+                    file = nil
+                    onEvent?(.lost(reason: error.reason, retry: CameraFormat.backoff(try: 1)))
+                }
+            }
+            file = nil
+        }
+
+        /// Opens the stream again, waiting longer after each failed try.
+        private func reconnect() {
+            let lostAt = MonotonicClock().now()
+            var attempt = 1
+            while !isStopped {
+                let until = MonotonicClock().now() + CameraFormat.backoff(try: attempt)
+                while !isStopped && MonotonicClock().now() < until { usleep(50_000) }
+                if isStopped { return }
+                do {
+                    let opened = try reopen()
+                    file = opened
+                    onEvent?(.found(width: opened.storedWidth, height: opened.storedHeight, native: "live", after: MonotonicClock().now() - lostAt))
                     return
+                } catch {
+                    attempt += 1
+                    onEvent?(.stillLost(attempt: attempt - 1, reason: error.reason, retry: CameraFormat.backoff(try: attempt)))
                 }
             }
         }
 
-        private func finish(_ reason: String?) {
-            condition.lock()
-            ended = true
-            failure = reason
-            condition.broadcast()
-            condition.unlock()
-        }
-
         func stop() {
-            condition.lock(); stopped = true; condition.unlock()
+            condition.withLock {
+                stopped = true
+                condition.broadcast()
+            }
         }
 
-        func waitNewer(than taken: Int, into target: DecodedFrame, timeout: Double) -> Got {
+        /// Waits for a picture newer than `taken` (in slices, so a stop is noticed); nil on a stop.
+        func waitNewer(than taken: Int, into target: DecodedFrame) -> (Int, arrived: Double)? {
             condition.lock()
             defer { condition.unlock() }
-            let deadline = Date().addingTimeInterval(timeout)
-            while sequence <= taken || newest.isEmpty {
-                if ended { return failure.map { .failed($0) } ?? .ended }
-                if !condition.wait(until: deadline) { return .stalled }
+            while !stopped {
+                if sequence > taken, !newest.isEmpty {
+                    target.take(newest)
+                    return (sequence, arrived)
+                }
+                if shouldStop?() == true { return nil }
+                _ = condition.wait(until: Date().addingTimeInterval(0.2))
             }
-            target.take(newest)
-            return .frame(sequence, arrived: arrived)
+            return nil
         }
     }
 }

@@ -33,7 +33,7 @@ public final class Log: @unchecked Sendable {
 
     public init(
         threshold: Level, journal: Bool = Log.stderrIsJournal(),
-        write: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
+        write: @escaping @Sendable (String) -> Void = { StandardStream.error.write($0) }
     ) {
         self._threshold = threshold
         self.journal = journal

@@ -78,10 +78,20 @@ public final class APNGWriter {
     /// Ends the animation and puts the file in place.
     public func finish() throws(PNGWriter.Failure) {
         try send(nil)
-        guard let format, av_write_trailer(format) >= 0 else { throw PNGWriter.Failure(path: path, reason: "the APNG trailer failed") }
-        avio_closep(&format.pointee.pb)
+        guard let format else { throw PNGWriter.Failure(path: path, reason: "the APNG muxer is gone") }
+        let trailer = av_write_trailer(format)
+        guard trailer >= 0 else {
+            throw PNGWriter.Failure(path: path, reason: "the APNG trailer was not written (\(FFmpegLogging.describe(trailer)))")
+        }
+        // Closing flushes the last bytes: a full disk shows here.
+        let closed = avio_closep(&format.pointee.pb)
+        guard closed >= 0 else { throw PNGWriter.Failure(path: path, reason: "the file was not completed (\(FFmpegLogging.describe(closed)))") }
         finished = true
-        guard rename(partial, path) == 0 else { throw PNGWriter.Failure(path: path, reason: errnoText()) }
+        do throws(SafeFile.Failure) {
+            try SafeFile.place(partial, at: path)
+        } catch {
+            throw PNGWriter.Failure(path: path, reason: error.reason)
+        }
     }
 
     private func send(_ frame: UnsafeMutablePointer<AVFrame>?) throws(PNGWriter.Failure) {
@@ -93,7 +103,7 @@ public final class APNGWriter {
             packet.pointee.stream_index = stream.pointee.index
             let written = av_interleaved_write_frame(format, packet)
             av_packet_unref(packet)
-            guard written >= 0 else { throw PNGWriter.Failure(path: path, reason: "writing failed (\(written))") }
+            guard written >= 0 else { throw PNGWriter.Failure(path: path, reason: "writing failed (\(FFmpegLogging.describe(written)))") }
         }
     }
 

@@ -42,10 +42,10 @@ public enum PNGWriter {
     public static func write(_ image: RGBImage, to path: String) throws(Failure) {
         let data: Data
         do { data = try encode(image) } catch { throw Failure(path: path, reason: error.reason) }
-        do {
-            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        do throws(SafeFile.Failure) {
+            try SafeFile.write(data, to: path)
         } catch {
-            throw Failure(path: path, reason: error.localizedDescription)
+            throw Failure(path: path, reason: error.reason)
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LookCore
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -92,7 +93,7 @@ final class FileLock {
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return false }
         if flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            FileHandle.standardError.write(Data("lookd: another pull is writing \(path); waiting for it…\n".utf8))
+            StandardStream.error.write("lookd: another pull is writing \(path); waiting for it…\n")
             flock(fd, LOCK_EX)
         }
         return true

@@ -84,7 +84,7 @@ public struct AskRecord {
     }
 
     /// Writes the record whole or not at all (a temporary file renamed into place).
-    public func write(to path: String) throws {
-        try (json.text(indent: 2) + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+    public func write(to path: String) throws(SafeFile.Failure) {
+        try SafeFile.write(json.text(indent: 2) + "\n", to: path)
     }
 }

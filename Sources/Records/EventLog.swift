@@ -3,26 +3,85 @@ import LookCore
 
 /// The JSON Lines event log: one object per event, `t` (ISO 8601) and `event` first, appended with
 /// one write per line, so a process killed at any moment loses nothing it had logged.
+///
+/// A write that fails (a full disk, a file past its size limit) never ends the watch: a line cut
+/// short is taken back out, so every line in the log parses; the failure is reported once, and
+/// once more when lines can be written again, with how many were lost (also logged as `log_gap`).
+/// `reopen()` (SIGUSR1) starts writing to a new file at the same path after a rotation.
 public final class EventLog: @unchecked Sendable {
     public let path: String?
-    private let handle: FileHandle?
+    private var fd: Int32
     private let lock = NSLock()
+    private var outage = Outage()
+    /// How write failures are reported (the journal by default).
+    private let report: @Sendable (Log.Level, String) -> Void
 
     /// Opens `path` for appending (creating it); nil keeps no log.
-    public init(path: String?) throws(RecordsError) {
+    public init(
+        path: String?, report: @escaping @Sendable (Log.Level, String) -> Void = { Log.shared.log($0, $1) }
+    ) throws(RecordsError) {
         self.path = path
-        guard let path else { handle = nil; return }
-        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        self.report = report
+        guard let path else { fd = -1; return }
+        fd = try Self.open(path)
+    }
+
+    deinit { if fd >= 0 { close(fd) } }
+
+    private static func open(_ path: String) throws(RecordsError) -> Int32 {
+        var st = stat()
+        if stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFDIR {
+            throw .cannotOpen(what: "event log", path: path, reason: "it is a folder")
+        }
+        let fd = Glibc.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             throw .cannotOpen(what: "event log", path: path, reason: String(cString: strerror(errno)))
         }
-        handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        return fd
     }
 
     /// Appends one event.
     public func write(_ event: String, _ fields: [(String, JSON)] = []) {
-        let line = JSON.object([("t", .string(Timestamp.text(Date()))), ("event", .string(event))] + fields).text() + "\n"
-        guard let handle else { return }
-        lock.withLock { handle.write(Data(line.utf8)) }
+        let line = Self.line(event, fields)
+        guard path != nil else { return }
+        var notes: [(Log.Level, String)] = []
+        lock.withLock {
+            if let reason = append(line) {
+                if outage.failed(reason) {
+                    notes.append((.error, "The event log \(path!) cannot be written: \(reason). Its lines are lost until it can."))
+                }
+            } else if let lost = outage.succeeded() {
+                notes.append((.notice, "The event log \(path!) can be written again; \(lost) line\(lost == 1 ? " was" : "s were") lost."))
+                // The gap itself is recorded, so a reader of the log knows lines are missing here.
+                _ = append(Self.line("log_gap", [("lost", .int(lost))]))
+            }
+        }
+        for (level, text) in notes { report(level, text) }
+    }
+
+    /// Starts a new file at the path (after logrotate moved the old one away): the next line goes to
+    /// the new file; no line is split between the two.
+    public func reopen() throws(RecordsError) {
+        guard let path else { return }
+        let new = try Self.open(path)
+        let old = lock.withLock { () -> Int32 in
+            defer { fd = new }
+            return fd
+        }
+        close(old)
+    }
+
+    /// Writes one line whole; on a failure, takes back what part of it went out. Returns why it failed.
+    private func append(_ line: String) -> String? {
+        var st = stat()
+        let before = fstat(fd, &st) == 0 && st.st_mode & S_IFMT == S_IFREG ? st.st_size : nil
+        let result = FileOutput.write(fd, line)
+        guard let reason = result.reason else { return nil }
+        if result.written > 0, let before { ftruncate(fd, before) }
+        return reason
+    }
+
+    static func line(_ event: String, _ fields: [(String, JSON)]) -> String {
+        JSON.object([("t", .string(Timestamp.text(Date()))), ("event", .string(event))] + fields).text() + "\n"
     }
 }

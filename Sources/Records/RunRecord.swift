@@ -10,25 +10,35 @@ import Rules
 public final class RunRecord: @unchecked Sendable {
     public static let schema = "lookd-watch-run/1"
 
-    /// Per-frame detail kept for at most this many frames (the newest): an always-on service must not
-    /// grow without bound. The summary's counts cover every frame; its times, the frames kept.
-    static let detailLimit = 50_000
+    /// Per-frame detail kept by default: every frame of a run on a file (up to this many), the newest
+    /// this many in service mode (a camera or a stream, or under systemd), so that an always-on
+    /// service's memory stays flat. The summary's counts cover every frame; its times, the frames kept.
+    public static let fileWindow = 50_000
+    public static let serviceWindow = 1_000
 
     public let epoch: Int
+    /// How many of the newest frames (and fires, held-back yeses, failures, reports) keep their detail.
+    public let window: Int
     /// The run's settings, engine, source and rules, written before the frames.
     public var header: [(String, JSON)] = []
-    /// The frames' entries kept (the newest `detailLimit`), the fires and the yeses held back.
-    public private(set) var frames: [JSON] = []
+    /// The entries kept (the newest `window` of each): frames, fires, yeses held back, failed frames.
+    private var frames: Recent<JSON>
+    private var fires: Recent<JSON>
+    private var suppressed: Recent<JSON>
+    private var failures: Recent<JSON>
+    /// The frames' and fires' entries kept, oldest first.
+    public var frameEntries: [JSON] { frames.all }
+    public var fireEntries: [JSON] { fires.all }
+    /// Every frame answered, fire, yes held back and failed frame, also past the detail kept.
     public private(set) var frameCount = 0
-    public private(set) var fires: [JSON] = []
-    public private(set) var suppressed: [JSON] = []
-    /// Fires so far (every one, also past the detail kept).
-    public var fireCount: Int { fires.count }
+    public private(set) var fireCount = 0
+    public private(set) var suppressedCount = 0
+    public private(set) var failedCount = 0
     /// What reactions reported later, from other threads: sounds played, lines spoken, timers ended.
     private let reportLock = NSLock()
-    private var sounds: [JSON] = []
-    private var speech: [JSON] = []
-    private var timers: [JSON] = []
+    private var sounds: Recent<JSON>
+    private var speech: Recent<JSON>
+    private var timers: Recent<JSON>
 
     /// Keeps a later report (a sound played, a line spoken, a timer's end); safe from any thread.
     public func add(_ report: ReactionReport) {
@@ -42,7 +52,13 @@ public final class RunRecord: @unchecked Sendable {
         }
     }
 
-    private var series: [String: [Double]] = [:]
+    /// A frame whose model call failed.
+    public func add(_ failure: FrameFailure) {
+        failedCount += 1
+        failures.append(.object(failure.eventFields))
+    }
+
+    private var series: [String: Recent<Double>] = [:]
     private var yes: [String: Int] = [:]
     private var unread = 0
     private var firesByRule: [String: Int] = [:]
@@ -53,7 +69,7 @@ public final class RunRecord: @unchecked Sendable {
     private var cellsNamed: [String: Int] = [:]
     private var firesWithBox = 0
     private var firesWithCell = 0
-    private var holds: [Double] = []
+    private var holds: Recent<Double>
     private var holdCount = 0
     private var holdTotal = 0.0
     private var scored = 0
@@ -64,8 +80,11 @@ public final class RunRecord: @unchecked Sendable {
     private var reloads: [JSON] = []
     public var reloadCount: Int { reloads.count }
 
-    public init(epoch: Int, rules: [Rule]) {
+    public init(epoch: Int, rules: [Rule], window: Int = RunRecord.fileWindow) {
         self.epoch = epoch
+        self.window = window
+        (frames, fires, suppressed, failures) = (Recent(limit: window), Recent(limit: window), Recent(limit: window), Recent(limit: window))
+        (sounds, speech, timers, holds) = (Recent(limit: window), Recent(limit: window), Recent(limit: window), Recent(limit: window))
         adopt(rules)
     }
 
@@ -90,7 +109,6 @@ public final class RunRecord: @unchecked Sendable {
     public func add(_ frame: FrameOutcome) {
         frameCount += 1
         frames.append(frame.recordEntry)
-        if frames.count > Self.detailLimit { frames.removeFirst(frames.count - Self.detailLimit) }
         for (i, a) in frame.answers.enumerated() where i < current.count {
             if a == .yes { yes[current[i], default: 0] += 1 }
             if a == .unread { unread += 1 }
@@ -112,6 +130,7 @@ public final class RunRecord: @unchecked Sendable {
             self.matched += matched
         }
         for i in frame.suppressed where i < current.count {
+            suppressedCount += 1
             suppressed.append(
                 .object([
                     ("rule", .int(i + 1)), ("condition", .string(current[i])), ("frame", .int(frame.index)),
@@ -122,6 +141,7 @@ public final class RunRecord: @unchecked Sendable {
     }
 
     private func add(_ fire: FireOutcome) {
+        fireCount += 1
         fires.append(fire.recordEntry)
         let condition = fire.condition
         firesByRule[condition, default: 0] += 1
@@ -141,7 +161,6 @@ public final class RunRecord: @unchecked Sendable {
         }
         if let hold = fire.hold {
             holds.append(hold.held * 1000)
-            if holds.count > Self.detailLimit { holds.removeFirst() }
             holdCount += 1
             holdTotal += hold.held * 1000
             add("render_ms", hold.render.map { $0 * 1000 })
@@ -150,8 +169,7 @@ public final class RunRecord: @unchecked Sendable {
 
     private func add(_ key: String, _ value: Double?) {
         guard let value else { return }
-        series[key, default: []].append(value)
-        if series[key]!.count > Self.detailLimit { series[key]!.removeFirst() }
+        series[key, default: Recent(limit: window)].append(value)
     }
 
     /// The summary: frame count, median and range of each time, yes counts, unread answers, fires.
@@ -170,6 +188,8 @@ public final class RunRecord: @unchecked Sendable {
         var fields: [(String, JSON)] = [
             ("frames", .int(frameCount)),
             ("frames_detailed", .int(frames.count)),
+            ("frames_failed", .int(failedCount)),
+            ("window", .int(window)),
             ("seconds", .number(seconds)),
             ("stop", .string(stopReason)),
         ]
@@ -177,23 +197,23 @@ public final class RunRecord: @unchecked Sendable {
             "frame_ms", "model_ms", "first_token_ms", "grab_ms", "decode_ms", "scale_ms", "age_ms", "prompt_ms", "parse_ms", "record_ms",
             "tokens_in", "tokens_out", "place_ms", "place_tokens", "render_ms",
         ] {
-            fields.append((key, stats(series[key] ?? [])))
+            fields.append((key, stats(series[key]?.all ?? [])))
         }
         fields += [
             ("yes", .object(conditions.map { ($0, .int(yes[$0] ?? 0)) })),
             ("reloads", .int(reloads.count)),
             ("unread", .int(unread)),
-            ("fires", .int(fires.count)),
+            ("fires", .int(fireCount)),
             ("fires_by_rule", table(firesByRule)),
             ("fires_by_reaction", table(firesByReaction)),
             ("fires_by_effect", table(firesByEffect)),
             ("fires_by_sound", table(firesBySound)),
-            ("suppressed", .int(suppressed.count)),
+            ("suppressed", .int(suppressedCount)),
             (
                 "holds",
                 .object([
                     ("count", .int(holdCount)), ("total_ms", .number(holdTotal, places: 1)),
-                    ("min_ms", .optional(holds.min(), places: 1)), ("max_ms", .optional(holds.max(), places: 1)),
+                    ("min_ms", .optional(holds.all.min(), places: 1)), ("max_ms", .optional(holds.all.max(), places: 1)),
                 ])
             ),
             ("boxes_named", table(boxesNamed)),
@@ -205,21 +225,21 @@ public final class RunRecord: @unchecked Sendable {
         return .object(fields)
     }
 
-    /// Writes the record into `dir`; returns its path.
-    public func write(to dir: String, stopReason: String, seconds: Double) throws -> String {
-        let path = (dir as NSString).appendingPathComponent("watch-run-\(epoch).json")
+    /// Writes the record to `path` whole; returns the path.
+    public func write(to path: String, stopReason: String, seconds: Double) throws(SafeFile.Failure) -> String {
         let json = JSON.object(
             [("schema", .string(Self.schema))] + header + [
-                ("frames", .array(frames)),
-                ("fires", .array(fires)),
-                ("suppressed", .array(suppressed)),
+                ("frames", .array(frames.all)),
+                ("failed", .array(failures.all)),
+                ("fires", .array(fires.all)),
+                ("suppressed", .array(suppressed.all)),
                 ("reloads", .array(reloads)),
-                ("sounds", .array(reportLock.withLock { sounds })),
-                ("speech", .array(reportLock.withLock { speech })),
-                ("timers", .array(reportLock.withLock { timers })),
+                ("sounds", .array(reportLock.withLock { sounds.all })),
+                ("speech", .array(reportLock.withLock { speech.all })),
+                ("timers", .array(reportLock.withLock { timers.all })),
                 ("summary", summary(stopReason: stopReason, seconds: seconds)),
             ])
-        try (json.text(indent: 1) + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        try SafeFile.write(json.text(indent: 1) + "\n", to: path)
         return path
     }
 }

@@ -32,11 +32,15 @@ public enum StatusFile {
     public static func write(_ status: JSON, to path: String) -> String? {
         let folder = (path as NSString).deletingLastPathComponent
         do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            try (status.text(indent: 1) + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+            if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        } catch {
+            return "The status file's folder \(folder) cannot be made: \(error.localizedDescription)"
+        }
+        do throws(SafeFile.Failure) {
+            try SafeFile.write(status.text(indent: 1) + "\n", to: path)
             return nil
         } catch {
-            return "The status file \(path) cannot be written: \(error.localizedDescription)"
+            return "The status file \(error.description)."
         }
     }
 

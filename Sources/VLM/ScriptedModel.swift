@@ -7,7 +7,8 @@ import LookCore
 /// The file: one answer per line, used in order, one line per question; `\n` in a line is a line
 /// break; blank lines and lines starting with `#` are skipped; after the last line, the last line
 /// answers every further question. The file is read again at every question, so lines appended
-/// while lookd runs are used when their turn comes.
+/// while lookd runs are used when their turn comes. A line `!fail REASON` makes that question fail
+/// (how the tests show a watch living through failed model calls).
 ///
 ///     # three rules; the chessboard turns up on the third frame
 ///     1. No\n2. No\n3. No
@@ -41,6 +42,7 @@ public final class ScriptedModel: VisionLanguageModel, @unchecked Sendable {
         }
         let lines = Self.answers(in: (try? String(contentsOfFile: path, encoding: .utf8)) ?? "")
         let answer = lines.isEmpty ? "" : lines[min(index, lines.count - 1)]
+        if answer.hasPrefix("!fail") { throw VLMError.scripted(reason: answer.dropFirst(5).trimmingCharacters(in: .whitespaces)) }
         // Stream word by word, like a model; a token per word.
         var text = ""
         var tokens = 0
@@ -67,7 +69,8 @@ public final class ScriptedModel: VisionLanguageModel, @unchecked Sendable {
 
     /// The answer lines of a script.
     static func answers(in text: String) -> [String] {
-        text.split(separator: "\n", omittingEmptySubsequences: true)
+        // Any line end: "\r\n" is one Character in Swift, so splitting at "\n" would not split it.
+        text.split(whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty && !$0.hasPrefix("#") }
             .map { $0.replacingOccurrences(of: "\\n", with: "\n") }

@@ -15,6 +15,8 @@ public enum VLMError: Error, CustomStringConvertible, Equatable {
     case promptTooLong(tokens: Int, context: Int)
     case imageFailed(reason: String)
     case decodeFailed(code: Int32)
+    /// The scripted engine's stand-in for a failed call (a script line `!fail REASON`).
+    case scripted(reason: String)
 
     public var description: String {
         switch self {
@@ -47,6 +49,8 @@ public enum VLMError: Error, CustomStringConvertible, Equatable {
             return "The picture could not be encoded: \(reason)."
         case .decodeFailed(let code):
             return "The model failed while reading the prompt (llama_decode returned \(code))."
+        case .scripted(let reason):
+            return "The script failed this question: \(reason)."
         }
     }
 }

@@ -22,10 +22,7 @@ struct EffectHold {
         let hold = seconds
         job.group.enter()
         Thread.detachNewThread {
-            let result = Result { () throws(PNGWriter.Failure) -> EffectFilm.Output in
-                try EffectFilm.render(renderer, hold: max(hold, 1 / Double(EffectFilm.fps)), png: png, apng: apng)
-            }
-            job.finish(result)
+            job.finish(EffectFilm.render(renderer, hold: max(hold, 1 / Double(EffectFilm.fps)), png: png, apng: apng))
         }
         clock.sleep(seconds - (clock.now() - start))
         let due = clock.now()
@@ -36,11 +33,11 @@ struct EffectHold {
         var outcome = HoldOutcome(
             held: held, pausedAt: pausedAt, resumedAt: source.position, png: nil, apng: nil, pictures: nil,
             render: nil, renderWait: waited, renderError: nil)
-        switch job.result {
-        case .success(let film):
+        if let film = job.result {
             (outcome.png, outcome.apng, outcome.pictures, outcome.render) = (film.png, film.apng, film.pictures, film.seconds)
-        case .failure(let error): outcome.renderError = error.description
-        case nil: outcome.renderError = "the pictures were not drawn"
+            outcome.renderError = film.error
+        } else {
+            outcome.renderError = "the pictures were not drawn"
         }
         return outcome
     }
@@ -50,12 +47,12 @@ struct EffectHold {
 private final class RenderJob: @unchecked Sendable {
     let group = DispatchGroup()
     private let lock = NSLock()
-    private var _result: Result<EffectFilm.Output, PNGWriter.Failure>?
+    private var _result: EffectFilm.Output?
 
-    func finish(_ result: Result<EffectFilm.Output, PNGWriter.Failure>) {
+    func finish(_ result: EffectFilm.Output) {
         lock.withLock { _result = result }
         group.leave()
     }
 
-    var result: Result<EffectFilm.Output, PNGWriter.Failure>? { lock.withLock { _result } }
+    var result: EffectFilm.Output? { lock.withLock { _result } }
 }

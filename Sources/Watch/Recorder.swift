@@ -29,6 +29,12 @@ final class Recorder {
         if let fields = fire.holdEventFields { events.write("hold", fields) }
     }
 
+    /// A frame whose model call failed.
+    func failed(_ failure: FrameFailure) {
+        events.write("frame_failed", failure.eventFields)
+        record.add(failure)
+    }
+
     /// The frame with its fires and holds: its run-record entry.
     func finished(_ frame: FrameOutcome) {
         record.add(frame)

@@ -6,6 +6,8 @@ public enum WatchError: Error, CustomStringConvertible, Equatable {
     /// The model failed on a frame's question, or on a fired rule's place question.
     case model(frame: Int, reason: String)
     case place(frame: Int, reason: String)
+    /// The model failed on this many frames in a row (the run ends so that systemd restarts lookd).
+    case failedInARow(count: Int, reason: String)
     /// A record could not be made or written.
     case record(String)
 
@@ -15,6 +17,9 @@ public enum WatchError: Error, CustomStringConvertible, Equatable {
         case .model(let frame, let reason): return "FAILED: the model failed on frame \(frame): \(reason)"
         case .place(let frame, let reason): return "FAILED: the model failed on frame \(frame)'s place question: \(reason)"
         case .record(let reason): return reason
+        case .failedInARow(let count, let reason):
+            return "FAILED: the model failed on \(count) frames in a row; the last: \(reason)"
+
         }
     }
 }

@@ -31,6 +31,8 @@ public final class WatchLoop {
     public private(set) var rulesSource: String
     private var rulesStamp: Date?
     private var latest: FrameOutcome?
+    /// `--frames` that cannot be written (a full disk): reported once, not once a frame.
+    private var framesOutage = Outage()
 
     var runStart = 0.0
 
@@ -53,19 +55,46 @@ public final class WatchLoop {
         rulesStamp = Self.modified(config.rulesSpec)
     }
 
+    /// Frames in a row whose model call may fail before the run ends with an error (so that systemd
+    /// restarts lookd); between them the loop waits 1, 2, 4, 8 s.
+    public static let failureLimit = 5
+
     /// Runs until the source ends, `seconds` pass, or a stop is requested. Returns why it stopped.
+    /// A frame whose model call fails is recorded as failed and the run goes on, unless
+    /// `failureLimit` frames in a row fail.
     public func run() throws(WatchError) -> String {
         runStart = clock.now()
         var index = 0
+        var failures = 0
         while true {
             if let reason = stop.reason { return reason }
             if let limit = config.seconds, clock.now() - runStart >= limit { return "seconds" }
             reloadIfAsked()
             index += 1
-            guard let outcome = try step(index) else { return stop.reason ?? "end of source" }
+            let outcome: FrameOutcome
+            do {
+                guard let answered = try step(index) else { return stop.reason ?? "end of source" }
+                outcome = answered
+            } catch {
+                guard case .model(_, let reason) = error else { throw error }
+                failures += 1
+                recorder.failed(FrameFailure(index: index, runT: clock.now() - runStart, stage: "model", reason: reason, inARow: failures))
+                Log.shared.error("frame \(index): the model failed (\(failures) in a row): \(reason)")
+                if failures >= Self.failureLimit { throw .failedInARow(count: failures, reason: reason) }
+                pause(Double(1 << (failures - 1)))
+                continue
+            }
+            if failures > 0 { Log.shared.notice("frame \(index): the model answers again after \(failures) failed frames") }
+            failures = 0
             latest = outcome
             onFrame?(outcome, snapshot)
         }
+    }
+
+    /// Waits `seconds`, cut short by a stop.
+    private func pause(_ seconds: Double) {
+        let until = clock.now() + seconds
+        while !stop.isRequested, clock.now() < until { clock.sleep(min(0.1, until - clock.now())) }
     }
 
     /// What the loop shows the world: the rules and their states, the latest frame, the counts.
@@ -113,7 +142,7 @@ public final class WatchLoop {
         let t4 = clock.now()
         let fired = outcomes.indices.filter { outcomes[$0] == .fired }
         let suppressed = outcomes.indices.filter { outcomes[$0] == .suppressed }
-        let places = try self.places(fired: fired, reply: generation.text, image: encoded, frame: index)
+        let places = self.places(fired: fired, reply: generation.text, image: encoded, frame: index)
         var outcome = FrameOutcome(
             index: index, captureT: frame.captured - runStart, sourceT: frame.sourceTime, label: frame.label,
             size: (frame.image.width, frame.image.height), age: frame.age, grab: t1 - t0, decode: frame.decodeSeconds,
@@ -144,15 +173,16 @@ public final class WatchLoop {
         let path = (dir as NSString).appendingPathComponent(String(format: "frame-%05d.png", index))
         do {
             try PNGWriter.write(image, to: path)
+            if let lost = framesOutage.succeeded() { Log.shared.notice("Frames are written to \(dir) again; \(lost) were not written.") }
             return path
         } catch {
-            Log.shared.warning(error.description)
+            if framesOutage.failed(error.reason) { Log.shared.warning("\(error.description) Frames are not written until they can be.") }
             return nil
         }
     }
 
     /// Where each fired rule's thing is: asked (`--cells box|ask`) or read from the reply (`batch`).
-    private func places(fired: [Int], reply: String, image: EncodedImage, frame index: Int) throws(WatchError) -> [Int: Place] {
+    private func places(fired: [Int], reply: String, image: EncodedImage, frame index: Int) -> [Int: Place] {
         var places: [Int: Place] = [:]
         switch config.cells {
         case .none: break
@@ -161,11 +191,13 @@ public final class WatchLoop {
             for i in fired { places[i] = Place(rule: i, cell: cells[i]) }
         case .box, .ask:
             let asker = PlaceAsker(model: model, form: config.cells, cellWords: config.cellWords, cancellation: stop.cancellation)
+            // A place question that fails leaves the fire without a place (an effect plays on the
+            // whole frame): the rule's yes has been counted, so its reaction must still run.
             for i in fired where asker.wants(rules[i].reaction) {
                 do {
                     places[i] = try asker.ask(rule: i, condition: rules[i].condition, image: image)
                 } catch {
-                    throw .place(frame: index, reason: "\(error)")
+                    Log.shared.error(WatchError.place(frame: index, reason: "\(error)").description)
                 }
             }
         }

@@ -32,12 +32,13 @@ public final class WatchRun {
     public init(config: WatchConfig, version: String) throws(WatchError) {
         self.config = config
         self.version = version
-        let fm = FileManager.default
-        do {
-            try fm.createDirectory(atPath: config.recordDir, withIntermediateDirectories: true)
-            if let frames = config.framesDir { try fm.createDirectory(atPath: frames, withIntermediateDirectories: true) }
+        try Self.writableFolder(config.recordDir, what: "record folder")
+        if let frames = config.framesDir { try Self.writableFolder(frames, what: "frames folder") }
+        if let effects = config.effectsDir { try Self.writableFolder(effects, what: "effects folder") }
+        do throws(SafeFile.Failure) {
+            try SafeFile.check(Self.recordPath(config.recordDir, epoch: epoch))
         } catch {
-            throw .record("The record folder cannot be made: \(error.localizedDescription)")
+            throw .record("The run record \(error.description).")
         }
         do { events = try EventLog(path: config.eventLogPath) } catch { throw .record(error.description) }
         started = clock.now()
@@ -67,7 +68,7 @@ public final class WatchRun {
         stop: StopSignal, reloads: ReloadRequest, notifier: any ServiceNotifier,
         onFrame: @escaping (FrameOutcome) -> Void = { _ in }
     ) throws(WatchError) -> Ending {
-        if let camera = source as? CameraSource { Self.watchCamera(camera, events: events, stop: stop) }
+        if let live = source as? any LiveSource { Self.watchLive(live, events: events, stop: stop) }
         let info = source.info
         let sourceJSON: [(String, JSON)] = [
             ("kind", .string(info.kind)), ("name", .string(info.name)), ("size", .ints([info.width, info.height])),
@@ -82,7 +83,7 @@ public final class WatchRun {
             ])
         waitToStart(stop)
 
-        let record = RunRecord(epoch: epoch, rules: rules.rules)
+        let record = RunRecord(epoch: epoch, rules: rules.rules, window: Self.window(for: info))
         record.header = header(model: model, source: sourceJSON, rules: rules.rules, rulesSource: rulesSource)
         let reactor = Reactor(audio: config.sound ? Audio() : nil)
         reactor.onReport = { [events] report in
@@ -105,6 +106,8 @@ public final class WatchRun {
         var failure: WatchError?
         let reason: String
         let runStart = clock.now()
+        // --seconds also ends a wait for a live source that is lost (the loop checks between frames).
+        if let seconds = config.seconds { DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { stop.request("seconds") } }
         do {
             reason = try loop.run()
         } catch {
@@ -118,13 +121,46 @@ public final class WatchRun {
         events.write("stop", [("reason", .string(reason)), ("frames", .int(record.frameCount))])
         let path: String
         do {
-            path = try record.write(to: config.recordDir, stopReason: reason, seconds: seconds)
+            path = try record.write(to: Self.recordPath(config.recordDir, epoch: epoch), stopReason: reason, seconds: seconds)
         } catch {
-            throw .record("The run record could not be written: \(error.localizedDescription)")
+            events.write("error", [("stage", .string("record")), ("message", .string("The run record \(error.description)."))])
+            throw .record("The run record \(error.description).")
         }
         events.write("done", [("frames", .int(record.frameCount)), ("fires", .int(record.fireCount)), ("record", .string(path))])
         service.stopped(loop.snapshot, record: path)
         return Ending(reason: reason, frames: record.frameCount, fires: record.fireCount, record: path, failure: failure)
+    }
+
+    /// How many frames keep their detail in the run record: a live source or a run under systemd
+    /// (service mode) keeps the newest `RunRecord.serviceWindow`, a file or a photo folder up to
+    /// `RunRecord.fileWindow`.
+    static func window(for source: SourceInfo, environment: [String: String] = ProcessInfo.processInfo.environment) -> Int {
+        let live = source.kind == "camera" || source.kind == "stream"
+        return live || environment["NOTIFY_SOCKET"] != nil ? RunRecord.serviceWindow : RunRecord.fileWindow
+    }
+
+    /// Where the run record goes.
+    static func recordPath(_ dir: String, epoch: Int) -> String {
+        (dir as NSString).appendingPathComponent("watch-run-\(epoch).json")
+    }
+
+    /// Makes `dir` when it is missing and proves a file can be made in it, so a folder that cannot
+    /// take the records is found before the run, not at its end.
+    private static func writableFolder(_ dir: String, what: String) throws(WatchError) {
+        var isDir: ObjCBool = false
+        if FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), !isDir.boolValue {
+            throw .record("The \(what) \(dir) cannot be used: it is a file, not a folder.")
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        } catch {
+            throw .record("The \(what) \(dir) cannot be made: \(error.localizedDescription)")
+        }
+        var template = Array((dir + "/.lookd-probe.XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw .record("The \(what) \(dir) cannot be written: \(String(cString: strerror(errno))).") }
+        close(fd)
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
     }
 
     /// The run record's header: what ran, on what, with which rules and settings.

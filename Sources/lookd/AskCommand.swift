@@ -64,9 +64,9 @@ enum AskCommand {
         }
         let photoSeconds = clock.now() - started
 
-        if Terminal.stderrIsTTY { FileHandle.standardError.write(Data("Loading the model…\r".utf8)) }
+        if Terminal.stderrIsTTY { StandardStream.error.write("Loading the model…\r") }
         let engine = try ModelChoice.load(args)
-        if Terminal.stderrIsTTY { FileHandle.standardError.write(Data("\u{1B}[2K\r".utf8)) }
+        if Terminal.stderrIsTTY { StandardStream.error.write("\u{1B}[2K\r") }
         let readySeconds = clock.now() - started
 
         let cancellation = Cancellation()
@@ -101,13 +101,17 @@ enum AskCommand {
                 model: engine.modelPath, mmproj: engine.mmprojPath, photoDecodeSeconds: photoSeconds,
                 engineReadySeconds: engine.loadSeconds, readySeconds: readySeconds, generation: generation,
                 answerShown: render.shown, numbersLine: numbers, footer: NumbersLine.place, maxTokens: maxTokens, then: followUp)
-            do {
+            do throws(SafeFile.Failure) {
                 try record.write(to: path)
             } catch {
-                throw CommandFailure(code: .failure, message: "The record could not be written to \(path): \(error.localizedDescription)")
+                throw CommandFailure(code: .failure, message: "The record could not be written: \(error.description).")
             }
         }
         if generation.stop == .cancelled { throw CommandFailure(code: .stopped, message: "") }
+        if let reason = StandardStream.output.closed {
+            let kept = args.value("json").map { "; the whole answer is in \($0)" } ?? ""
+            throw CommandFailure(code: .failure, message: "Standard output was closed while the answer was written (\(reason))\(kept).")
+        }
     }
 
     /// The numbers lines under an answer (STOPPED first when it was cut short).

@@ -1,4 +1,5 @@
 import Foundation
+import LookCore
 import ModelStore
 
 /// The progress of a download on standard error: one updating line on a terminal, a line every
@@ -20,9 +21,9 @@ final class PullProgress: @unchecked Sendable {
                 }
             }
             if tty {
-                FileHandle.standardError.write(Data("\u{1B}[2K\r\(line)\(done ? "\n" : "")".utf8))
+                StandardStream.error.write("\u{1B}[2K\r\(line)\(done ? "\n" : "")")
             } else if done || p.file != lastFile || Date().timeIntervalSince(lastLine) >= 10 {
-                FileHandle.standardError.write(Data("lookd: \(line)\n".utf8))
+                StandardStream.error.write("lookd: \(line)\n")
                 lastLine = Date()
             }
             lastFile = p.file

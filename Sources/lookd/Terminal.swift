@@ -1,4 +1,5 @@
 import Foundation
+import LookCore
 
 /// Where output goes and whether it is a terminal.
 enum Terminal {
@@ -7,13 +8,12 @@ enum Terminal {
 
     /// Writes to standard output at once (the answer streams).
     static func out(_ text: String) {
-        guard !text.isEmpty else { return }
-        FileHandle.standardOutput.write(Data(text.utf8))
+        StandardStream.output.write(text)
     }
 
     /// Writes a line to standard error.
     static func err(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        StandardStream.error.write(line + "\n")
     }
 
     /// Dims `text` on a terminal (the numbers lines).

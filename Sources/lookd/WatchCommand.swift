@@ -118,6 +118,10 @@ enum WatchCommand {
             run.failed(stage: "source", message: error.description)
             throw CommandFailure(code: .badSource, message: error.description)
         }
+        // A reader that goes away (`lookd watch | head`) ends the run as a stop does, records written.
+        for stream in [StandardStream.output, StandardStream.error] {
+            stream.onClosed { reason in stop.request("\(stream.name) closed (\(reason))") }
+        }
         watching.set()
         let tty = Terminal.stderrIsTTY
         let ending: WatchRun.Ending
@@ -128,15 +132,16 @@ enum WatchCommand {
             ) { frame in
                 guard tty else { return }
                 let answers = frame.answers.enumerated().map { "\($0.offset + 1). \($0.element.rawValue)" }.joined(separator: " ")
-                FileHandle.standardError.write(Data("\u{1B}[2K\r\(answers) · \(frame.numbers) · \(frame.place)".utf8))
+                StandardStream.error.write("\u{1B}[2K\r\(answers) · \(frame.numbers) · \(frame.place)")
             }
         } catch {
             throw failure(error)
         }
-        if tty { FileHandle.standardError.write(Data("\n".utf8)) }
+        if tty { StandardStream.error.write("\n") }
         let reactions = "\(ending.fires) reaction\(ending.fires == 1 ? "" : "s")"
         Terminal.err("Stopped · \(ending.frames) frames · \(reactions) (\(ending.reason)) · record \(ending.record)")
         if let error = ending.failure { throw failure(error) }
+        if ending.reason.hasSuffix("closed (Broken pipe)") { throw CommandFailure(code: .failure, message: "") }
     }
 
     /// A watch's error as the command's failure (exit 1, runtime failure).

@@ -94,4 +94,17 @@ final class EffectRenderTests: XCTestCase {
         XCTAssertEqual(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "apng,200,120,30")
         XCTAssertFalse(FileManager.default.fileExists(atPath: apng + ".part"))
     }
+
+    func testAStillThatWasWrittenIsKeptWhenTheAnimationFailsAndTheReasonIsSaid() throws {
+        let dir = try Fixtures.scratch()
+        let png = dir.appendingPathComponent("catch1.png").path
+        let apng = dir.appendingPathComponent("edit1.apng").path
+        try FileManager.default.createDirectory(atPath: apng, withIntermediateDirectories: true)
+        let film = EffectFilm.render(EffectRenderer(effect: .zoom, box: box, frame: coordinates()), hold: 0.3, png: png, apng: apng)
+        XCTAssertEqual(film.png, png, "the still is complete and recorded")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: png))
+        XCTAssertNil(film.apng)
+        XCTAssertEqual(film.error, "Could not write \(apng): it is a folder.")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: apng + ".part"), "no partial file is left")
+    }
 }

@@ -48,7 +48,7 @@ final class WatchEffectLoopTests: XCTestCase {
     }
 
     private func fires(_ run: Run) -> [[String: Any]] {
-        run.record.fires.compactMap { try? JSONSerialization.jsonObject(with: Data($0.text().utf8)) as? [String: Any] }
+        run.record.fireEntries.compactMap { try? JSONSerialization.jsonObject(with: Data($0.text().utf8)) as? [String: Any] }
     }
 
     func testTheBoxQuestionReusesTheFramesEncodingAndTheEditIsWritten() throws {
@@ -93,7 +93,7 @@ final class WatchEffectLoopTests: XCTestCase {
         XCTAssertNil(f[0]["hold_ms"], "a log line holds nothing")
         let held = r.events.filter { $0["event"] as? String == "hold" }
         XCTAssertEqual(held.map { $0["fire"] as! Int }, [2, 3])
-        let frame1 = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.record.frames[0].text().utf8)) as? [String: Any])
+        let frame1 = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.record.frameEntries[0].text().utf8)) as? [String: Any])
         XCTAssertEqual(frame1["hold_ms"] as? Double ?? 0, 6000, accuracy: 1, "two holds followed the frame")
         XCTAssertEqual(frame1["boxes"] as? [NSObject], [NSNull(), [588, 0, 1000, 181] as NSArray, NSNull()])
     }

@@ -41,8 +41,8 @@ final class WatchLoopTests: XCTestCase {
             step: 1.4, rules: "a cat=chime")
         XCTAssertEqual(try loop.run(), "end of source")
         XCTAssertEqual(reactions.performed.map(\.condition), ["a cat", "a cat"])
-        XCTAssertEqual(record.fires.count, 2)
-        XCTAssertEqual(record.suppressed.count, 1)
+        XCTAssertEqual(record.fireCount, 2)
+        XCTAssertEqual(record.suppressedCount, 1)
         XCTAssertEqual(record.frameCount, 5)
     }
 
@@ -63,5 +63,30 @@ final class WatchLoopTests: XCTestCase {
         let summary = record.summary(stopReason: "x", seconds: 1).text()
         XCTAssertTrue(summary.contains("\"yes\":{\"a cat\":0,\"a dog\":2,\"a bird\":0}"), summary)
         XCTAssertTrue(summary.contains("\"unread\":2"), summary)
+    }
+
+    func testAFailedModelCallIsRecordedAndTheLoopGoesOn() throws {
+        let (loop, reactions, record, log) = try loop(
+            answers: ["1. No", "!fail the server is down", "!fail the server is down", "1. Yes", "1. Yes"], frames: 5, step: 1,
+            rules: "a cat=chime")
+        XCTAssertEqual(try loop.run(), "end of source")
+        XCTAssertEqual(reactions.performed.map(\.condition), ["a cat"], "the yes after the failures fires")
+        XCTAssertEqual(record.failedCount, 2)
+        XCTAssertEqual(record.frameCount, 3)
+        let failed = try EventLogFile.read(log).filter { $0["event"] as? String == "frame_failed" }
+        XCTAssertEqual(failed.map { $0["frame"] as? Int }, [2, 3])
+        XCTAssertEqual(failed.map { $0["in_a_row"] as? Int }, [1, 2])
+        XCTAssertEqual(failed.first?["reason"] as? String, "The script failed this question: the server is down.")
+    }
+
+    func testFailuresInARowEndTheRunWithAnError() throws {
+        let (loop, _, record, _) = try loop(answers: ["1. No", "!fail gone"], frames: 50, step: 1, rules: "a cat=chime")
+        XCTAssertThrowsError(try loop.run()) { error in
+            guard case .failedInARow(let count, let reason) = error as? WatchError else { return XCTFail("\(error)") }
+            XCTAssertEqual(count, WatchLoop.failureLimit)
+            XCTAssertEqual(reason, "The script failed this question: gone.")
+        }
+        XCTAssertEqual(record.failedCount, WatchLoop.failureLimit)
+        XCTAssertEqual(record.frameCount, 1)
     }
 }

@@ -239,4 +239,33 @@ final class WatchCommandTests: XCTestCase {
         XCTAssertEqual(bad.status, 2)
         XCTAssertTrue(bad.stderr.contains("unknown reaction \"woof\""), bad.stderr)
     }
+
+    func testAStreamThatDropsIsReopenedWithBackoffAndTheRunGoesOn() throws {
+        // ffmpeg serves the stream over HTTP to one reader, ends it, and after a gap serves it again.
+        let port = Int.random(in: 20_000...40_000)
+        let serve =
+            "ffmpeg -v error -re -f lavfi -i testsrc2=s=320x180:r=25 -t SECONDS -c:v mpeg1video -f mpegts -listen 1 http://127.0.0.1:\(port)/"
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/bin/sh")
+        server.arguments = [
+            "-c", serve.replacingOccurrences(of: "SECONDS", with: "2") + "; sleep 2; " + serve.replacingOccurrences(of: "SECONDS", with: "4"),
+        ]
+        try server.run()
+        defer { server.terminate(); server.waitUntilExit() }
+        usleep(500_000)
+        let out = path("out")
+        let r = try watch([
+            "--source", "http://127.0.0.1:\(port)/", "--rules", "a test card=log", "--model", "script:" + (try script(["1. No"])),
+            "--seconds", "9", "--no-sound", "--record", out,
+        ])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let log = try events((out as NSString).appendingPathComponent("lookd-events.jsonl"))
+        let kinds = log.map { $0["event"] as! String }
+        let lost = try XCTUnwrap(kinds.firstIndex(of: "stream_lost"), r.stderr)
+        let found = try XCTUnwrap(kinds.firstIndex(of: "stream_found"), r.stderr)
+        XCTAssertLessThan(lost, found)
+        XCTAssertEqual(log[lost]["reason"] as? String, "the stream ended")
+        XCTAssertTrue(kinds[found...].contains("watch"), "frames are answered again after the stream came back")
+        XCTAssertEqual(log.first { $0["event"] as? String == "stop" }?["reason"] as? String, "seconds")
+    }
 }

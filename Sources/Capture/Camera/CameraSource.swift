@@ -1,21 +1,11 @@
 import Foundation
 import LookCore
 
-/// What happened to the camera while lookd watched it.
-public enum CameraEvent: Sendable {
-    /// It failed or went away; lookd tries again in `retry` seconds.
-    case lost(reason: String, retry: Double)
-    /// Try `attempt` to reopen it failed; the next comes in `retry` seconds.
-    case stillLost(attempt: Int, reason: String, retry: Double)
-    /// It is back, with its format applied again, after `after` seconds away.
-    case found(width: Int, height: Int, native: String, after: Double)
-}
-
 /// A V4L2 camera (`/dev/video0`). A thread of its own takes every picture the camera sends and keeps
 /// only the newest, so the frame the loop takes is never a stale one from a queue; its age is
 /// recorded. A camera that fails or goes away is closed and reopened with backoff (0.5 s doubling to
 /// 10 s), its format negotiated again, while the run goes on.
-public final class CameraSource: FrameSource, @unchecked Sendable {
+public final class CameraSource: LiveSource, @unchecked Sendable {
     public let info: SourceInfo
     private let maxSide: Int
     private let clock: any Clock
@@ -23,7 +13,7 @@ public final class CameraSource: FrameSource, @unchecked Sendable {
     private var taken = 0
 
     /// Reports losses and returns (on the camera's thread).
-    public var onEvent: (@Sendable (CameraEvent) -> Void)? {
+    public var onEvent: (@Sendable (SourceEvent) -> Void)? {
         get { reader.onEvent }
         set { reader.onEvent = newValue }
     }
@@ -82,7 +72,7 @@ public final class CameraSource: FrameSource, @unchecked Sendable {
         private var latest: (image: RGBImage, captured: Double, sequence: Int)?
         private var sequence = 0
         private var stopped = false
-        var onEvent: (@Sendable (CameraEvent) -> Void)?
+        var onEvent: (@Sendable (SourceEvent) -> Void)?
         var shouldStop: (@Sendable () -> Bool)?
         /// A camera that sends nothing for this long is treated as lost.
         let stallSeconds = 10.0

@@ -9,25 +9,35 @@ public enum EffectFilm {
     /// The moment the still is taken, as the seed's catch<n>.png (the hold's end when it is shorter).
     public static let catchSeconds = 2.5
 
+    /// What was written: each file that is complete, and the first failure (the still and the
+    /// animation are written one after the other; one failing leaves the other as it is).
     public struct Output: Sendable {
-        public var png: String
-        public var apng: String
-        public var pictures: Int
+        public var png: String?
+        public var apng: String?
+        public var pictures: Int?
         /// Seconds spent drawing and encoding.
         public var seconds: Double
+        public var error: String?
     }
 
     /// Renders `renderer`'s edit over `hold` seconds into `png` and `apng`.
-    public static func render(_ renderer: EffectRenderer, hold: Double, png: String, apng: String) throws(PNGWriter.Failure) -> Output {
+    public static func render(_ renderer: EffectRenderer, hold: Double, png: String, apng: String) -> Output {
         let started = MonotonicClock().now()
-        let still = renderer.picture(at: min(catchSeconds, hold))
-        try PNGWriter.write(still, to: png)
-        let count = max(1, Int((hold * Double(fps)).rounded()))
-        let writer = try APNGWriter(path: apng, width: renderer.frame.width, height: renderer.frame.height, fps: fps)
-        for k in 0..<count {
-            try writer.add(renderer.picture(at: Double(k) / Double(fps)))
+        var output = Output(png: nil, apng: nil, pictures: nil, seconds: 0, error: nil)
+        do throws(PNGWriter.Failure) {
+            try PNGWriter.write(renderer.picture(at: min(catchSeconds, hold)), to: png)
+            output.png = png
+            let count = max(1, Int((hold * Double(fps)).rounded()))
+            let writer = try APNGWriter(path: apng, width: renderer.frame.width, height: renderer.frame.height, fps: fps)
+            for k in 0..<count {
+                try writer.add(renderer.picture(at: Double(k) / Double(fps)))
+            }
+            try writer.finish()
+            (output.apng, output.pictures) = (apng, count)
+        } catch {
+            output.error = error.description
         }
-        try writer.finish()
-        return Output(png: png, apng: apng, pictures: count, seconds: MonotonicClock().now() - started)
+        output.seconds = MonotonicClock().now() - started
+        return output
     }
 }

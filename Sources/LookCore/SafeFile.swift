@@ -1,0 +1,106 @@
+import Foundation
+
+/// Writes a whole file at a path a user named, replacing nothing but a regular file:
+/// - no file, or a regular file: written beside it and renamed into place, so a reader sees the old
+///   file or the new one, never half of one (an existing file keeps its permissions);
+/// - a symbolic link: written through to what it points at (the link stays a link);
+/// - a character device or a pipe (`/dev/null`, `/dev/stdout`, a FIFO): written into, as `cp` does;
+/// - a folder, a block device or a socket: refused.
+public enum SafeFile {
+    public struct Failure: Error, CustomStringConvertible, Equatable {
+        public let path: String
+        public let reason: String
+        public var description: String { "\(path) cannot be written: \(reason)" }
+    }
+
+    /// How a path will be written, decided from what is there now.
+    public enum Plan: Equatable {
+        /// Write a temporary file in the target's folder and rename it to `target` (the resolved path).
+        case replace(target: String, mode: mode_t)
+        /// Write into what is there (a device or a pipe).
+        case into
+    }
+
+    /// What writing `path` would do, or why it cannot be written.
+    public static func plan(_ path: String) throws(Failure) -> Plan {
+        var st = stat()
+        guard stat(path, &st) == 0 else {
+            guard errno == ENOENT else { throw Failure(path: path, reason: String(cString: strerror(errno))) }
+            // Nothing there (or a link to nothing): create it where the link points.
+            return .replace(target: danglingTarget(path), mode: 0o644)
+        }
+        switch st.st_mode & S_IFMT {
+        case S_IFREG:
+            let target =
+                realpath(path, nil).map { p in
+                    defer { free(p) }; return String(cString: p)
+                } ?? path
+            return .replace(target: target, mode: st.st_mode & 0o7777)
+        case S_IFCHR, S_IFIFO: return .into
+        case S_IFDIR: throw Failure(path: path, reason: "it is a folder")
+        case S_IFBLK: throw Failure(path: path, reason: "it is a block device, not a regular file")
+        default: throw Failure(path: path, reason: "it is not a regular file")
+        }
+    }
+
+    /// Writes `bytes` to `path` whole (see the type's rules).
+    public static func write(_ bytes: [UInt8], to path: String) throws(Failure) {
+        switch try plan(path) {
+        case .into:
+            let fd = open(path, O_WRONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw Failure(path: path, reason: String(cString: strerror(errno))) }
+            defer { close(fd) }
+            if let reason = FileOutput.write(fd, bytes).reason { throw Failure(path: path, reason: reason) }
+        case .replace(let target, let mode):
+            try replace(target, with: bytes, mode: mode, named: path)
+        }
+    }
+
+    public static func write(_ text: String, to path: String) throws(Failure) { try write(Array(text.utf8), to: path) }
+    public static func write(_ data: Data, to path: String) throws(Failure) { try write([UInt8](data), to: path) }
+
+    /// Moves a finished file at `temporary` (written beside `path`) into place under the same rules;
+    /// a device or pipe gets its bytes. The temporary file is gone afterwards either way.
+    public static func place(_ temporary: String, at path: String) throws(Failure) {
+        defer { unlink(temporary) }
+        switch try plan(path) {
+        case .replace(let target, _):
+            guard rename(temporary, target) == 0 else { throw Failure(path: path, reason: String(cString: strerror(errno))) }
+        case .into:
+            guard let data = FileManager.default.contents(atPath: temporary) else {
+                throw Failure(path: path, reason: "\(temporary) cannot be read back")
+            }
+            try write(data, to: path)
+        }
+    }
+
+    /// Checks that `path` may be written (before a long run, so a bad path is found at the start).
+    public static func check(_ path: String) throws(Failure) { _ = try plan(path) }
+
+    private static func replace(_ target: String, with bytes: [UInt8], mode: mode_t, named path: String) throws(Failure) {
+        let folder = (target as NSString).deletingLastPathComponent
+        let name = (target as NSString).lastPathComponent
+        var template = Array(((folder.isEmpty ? "." : folder) + "/." + name + ".XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw Failure(path: path, reason: String(cString: strerror(errno))) }
+        let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var failure: String? = FileOutput.write(fd, bytes).reason
+        if failure == nil, fchmod(fd, mode) != 0 { failure = String(cString: strerror(errno)) }
+        if close(fd) != 0, failure == nil { failure = String(cString: strerror(errno)) }
+        if failure == nil, rename(temporary, target) != 0 { failure = String(cString: strerror(errno)) }
+        if let failure {
+            unlink(temporary)
+            throw Failure(path: path, reason: failure)
+        }
+    }
+
+    /// Where a link that points at nothing leads (a path itself when it is no link).
+    private static func danglingTarget(_ path: String) -> String {
+        var current = path
+        for _ in 0..<40 {
+            guard let next = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else { return current }
+            current = next.hasPrefix("/") ? next : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(next)
+        }
+        return current
+    }
+}
