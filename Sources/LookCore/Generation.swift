@@ -5,6 +5,8 @@ import Foundation
 /// Why a generation ended.
 public enum StopReason: String, Sendable, Codable {
     case endOfText = "end", tokenLimit = "limit", cancelled = "stopped"
+    /// The context was full: the answer stopped where the model had no room left.
+    case contextFull = "context"
 }
 
 /// One answer: its text as written and how long it took.

@@ -47,7 +47,8 @@ public final class Log: @unchecked Sendable {
 
     public func log(_ level: Level, _ message: @autoclosure () -> String) {
         guard level <= threshold else { return }
-        let text = message()
+        // One line per message, and nothing in it that drives a terminal.
+        let text = message().withVisibleControls(keepingNewlines: true)
         let line = journal ? "<\(level.rawValue)>\(text)\n" : "lookd: \(text)\n"
         lock.withLock {
             write(line)

@@ -18,7 +18,7 @@ public enum InlineRules {
             defer { column += part.count + 1 }
             if part.isEmpty { continue }
             func fail(_ problem: String) -> RulesError {
-                RulesError(source: source, problem: "rule \(index + 1) (\"\(part)\"): \(problem)")
+                RulesError(source: source, problem: "rule \(index + 1) (\"\(part.withVisibleControls())\"): \(problem)")
             }
             guard let eq = part.firstIndex(of: "=") else {
                 throw fail("write condition=reaction, for example \"a chessboard=chime\"")

@@ -49,6 +49,7 @@ enum ReactionWords {
     static func spoken(_ text: String) -> Result<String, Problem> {
         let line = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !line.isEmpty else { return .failure("say needs a line to speak") }
+        if let problem = controlCharacter(in: line, what: "the spoken line") { return .failure(problem) }
         guard line.count <= maxSpokenLength else { return .failure("the spoken line is over \(maxSpokenLength) characters") }
         return .success(line)
     }
@@ -59,9 +60,24 @@ enum ReactionWords {
         guard c.count <= maxConditionLength else {
             return .failure("the condition is \(c.count) characters; keep it under \(maxConditionLength) (a few words work best)")
         }
-        guard !c.contains("\n") else { return .failure("a condition is one line") }
+        guard !c.contains(where: \.isNewline) else { return .failure("a condition is one line") }
+        if let problem = controlCharacter(in: c, what: "the condition") { return .failure(problem) }
         return .success(c)
     }
+
+    /// A control character (ESC, BEL, NUL, DEL, …) would reach terminals, the journal and the model's
+    /// prompt as it is: rules are plain words. Tabs inside a line are words' spacing and pass.
+    static func controlCharacter(in text: String, what: String) -> Problem? {
+        guard let bad = text.unicodeScalars.first(where: { $0 != "\t" && ($0.properties.generalCategory == .control) }) else { return nil }
+        let code = String(bad.value, radix: 16, uppercase: true)
+        let name = controlNames[bad.value].map { " (\($0))" } ?? ""
+        return Problem(
+            stringLiteral:
+                "\(what) holds the control character U+\(String(repeating: "0", count: max(0, 4 - code.count)))\(code)\(name); write it in plain words"
+        )
+    }
+
+    private static let controlNames: [UInt32: String] = [0: "NUL", 7: "BEL", 8: "backspace", 0x1B: "ESC", 0x7F: "DEL", 0x0D: "carriage return"]
 
     /// Warnings for conditions written twice (the same words, ignoring case and spaces).
     static func duplicates(_ rules: [Rule], source: String) -> [String] {

@@ -16,9 +16,10 @@ public enum RulesFile {
             let exists = FileManager.default.fileExists(atPath: path)
             throw RulesError(source: path, problem: exists ? "the rules file cannot be read" : "there is no rules file here")
         }
-        guard !data.contains(0), let text = String(data: data, encoding: .utf8) else {
+        guard !data.contains(0) else {
             throw RulesError(source: path, problem: "this is not a text file; a rules file is YAML text")
         }
+        guard let text = String(data: data, encoding: .utf8) else { throw invalidUTF8(data, source: path) }
         return try parse(text, source: path)
     }
 
@@ -28,7 +29,7 @@ public enum RulesFile {
         do {
             root = try YAMLNode.parse(text)
         } catch {
-            throw RulesError(source: source, line: error.mark.line, column: error.mark.column, problem: error.message)
+            throw RulesError(source: source, line: error.mark.line, column: error.mark.column, problem: explain(error, in: text))
         }
         guard let root else { throw .noRules(source) }
         func fail(_ node: YAMLNode, _ problem: String) -> RulesError {
@@ -43,6 +44,7 @@ public enum RulesFile {
             guard key.text == "rules" else {
                 throw fail(key, "unknown key \"\(key.text ?? key.kind)\"; a rules file has one key, rules:")
             }
+            guard list == nil else { throw fail(key, "rules: is written twice; put every rule in one rules: list") }
             list = value
         }
         guard let list else { throw .noRules(source) }
@@ -123,5 +125,57 @@ public enum RulesFile {
             }
         }
         return Rule(condition: condition, reaction: reaction, line: when.key.mark.line, column: when.key.mark.column)
+    }
+
+    /// libyaml's words for a parse error, with what a person most often did: a tab in the indentation.
+    private static func explain(_ error: YAMLFailure, in text: String) -> String {
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard error.mark.line >= 1, error.mark.line <= lines.count else { return error.message }
+        let line = lines[error.mark.line - 1]
+        if line.prefix(while: { $0 == " " || $0 == "\t" }).contains("\t") {
+            return "a tab in the indentation; YAML indents with spaces (\(error.message))"
+        }
+        return error.message
+    }
+
+    /// Where the first byte that is not UTF-8 is, as a line and column.
+    static func invalidUTF8(_ data: Data, source: String) -> RulesError {
+        let bytes = [UInt8](data)
+        var line = 1
+        var lineStart = 0
+        var i = 0
+        while i < bytes.count {
+            let length = utf8Length(bytes, at: i)
+            guard length > 0 else {
+                let column = String(decoding: bytes[lineStart..<i], as: UTF8.self).count + 1
+                let hex = String(bytes[i], radix: 16, uppercase: true)
+                return RulesError(
+                    source: source, line: line, column: column,
+                    problem: "the byte 0x\(hex) is not UTF-8 text; save the rules file as UTF-8")
+            }
+            if bytes[i] == 0x0A { line += 1; lineStart = i + 1 }
+            i += length
+        }
+        return RulesError(source: source, problem: "this is not UTF-8 text; save the rules file as UTF-8")
+    }
+
+    /// The length of the well-formed UTF-8 sequence at `i`, or 0.
+    private static func utf8Length(_ b: [UInt8], at i: Int) -> Int {
+        let lead = b[i]
+        let (length, low, high): (Int, UInt8, UInt8)
+        switch lead {
+        case 0x00...0x7F: return 1
+        case 0xC2...0xDF: (length, low, high) = (2, 0x80, 0xBF)
+        case 0xE0: (length, low, high) = (3, 0xA0, 0xBF)
+        case 0xE1...0xEC, 0xEE...0xEF: (length, low, high) = (3, 0x80, 0xBF)
+        case 0xED: (length, low, high) = (3, 0x80, 0x9F)
+        case 0xF0: (length, low, high) = (4, 0x90, 0xBF)
+        case 0xF1...0xF3: (length, low, high) = (4, 0x80, 0xBF)
+        case 0xF4: (length, low, high) = (4, 0x80, 0x8F)
+        default: return 0
+        }
+        guard i + length <= b.count, (low...high).contains(b[i + 1]) else { return 0 }
+        for k in 2..<length where !(0x80...0xBF).contains(b[i + k]) { return 0 }
+        return length
     }
 }

@@ -61,7 +61,15 @@ indirect enum YAMLNode: Sendable {
 
     /// Assembles nodes from parser events.
     private struct Builder {
-        enum Open { case sequence([YAMLNode], Mark), mapping([(YAMLNode, YAMLNode)], pendingKey: YAMLNode?, Mark) }
+        /// A sequence or mapping still open. Its lists are mutated in place on the stack (a copy taken
+        /// out and pushed back would copy the whole list at every item: quadratic in the rules).
+        struct Open {
+            var isMapping: Bool
+            var items: [YAMLNode] = []
+            var pairs: [(key: YAMLNode, value: YAMLNode)] = []
+            var pendingKey: YAMLNode?
+            var mark: Mark
+        }
         var stack: [Open] = []
         var root: YAMLNode?
         var documents = 0
@@ -83,36 +91,30 @@ indirect enum YAMLNode: Sendable {
                 if event.data.sequence_start.anchor != nil {
                     throw YAMLFailure(message: "YAML anchors (&name) are not supported in a rules file", mark: mark)
                 }
-                stack.append(.sequence([], mark))
+                stack.append(Open(isMapping: false, mark: mark))
             case YAML_MAPPING_START_EVENT:
                 if event.data.mapping_start.anchor != nil {
                     throw YAMLFailure(message: "YAML anchors (&name) are not supported in a rules file", mark: mark)
                 }
-                stack.append(.mapping([], pendingKey: nil, mark))
+                stack.append(Open(isMapping: true, mark: mark))
             case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
                 guard let open = stack.popLast() else { return }
-                switch open {
-                case .sequence(let items, let m): add(.sequence(items, m))
-                case .mapping(let pairs, _, let m): add(.mapping(pairs.map { (key: $0.0, value: $0.1) }, m))
-                }
+                add(open.isMapping ? .mapping(open.pairs, open.mark) : .sequence(open.items, open.mark))
             default:
                 break
             }
         }
 
         private mutating func add(_ node: YAMLNode) {
-            guard let top = stack.popLast() else { root = node; return }
-            switch top {
-            case .sequence(var items, let m):
-                items.append(node)
-                stack.append(.sequence(items, m))
-            case .mapping(var pairs, let key, let m):
-                if let key {
-                    pairs.append((key, node))
-                    stack.append(.mapping(pairs, pendingKey: nil, m))
-                } else {
-                    stack.append(.mapping(pairs, pendingKey: node, m))
-                }
+            guard !stack.isEmpty else { root = node; return }
+            let top = stack.count - 1
+            if !stack[top].isMapping {
+                stack[top].items.append(node)
+            } else if let key = stack[top].pendingKey {
+                stack[top].pairs.append((key, node))
+                stack[top].pendingKey = nil
+            } else {
+                stack[top].pendingKey = node
             }
         }
     }

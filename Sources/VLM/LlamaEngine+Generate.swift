@@ -55,6 +55,8 @@ extension LlamaEngine {
         var piece = [CChar](repeating: 0, count: 256)
         answering: while produced < maxTokens {
             if cancellation?.isCancelled == true { stop = .cancelled; break }
+            // Each answer token takes a place in the context; a full one ends the answer, whole.
+            if inputTokens + produced + 1 >= options.contextSize { stop = .contextFull; break }
             let token = llama_sampler_sample(sampler, context, -1)
             if llama_vocab_is_eog(vocab, token) { stop = .endOfText; break }
             produced += 1
@@ -81,6 +83,14 @@ extension LlamaEngine {
     }
 
     func tokenize(_ text: String) -> [llama_token] { Self.tokenize(text, vocab: vocab) }
+
+    public func inputTokens(prompt: String, width: Int, height: Int) -> (input: Int, context: Int)? {
+        lock.lock()
+        defer { lock.unlock() }
+        let (before, after) = template.wrap(prompt)
+        guard let picture = try? imageTokenCount(width: width, height: height) else { return nil }
+        return (tokenize(before).count + picture + tokenize(after).count, options.contextSize)
+    }
 
     /// `text` as tokens, special tokens (`<image>`, `<|im_start|>`) read as such.
     static func tokenize(_ text: String, vocab: OpaquePointer) -> [llama_token] {

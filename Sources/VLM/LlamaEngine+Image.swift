@@ -27,8 +27,16 @@ extension LlamaEngine {
         return try encodeLocked(image)
     }
 
-    func encodeLocked(_ image: RGBImage) throws(VLMError) -> EncodedImage {
-        let started = MonotonicClock().now()
+    /// The tokens a picture of this size takes (libmtmd's slicing and framing), without running the
+    /// vision tower. Called with the lock held.
+    func imageTokenCount(width: Int, height: Int) throws(VLMError) -> Int {
+        let chunks = try tokenizeImage(RGBImage(width: width, height: height, fill: (0, 0, 0)))
+        defer { mtmd_input_chunks_free(chunks) }
+        return (0..<mtmd_input_chunks_size(chunks)).reduce(0) { $0 + Int(mtmd_input_chunk_get_n_tokens(mtmd_input_chunks_get(chunks, $1)!)) }
+    }
+
+    /// libmtmd's parts for a picture (framing text and image chunks, not yet encoded); the caller frees them.
+    private func tokenizeImage(_ image: RGBImage) throws(VLMError) -> OpaquePointer {
         guard
             let bitmap = image.pixels.withUnsafeBufferPointer({
                 mtmd_bitmap_init(UInt32(image.width), UInt32(image.height), $0.baseAddress)
@@ -36,15 +44,23 @@ extension LlamaEngine {
         else { throw .imageFailed(reason: "libmtmd could not take a \(image.width) × \(image.height) picture") }
         defer { mtmd_bitmap_free(bitmap) }
         guard let chunks = mtmd_input_chunks_init() else { throw .imageFailed(reason: "out of memory") }
-        defer { mtmd_input_chunks_free(chunks) }
-
         let marker = String(cString: mtmd_default_marker())
         let rc = marker.withCString { cMarker -> Int32 in
             var text = mtmd_input_text(text: cMarker, text_len: strlen(cMarker), add_special: false, parse_special: true)
             var bitmaps: [OpaquePointer?] = [bitmap]
             return bitmaps.withUnsafeMutableBufferPointer { mtmd_tokenize(vision, chunks, &text, $0.baseAddress, 1) }
         }
-        guard rc == 0 else { throw .imageFailed(reason: "libmtmd could not prepare it (code \(rc))") }
+        guard rc == 0 else {
+            mtmd_input_chunks_free(chunks)
+            throw .imageFailed(reason: "libmtmd could not prepare it (code \(rc))")
+        }
+        return chunks
+    }
+
+    func encodeLocked(_ image: RGBImage) throws(VLMError) -> EncodedImage {
+        let started = MonotonicClock().now()
+        let chunks = try tokenizeImage(image)
+        defer { mtmd_input_chunks_free(chunks) }
 
         let width = Int(llama_model_n_embd_inp(model))
         var pieces: [ImagePieces.Piece] = []

@@ -17,9 +17,16 @@ public protocol VisionLanguageModel: AnyObject, Sendable {
         image: EncodedImage, prompt: String, maxTokens: Int,
         cancellation: Cancellation?, onText: (String) -> Void
     ) throws -> Generation
+
+    /// The tokens a question takes before its answer (the chat frame, a picture of `width` × `height`,
+    /// the prompt) and the context the question and answer share; nil for an engine with no such
+    /// limit (the scripted engine).
+    func inputTokens(prompt: String, width: Int, height: Int) -> (input: Int, context: Int)?
 }
 
 extension VisionLanguageModel {
+    public func inputTokens(prompt: String, width: Int, height: Int) -> (input: Int, context: Int)? { nil }
+
     /// Encodes `image` and answers one prompt about it; the times count from before the encoding.
     public func generate(
         image: RGBImage, prompt: String, maxTokens: Int,

@@ -42,15 +42,33 @@ public final class SystemdNotifier: ServiceNotifier, @unchecked Sendable {
         if due { send("WATCHDOG=1") }
     }
 
-    /// Sends one message; a failure is logged once at debug level and otherwise ignored, as sd_notify.
+    /// Sends one message without blocking: when the manager's queue is full (10 datagrams by
+    /// default), a STATUS is dropped (the next frame sends a newer one) and any other message is
+    /// tried again for up to a second. A failure is logged at debug level, as sd_notify ignores it.
     func send(_ message: String) {
-        guard fd >= 0, let address else { return }
+        var tries = message.hasPrefix("STATUS=") ? 1 : 20
+        while true {
+            let error = sendOnce(message)
+            guard error == EAGAIN || error == EWOULDBLOCK, tries > 1 else {
+                if let error {
+                    Log.shared.debug("sd_notify (\(message.prefix(20))…) to \(address ?? "") not sent: \(String(cString: strerror(error)))")
+                }
+                return
+            }
+            tries -= 1
+            usleep(50_000)
+        }
+    }
+
+    /// One datagram; nil when it went, else errno.
+    private func sendOnce(_ message: String) -> Int32? {
+        guard fd >= 0, let address else { return nil }
         var addr = sockaddr_un()
         addr.sun_family = sa_family_t(AF_UNIX)
         var path = Array(address.utf8)
         if path.first == UInt8(ascii: "@") { path[0] = 0 }
         let capacity = MemoryLayout.size(ofValue: addr.sun_path)
-        guard path.count < capacity else { return }
+        guard path.count < capacity else { return ENAMETOOLONG }
         withUnsafeMutableBytes(of: &addr.sun_path) { raw in
             for (i, byte) in path.enumerated() { raw[i] = byte }
         }
@@ -58,11 +76,11 @@ public final class SystemdNotifier: ServiceNotifier, @unchecked Sendable {
         let sent = message.withCString { text in
             withUnsafePointer(to: &addr) { pointer in
                 pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    sendto(fd, text, strlen(text), Int32(MSG_NOSIGNAL), $0, length)
+                    sendto(fd, text, strlen(text), Int32(MSG_NOSIGNAL | MSG_DONTWAIT), $0, length)
                 }
             }
         }
-        if sent < 0 { Log.shared.debug("sd_notify to \(address) failed: \(String(cString: strerror(errno)))") }
+        return sent < 0 ? errno : nil
     }
 
     static func monotonicMicroseconds() -> UInt64 {

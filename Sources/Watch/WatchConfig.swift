@@ -3,6 +3,7 @@ import Foundation
 import Grounding
 import LookCore
 import Rules
+import VLM
 
 /// What a watch runs with: the source, the rules, the firing and effect settings and where records
 /// go. The command line builds one (lookd's WatchSettings); tests build one directly.
@@ -12,7 +13,9 @@ public struct WatchConfig: Sendable {
     public var rulesSpec: String
     public var sourceOptions = SourceOpener.Options()
     public var cooldown = 3.0
-    public var maxTokens = 32
+    /// `--tokens`: the most answer tokens a frame gets; nil: as many as the rules need
+    /// (`AnswerBudget.defaultTokens`, at least 32).
+    public var maxTokens: Int?
     public var seconds: Double?
     public var delay = 0.0
     public var trigger: String?
@@ -50,6 +53,30 @@ public struct WatchConfig: Sendable {
     /// The frame's prompt for `rules` (with the batch cell instruction for `--cells batch`).
     func prompt(for rules: [Rule]) -> String {
         WatchPrompt.text(for: rules, extra: cells == .batch ? PlaceQuestions.batch : nil)
+    }
+
+    /// The answer tokens a frame with `rules` rules gets.
+    func answerTokens(rules: Int) -> Int {
+        maxTokens ?? AnswerBudget.defaultTokens(rules: rules, cells: cells == .batch)
+    }
+
+    /// Why `rules` cannot be asked with `model` on frames of `width` × `height` (the question and
+    /// the answer they need do not fit the context); nil when they fit or the engine has no limit.
+    func budgetProblem(_ rules: [Rule], model: any VisionLanguageModel, width: Int, height: Int) -> String? {
+        let size = fittedSize(width: width, height: height, maxSide: sourceOptions.maxSide)
+        guard let need = model.inputTokens(prompt: prompt(for: rules), width: size.width, height: size.height) else { return nil }
+        let answer = max(answerTokens(rules: rules.count), AnswerBudget.answerTokens(rules: rules.count, cells: cells == .batch))
+        return AnswerBudget.problem(rules: rules.count, inputTokens: need.input, answerTokens: answer, context: need.context)
+    }
+
+    /// A warning when `--tokens` is too small for every rule to be answered in full.
+    func tokensWarning(rules: Int) -> String? {
+        guard let given = maxTokens else { return nil }
+        let need = AnswerBudget.answerTokens(rules: rules, cells: cells == .batch)
+        guard given < need else { return nil }
+        let answered = AnswerBudget.rulesAnswered(byTokens: given, cells: cells == .batch)
+        return
+            "--tokens \(given) leaves room to answer about \(answered) of the \(rules) rules; the rest may stay ? (\(need) tokens answer them all; leave --tokens out to get that)"
     }
 
     /// The event log's path: `--log`, else `lookd-events.jsonl` in the record folder.

@@ -8,6 +8,8 @@ public enum WatchError: Error, CustomStringConvertible, Equatable {
     case place(frame: Int, reason: String)
     /// The model failed on this many frames in a row (the run ends so that systemd restarts lookd).
     case failedInARow(count: Int, reason: String)
+    /// The rules cannot be asked (their question and answer do not fit the model's context).
+    case rules(String)
     /// A record could not be made or written.
     case record(String)
 
@@ -17,6 +19,7 @@ public enum WatchError: Error, CustomStringConvertible, Equatable {
         case .model(let frame, let reason): return "FAILED: the model failed on frame \(frame): \(reason)"
         case .place(let frame, let reason): return "FAILED: the model failed on frame \(frame)'s place question: \(reason)"
         case .record(let reason): return reason
+        case .rules(let reason): return reason
         case .failedInARow(let count, let reason):
             return "FAILED: the model failed on \(count) frames in a row; the last: \(reason)"
 

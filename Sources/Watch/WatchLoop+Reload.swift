@@ -15,8 +15,13 @@ extension WatchLoop {
         }
         onReload?(nil)
         let events = recorder.events
-        do {
+        do throws(RulesError) {
             let (set, source) = try config.loadRules()
+            let info = self.source.info
+            if let problem = config.budgetProblem(set.rules, model: model, width: info.width, height: info.height) {
+                throw RulesError(source: source, problem: problem)
+            }
+            if let warning = config.tokensWarning(rules: set.rules.count) { Log.shared.warning(warning) }
             let kept = adopt(set.rules, source: source)
             reactor.keep(only: Set(set.rules.map(\.condition)))
             recorder.record.reloaded(set.rules, why: why)

@@ -130,7 +130,7 @@ public final class WatchLoop {
         do {
             encoded = try model.encode(shown)
             generation = try model.generate(
-                image: encoded, prompt: prompt, maxTokens: config.maxTokens,
+                image: encoded, prompt: prompt, maxTokens: config.answerTokens(rules: rules.count),
                 cancellation: stop.cancellation, onText: { _ in })
             generation.timings.addEncoding(encoded.encodeSeconds)
         } catch {

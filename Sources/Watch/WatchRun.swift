@@ -68,8 +68,13 @@ public final class WatchRun {
         stop: StopSignal, reloads: ReloadRequest, notifier: any ServiceNotifier,
         onFrame: @escaping (FrameOutcome) -> Void = { _ in }
     ) throws(WatchError) -> Ending {
-        if let live = source as? any LiveSource { Self.watchLive(live, events: events, stop: stop) }
         let info = source.info
+        if let problem = config.budgetProblem(rules.rules, model: model, width: info.width, height: info.height) {
+            events.write("error", [("stage", .string("rules")), ("message", .string(problem))])
+            throw .rules("\(rulesSource): \(problem)")
+        }
+        if let warning = config.tokensWarning(rules: rules.rules.count) { Log.shared.warning(warning) }
+        if let live = source as? any LiveSource { Self.watchLive(live, events: events, stop: stop) }
         let sourceJSON: [(String, JSON)] = [
             ("kind", .string(info.kind)), ("name", .string(info.name)), ("size", .ints([info.width, info.height])),
             ("fps", .optional(info.fps)), ("duration", .optional(info.duration)), ("pace", .string(info.pace)),
@@ -186,7 +191,7 @@ public final class WatchRun {
             (
                 "settings",
                 .object([
-                    ("cooldown", .number(config.cooldown)), ("tokens", .int(config.maxTokens)),
+                    ("cooldown", .number(config.cooldown)), ("tokens", .int(config.answerTokens(rules: rules.count))),
                     ("seconds", .optional(config.seconds)), ("hold", .number(config.hold)),
                     ("photo_seconds", .number(config.sourceOptions.photoSeconds)),
                     ("size", .int(config.sourceOptions.maxSide)), ("frames_dir", .optional(config.framesDir)),

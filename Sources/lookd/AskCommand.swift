@@ -118,6 +118,7 @@ enum AskCommand {
     private static func report(_ generation: Generation, numbers: String) {
         let tty = Terminal.stderrIsTTY
         if generation.stop == .cancelled { Terminal.err("STOPPED") }
+        if generation.stop == .contextFull { Terminal.err("The answer stopped where the context was full (a larger --context gives it room).") }
         Terminal.err(Terminal.dim(numbers, on: tty))
         Terminal.err(Terminal.dim(NumbersLine.place, on: tty))
     }

@@ -4,16 +4,20 @@ import Rules
 /// `lookd check FILE`: checks a rules file (or inline rules) and prints the rules as lookd reads them.
 enum CheckCommand {
     static let help = """
-        Usage: lookd check FILE|"a=b|…"
+        Usage: lookd check FILE|"a=b|…" [--context 4096]
 
         Checks a rules file and prints each rule as lookd understood it, its reaction in the inline
         form's words, and the numbered question each frame will get. A problem is reported with the
-        file, line and column; warnings (a condition written twice) follow the rules.
+        file, line and column; warnings (a condition written twice) follow the rules. Then the tokens a
+        frame needs, estimated without a model (about 3 bytes a token, a picture 320), against the
+        context (--context, the watch's default 4096): rules that do not fit are refused (the watch
+        counts them exactly with the model's tokenizer when it starts).
         Exit status: 0 when the rules are valid, 2 when they are not.
         """
 
     static func run(_ words: [String]) throws(CommandFailure) {
-        let args = try Arguments(words, valued: [], switches: [])
+        let args = try Arguments(words, valued: ["context"], switches: [])
+        let context = try args.integer("context", default: 4096, in: 256...1_048_576)
         guard args.positional.count == 1 else { throw usage("check takes one rules file") }
         let spec = args.positional[0]
         let set: RuleSet
@@ -29,5 +33,11 @@ enum CheckCommand {
         }
         print("\nEach frame asks:\n" + WatchPrompt.text(for: set.rules).split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
         for warning in set.warnings { print("warning: \(warning)") }
+        let input = AnswerBudget.estimatedTokens(WatchPrompt.text(for: set.rules)) + AnswerBudget.estimatedImageTokens
+        let answer = AnswerBudget.answerTokens(rules: set.rules.count)
+        print("\nEach frame needs about \(input) tokens of question and picture and \(answer) of answer; the context is \(context).")
+        if let problem = AnswerBudget.problem(rules: set.rules.count, inputTokens: input, answerTokens: answer, context: context, estimated: true) {
+            throw CommandFailure(code: .usage, message: problem)
+        }
     }
 }

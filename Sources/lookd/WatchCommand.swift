@@ -35,7 +35,7 @@ enum WatchCommand {
           --model ID            a catalog model (lookd models; default minicpm-v-4.7-1b), pulled the first time
           --model FILE.gguf --mmproj FILE.gguf   a local GGUF pair
           --model script:FILE   answers from a text file instead of a model (README: the scripted engine)
-          --tokens N            the most answer tokens per frame (default 32)
+          --tokens N            the most answer tokens per frame (default: 4 a rule and 8 more, at least 32)
           --context N           the model's context length in tokens (default 4096)
           --threads N           CPU threads for the model (default: one a physical core)
           --cooldown S          seconds after a fire in which the rule does not fire again (default 3)
@@ -146,7 +146,8 @@ enum WatchCommand {
 
     /// A watch's error as the command's failure (exit 1, runtime failure).
     private static func failure(_ error: WatchError) -> CommandFailure {
-        CommandFailure(code: .failure, message: error.description)
+        if case .rules = error { return CommandFailure(code: .usage, message: error.description) }
+        return CommandFailure(code: .failure, message: error.description)
     }
 
     /// The engine: `script:FILE` or a GGUF pair.

@@ -21,7 +21,7 @@ enum WatchSettings {
         _ = try ModelChoice.options(args)
         var c = WatchConfig(source: source, rules: rules)
         c.cooldown = try Self.number(args, "cooldown", default: 3, in: 0...3600)
-        c.maxTokens = try args.integer("tokens", default: 32, in: 1...1024)
+        c.maxTokens = args.value("tokens") == nil ? nil : try args.integer("tokens", default: 0, in: 1...16384)
         c.seconds = args.value("seconds") == nil ? nil : try Self.number(args, "seconds", default: 0, in: 0.001...1e9)
         c.delay = try Self.number(args, "delay", default: 0, in: 0...86400)
         c.trigger = args.value("trigger")

@@ -132,6 +132,46 @@ final class RulesFileTests: XCTestCase {
         }
     }
 
+    func testControlCharactersAreRefusedWhereverTheyAre() {
+        XCTAssertEqual(
+            problem("rules:\n  - when: \"a cat\\e[31m\"\n    log: true\n"),
+            "rules.yaml:2:11: the condition holds the control character U+001B (ESC); write it in plain words")
+        XCTAssertEqual(
+            problem("rules:\n  - when: a cat\n    say: \"hello\\a\"\n"),
+            "rules.yaml:3:10: the spoken line holds the control character U+0007 (BEL); write it in plain words")
+        XCTAssertEqual(
+            problem("rules:\n  - when: \"a\\x7Fdog\"\n    log: true\n"),
+            "rules.yaml:2:11: the condition holds the control character U+007F (DEL); write it in plain words")
+        XCTAssertThrowsError(try InlineRules.parse("a\u{1B}cat=log")) { error in
+            XCTAssertEqual(
+                "\(error)", "--rules: rule 1 (\"a\\u{1B}cat=log\"): the condition holds the control character U+001B (ESC); write it in plain words")
+        }
+    }
+
+    func testRulesWrittenTwiceTabsAndBadUTF8AreNamedWithTheirPlace() throws {
+        XCTAssertEqual(
+            problem("rules:\n  - when: a cat\n    log: true\nrules:\n  - when: a dog\n    log: true\n"),
+            "rules.yaml:4:1: rules: is written twice; put every rule in one rules: list")
+        XCTAssertTrue(
+            problem("rules:\n  - when: a cat\n\tlog: true\n").hasPrefix("rules.yaml:3:1: a tab in the indentation; YAML indents with spaces"),
+            problem("rules:\n  - when: a cat\n\tlog: true\n"))
+        let dir = try Fixtures.scratch()
+        let file = dir.appendingPathComponent("rules.yaml")
+        try Data("rules:\n  - when: a café\n    log: true\n  - when: a d".utf8 + [0xC3, 0x28] + Data("og\n    log: true\n".utf8)).write(to: file)
+        XCTAssertThrowsError(try RulesFile.load(path: file.path)) { error in
+            XCTAssertEqual("\(error)", "\(file.path):4:14: the byte 0xC3 is not UTF-8 text; save the rules file as UTF-8")
+        }
+    }
+
+    /// 30,000 rules read in one pass (the YAML builder once copied each list at every item).
+    func testThirtyThousandRulesAreRead() throws {
+        let text = "rules:\n" + (0..<30_000).map { "  - when: thing \($0)\n    count: true\n" }.joined()
+        let set = try RulesFile.parse(text, source: "big.yaml")
+        XCTAssertEqual(set.rules.count, 30_000)
+        XCTAssertEqual(set.rules.last?.condition, "thing 29999")
+        XCTAssertEqual(set.rules.last?.line, 60_000)
+    }
+
     func testFuzzedInputNeverCrashesTheParser() {
         let good = Array(
             """

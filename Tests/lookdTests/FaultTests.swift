@@ -110,4 +110,53 @@ final class FaultTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("The run record \(out)/watch-run-"), r.stderr)
         XCTAssertTrue(r.stderr.contains("cannot be written: File too large"), r.stderr)
     }
+
+    func testFoldersThatCannotTakeRecordsAreFoundBeforeTheRunAndNamed() throws {
+        let photos = try TestMedia.photoFolder(in: dir)
+        let script = try Fixtures.script(["1. No"], in: dir)
+        try "a file".write(toFile: path("file"), atomically: true, encoding: .utf8)
+        func watch(_ more: [String]) throws -> Subprocess {
+            try Subprocess.run(
+                Fixtures.lookd,
+                [
+                    "watch", "--source", photos, "--rules", "a card=log", "--model", "script:" + script, "--photo-seconds", "0", "--seconds", "0.3",
+                    "--no-sound",
+                ] + more)
+        }
+        var r = try watch(["--record", path("out"), "--frames", path("file")])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stderr.contains("The frames folder \(path("file")) cannot be used: it is a file, not a folder."), r.stderr)
+        r = try watch(["--record", path("file/records")])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stderr.contains("The record folder \(path("file/records")) cannot be made"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("watching"), "refused before the watch began: \(r.stderr)")
+
+        // A status file named relative to the current folder is written there.
+        let status = Process()
+        status.executableURL = URL(fileURLWithPath: Fixtures.lookd)
+        status.arguments = [
+            "watch", "--source", photos, "--rules", "a card=log", "--model", "script:" + script, "--photo-seconds", "0", "--seconds", "0.3",
+            "--no-sound", "--record", "out", "--status", "status.json",
+        ]
+        status.currentDirectoryURL = dir
+        status.standardError = FileHandle.nullDevice
+        try status.run()
+        status.waitUntilExit()
+        XCTAssertEqual(status.terminationStatus, 0)
+        let written = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path("status.json")))) as? [String: Any]
+        XCTAssertEqual(written?["state"] as? String, "stopped")
+    }
+
+    func testAPhotoPastFFmpegsLimitAndAFolderAreNamedAsSuch() throws {
+        // A 20,000 × 20,000 PNG header: FFmpeg refuses such a picture; lookd says why, with its size.
+        var png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52])
+        png += Data([0, 0, 0x4E, 0x20, 0, 0, 0x4E, 0x20, 8, 2, 0, 0, 0, 0, 0, 0, 0])
+        try png.write(to: URL(fileURLWithPath: path("big.png")))
+        var r = try Subprocess.run(Fixtures.lookd, tinyAsk.enumerated().map { $0.offset == 1 ? path("big.png") : $0.element })
+        XCTAssertEqual(r.status, 5, r.stderr)
+        XCTAssertTrue(r.stderr.contains("it is 20000 × 20000 pixels, more than FFmpeg decodes (about 268 million); reduce it first"), r.stderr)
+        r = try Subprocess.run(Fixtures.lookd, tinyAsk.enumerated().map { $0.offset == 1 ? dir.path : $0.element })
+        XCTAssertEqual(r.status, 5, r.stderr)
+        XCTAssertTrue(r.stderr.contains("it is a folder, not a photo"), r.stderr)
+    }
 }
