@@ -71,6 +71,17 @@ public final class EventLog: @unchecked Sendable {
         close(old)
     }
 
+    /// SIGUSR1: `reopen()`, then a `log_reopened` line first in the new file; a failure is reported
+    /// and lines go on to the old file.
+    public func reopenAfterRotation() {
+        do {
+            try reopen()
+            write("log_reopened", [("path", .optional(path))])
+        } catch {
+            report(.error, "\(error.description) Lines go on to the old file.")
+        }
+    }
+
     /// Writes one line whole; on a failure, takes back what part of it went out. Returns why it failed.
     private func append(_ line: String) -> String? {
         var st = stat()

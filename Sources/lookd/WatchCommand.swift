@@ -65,6 +65,7 @@ enum WatchCommand {
                                 rules whose words did not change keep their state; a bad one is rejected
                                 with its file, line and column, and the old rules stay
           --watch-rules         also re-read the rules when the file changes
+          SIGUSR1               reopen the event log (after logrotate moved it; no line is lost or cut)
           Under systemd (Type=notify) lookd sends READY=1 once the model is loaded and the source open,
           STATUS= with each frame's numbers, and WATCHDOG=1 from the loop.
           --truth "photo:yes,no,…;…"   what each photo shows, rule by rule; the record scores the answers
@@ -89,8 +90,12 @@ enum WatchCommand {
         let notifier = SystemdNotifier()
         let reloads = ReloadRequest()
         let watching = Flag()
-        let trap = SignalTrap([SIGINT, SIGTERM, SIGHUP]) { sig in
+        let run: WatchRun
+        do { run = try WatchRun(config: config, version: version) } catch { throw failure(error) }
+        let events = run.events
+        let trap = SignalTrap([SIGINT, SIGTERM, SIGHUP, SIGUSR1]) { sig in
             if sig == SIGHUP { reloads.ask(); return }
+            if sig == SIGUSR1 { return events.reopenAfterRotation() }
             guard watching.isSet else {
                 notifier.stopping()
                 Log.shared.notice("stopped (\(sig == SIGINT ? "SIGINT" : "SIGTERM")) before the watch began")
@@ -100,9 +105,6 @@ enum WatchCommand {
             stop.interrupt(sig == SIGINT ? "SIGINT" : "SIGTERM")
         }
         defer { withExtendedLifetime(trap) {} }
-
-        let run: WatchRun
-        do { run = try WatchRun(config: config, version: version) } catch { throw failure(error) }
         let model: any VisionLanguageModel
         do throws(CommandFailure) {
             model = try loadModel(args)
