@@ -10,11 +10,14 @@ import LookCore
 final class DownloadSink: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     let done = DispatchSemaphore(value: 0)
     private(set) var status: Int?
-    private(set) var error: String?
+    private(set) var error: Error?
     private(set) var writeFailure: String?
     /// Bytes the whole file has (when the server said).
     private(set) var expected: Int64?
     private(set) var written: Int64
+    /// The file's listed size: a server that sends more is cut off (`overLimit`).
+    private let limit: Int64?
+    private(set) var overLimit = false
     private let part: String
     private let name: String
     private let progress: @Sendable (Downloader.Progress) -> Void
@@ -23,8 +26,9 @@ final class DownloadSink: NSObject, URLSessionDataDelegate, @unchecked Sendable 
     private var lastReport = Date.distantPast
     private let resumeFrom: Int64
 
-    init(part: String, resumeFrom: Int64, name: String, progress: @escaping @Sendable (Downloader.Progress) -> Void) {
+    init(part: String, resumeFrom: Int64, limit: Int64?, name: String, progress: @escaping @Sendable (Downloader.Progress) -> Void) {
         self.part = part
+        self.limit = limit
         self.resumeFrom = resumeFrom
         self.written = resumeFrom
         self.name = name
@@ -41,6 +45,11 @@ final class DownloadSink: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         if status == 200 { written = 0 } // the server sends it all: start over
         let length = response.expectedContentLength
         expected = length > 0 ? written + length : nil
+        if let limit, let expected, expected > limit {
+            overLimit = true
+            completionHandler(.cancel)
+            return
+        }
         if !FileManager.default.fileExists(atPath: part) || status == 200 {
             _ = FileManager.default.createFile(atPath: part, contents: nil) // a failure shows as no handle below
         }
@@ -52,7 +61,12 @@ final class DownloadSink: NSObject, URLSessionDataDelegate, @unchecked Sendable 
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        guard let handle, writeFailure == nil else { return }
+        guard let handle, writeFailure == nil, !overLimit else { return }
+        if let limit, written + Int64(data.count) > limit {
+            overLimit = true
+            dataTask.cancel()
+            return
+        }
         do {
             try handle.write(contentsOf: data)
         } catch {
@@ -74,8 +88,8 @@ final class DownloadSink: NSObject, URLSessionDataDelegate, @unchecked Sendable 
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
         try? handle?.close()
-        if let error, writeFailure == nil, status == 200 || status == 206 || status == nil {
-            self.error = error.localizedDescription
+        if let error, writeFailure == nil, !overLimit, status == 200 || status == 206 || status == nil {
+            self.error = error
         }
         done.signal()
     }

@@ -21,22 +21,33 @@ public final class Downloader: @unchecked Sendable {
     let attempts: Int
     private let session: URLSession
 
-    public init(endpoint: String, token: String? = nil, attempts: Int = 4, progress: @escaping @Sendable (Progress) -> Void = { _ in }) {
+    /// Seconds a server may send nothing (before its answer, or between bytes) before lookd gives up.
+    public let idleTimeout: Double
+    /// The most bytes a listing may have (a real one is a few KB): an endless one is cut off.
+    public static let listingLimit = 8 << 20
+
+    public init(
+        endpoint: String, token: String? = nil, attempts: Int = 4, idleTimeout: Double = 30,
+        progress: @escaping @Sendable (Progress) -> Void = { _ in }
+    ) {
         self.endpoint = endpoint.hasSuffix("/") ? String(endpoint.dropLast()) : endpoint
         self.token = token
         self.attempts = attempts
+        self.idleTimeout = idleTimeout
         self.progress = progress
         let config = URLSessionConfiguration.ephemeral
-        config.timeoutIntervalForRequest = 60
+        config.timeoutIntervalForRequest = idleTimeout
         session = URLSession(configuration: config)
     }
 
     /// The repo's files at `revision`.
     func listing(repo: String, revision: String, cache: String) throws(PullError) -> [HubFile] {
         let url = "\(endpoint)/api/models/\(repo)/tree/\(revision)"
-        let (data, status) = try fetch(url, cache: cache)
+        let (data, status) = try fetch(url, cache: cache, limit: Self.listingLimit)
         guard status == 200 else { throw .http(url: url, status: status, cache: cache) }
-        guard let files = try? JSONDecoder().decode([HubFile].self, from: data) else { throw .badListing(url: url) }
+        guard let files = try? JSONDecoder().decode([HubFile].self, from: data) else {
+            throw .badListing(url: url, reason: "it is not the Hub's JSON list of files")
+        }
         return files
     }
 
@@ -55,7 +66,7 @@ public final class Downloader: @unchecked Sendable {
         var lastError: PullError?
         for _ in 0..<attempts {
             do {
-                try transfer(url, to: part, name: name, cache: cache)
+                try transfer(url, to: part, name: name, size: size, cache: cache)
                 lastError = nil
                 break
             } catch {
@@ -91,23 +102,27 @@ public final class Downloader: @unchecked Sendable {
     }
 
     /// One attempt: resumes from what `part` holds.
-    private func transfer(_ url: String, to part: String, name: String, cache: String) throws(PullError) {
-        guard let target = URL(string: url) else { throw .badListing(url: url) }
+    private func transfer(_ url: String, to part: String, name: String, size: Int?, cache: String) throws(PullError) {
+        guard let target = URL(string: url) else { throw .badListing(url: url, reason: "it is not a URL") }
         let have = Int64(fileSize(part) ?? 0)
         var request = URLRequest(url: target)
         if have > 0 { request.setValue("bytes=\(have)-", forHTTPHeaderField: "Range") }
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        let sink = DownloadSink(part: part, resumeFrom: have, name: name, progress: progress)
+        let sink = DownloadSink(part: part, resumeFrom: have, limit: size.map(Int64.init), name: name, progress: progress)
         let delegateSession = URLSession(configuration: session.configuration, delegate: sink, delegateQueue: nil)
         let delegateTask = delegateSession.dataTask(with: request)
         delegateTask.resume()
         sink.done.wait()
         delegateSession.finishTasksAndInvalidate()
         if let status = sink.status, status == 416, have > 0 { return } // the part was already whole
+        if let limit = size, sink.overLimit {
+            try? FileManager.default.removeItem(atPath: part)
+            throw .tooLong(url: url, listed: limit, cache: cache)
+        }
         if let failure = sink.writeFailure {
             throw .disk(file: part, reason: "\(failure); free some space and pull again: the download resumes from what is there")
         }
-        if let error = sink.error { throw .unreachable(url: url, reason: error, cache: cache) }
+        if let error = sink.error { throw .unreachable(url: url, reason: Self.describe(error, idleTimeout: idleTimeout), cache: cache) }
         guard let status = sink.status, status == 200 || status == 206 else {
             throw .http(url: url, status: sink.status ?? 0, cache: cache)
         }
@@ -116,26 +131,17 @@ public final class Downloader: @unchecked Sendable {
         }
     }
 
-    private func fetch(_ url: String, cache: String) throws(PullError) -> (Data, Int) {
-        guard let target = URL(string: url) else { throw .badListing(url: url) }
+    private func fetch(_ url: String, cache: String, limit: Int) throws(PullError) -> (Data, Int) {
+        guard let target = URL(string: url) else { throw .badListing(url: url, reason: "it is not a URL") }
         var request = URLRequest(url: target)
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        let done = DispatchSemaphore(value: 0)
-        let box = FetchBox()
-        session.dataTask(with: request) { data, response, error in
-            box.data = data
-            box.status = (response as? HTTPURLResponse)?.statusCode
-            box.error = error?.localizedDescription
-            done.signal()
-        }.resume()
-        done.wait()
-        if let error = box.error { throw .unreachable(url: url, reason: error, cache: cache) }
-        return (box.data ?? Data(), box.status ?? 0)
+        let fetch = BoundedFetch(limit: limit)
+        let delegateSession = URLSession(configuration: session.configuration, delegate: fetch, delegateQueue: nil)
+        delegateSession.dataTask(with: request).resume()
+        fetch.done.wait()
+        delegateSession.finishTasksAndInvalidate()
+        if fetch.overLimit { throw .badListing(url: url, reason: "it is over \(limit >> 20) MB, far more than a listing") }
+        if let error = fetch.error { throw .unreachable(url: url, reason: Self.describe(error, idleTimeout: idleTimeout), cache: cache) }
+        return (fetch.data, fetch.status ?? 0)
     }
-}
-
-private final class FetchBox: @unchecked Sendable {
-    var data: Data?
-    var status: Int?
-    var error: String?
 }

@@ -14,7 +14,7 @@ public struct ModelPuller {
         self.cache = cache
         downloader = Downloader(
             endpoint: environment["HF_ENDPOINT"] ?? "https://huggingface.co",
-            token: environment["HF_TOKEN"], progress: progress)
+            token: environment["HF_TOKEN"], idleTimeout: environment["LOOKD_PULL_TIMEOUT"].flatMap(Double.init) ?? 30, progress: progress)
     }
 
     public func pull(_ id: String) throws(PullError) -> ModelCache.Manifest {

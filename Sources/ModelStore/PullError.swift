@@ -4,7 +4,9 @@ public enum PullError: Error, CustomStringConvertible, Equatable {
     case unreachable(url: String, reason: String, cache: String)
     case http(url: String, status: Int, cache: String)
     case noPair(repo: String, revision: String)
-    case badListing(url: String)
+    case badListing(url: String, reason: String)
+    /// The server sent more than the listing's size for the file.
+    case tooLong(url: String, listed: Int, cache: String)
     case checksum(file: String, expected: String, got: String, cache: String)
     case size(file: String, expected: Int, got: Int, cache: String)
     case disk(file: String, reason: String)
@@ -20,8 +22,10 @@ public enum PullError: Error, CustomStringConvertible, Equatable {
                 "\(url) answered HTTP \(status)\(status == 404 ? " (not found)" : status == 401 || status == 403 ? " (set HF_TOKEN if the repo is gated)" : ""). Nothing was written to the cache (\(cache))."
         case .noPair(let repo, let revision):
             return "The repo \(repo) at \(revision) has no GGUF language model and mmproj that lookd can pick."
-        case .badListing(let url):
-            return "\(url) did not answer with a file listing."
+        case .badListing(let url, let reason):
+            return "\(url) did not answer with a file listing: \(reason)."
+        case .tooLong(let url, let listed, let cache):
+            return "\(url) sent more than the \(listed) bytes its listing gives; the download was stopped and deleted from the cache (\(cache))."
         case .checksum(let file, let expected, let got, let cache):
             return "\(file) did not match its sha256 (expected \(expected), got \(got)); it was deleted from the cache (\(cache)). Pull again."
         case .size(let file, let expected, let got, let cache):

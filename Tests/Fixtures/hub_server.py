@@ -5,7 +5,9 @@ Serves every repo from one folder: GET /api/models/<org>/<repo>/tree/<rev> lists
 (size, and lfs.oid = sha256, as the Hub does for large files); GET /<org>/<repo>/resolve/<rev>/<file>
 sends a file, honouring Range. Modes: --cut BYTES cuts the first response of each file after BYTES
 (the connection just closes); --wrong-sha lists a wrong sha256; --slow BYTES_PER_S sends slowly;
---missing-repo NAME answers 404 for that repo. Each file request is logged to FOLDER.requests
+--missing-repo NAME answers 404 for that repo; --endless-listing sends a listing that never ends;
+--endless-body sends each file with no Content-Length and then zeros without end; --silent accepts
+connections and never answers. Each file request is logged to FOLDER.requests
 ("name range"). Prints the port it listens on, then serves.
 """
 import argparse
@@ -23,6 +25,9 @@ p.add_argument("--cut", type=int, default=0)
 p.add_argument("--wrong-sha", action="store_true")
 p.add_argument("--slow", type=int, default=0)
 p.add_argument("--missing-repo", default="")
+p.add_argument("--endless-listing", action="store_true")
+p.add_argument("--endless-body", action="store_true")
+p.add_argument("--silent", action="store_true")
 args = p.parse_args()
 cut_done = set()
 
@@ -33,8 +38,24 @@ class Hub(http.server.BaseHTTPRequestHandler):
     def log_message(self, *a):
         pass
 
+    def endless(self, first, filler):
+        self.close_connection = True
+        self.send_response(200)
+        self.end_headers()
+        try:
+            self.wfile.write(first)
+            while True:
+                self.wfile.write(filler)
+        except (BrokenPipeError, ConnectionResetError):
+            return
+
     def do_GET(self):
+        if args.silent:
+            time.sleep(3600)
+            return
         m = re.match(r"^/api/models/([^/]+/[^/]+)/tree/([^/]+)$", self.path)
+        if m and args.endless_listing:
+            return self.endless(b'[{"type": "file", "path": "a.gguf", "size": 1}', b', {"type": "file", "path": "b.gguf", "size": 1}' * 1000)
         if m:
             if m.group(1) == args.missing_repo:
                 return self.send_error(404)
@@ -60,6 +81,8 @@ class Hub(http.server.BaseHTTPRequestHandler):
         if not os.path.isfile(path):
             return self.send_error(404)
         data = open(path, "rb").read()
+        if args.endless_body:
+            return self.endless(data, b"\0" * 65536)
         start = 0
         rng = self.headers.get("Range")
         with open(args.folder.rstrip("/") + ".requests", "a") as f:

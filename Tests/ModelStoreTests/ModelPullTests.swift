@@ -97,6 +97,32 @@ final class ModelPullTests: XCTestCase {
         }
     }
 
+    /// Servers that misbehave without end (test stand-ins: real servers cannot be made to): the pull
+    /// is bounded in memory, in bytes written and in time, and says which bound it met.
+    func testAnEndlessListingAnEndlessFileAndASilentServerAreBounded() throws {
+        var hub = try HubServer(files: files, options: ["--endless-listing"])
+        let cache = try Fixtures.scratch().path
+        XCTAssertThrowsError(try puller(hub, cache: cache).pull("minicpm-v-4.6")) { error in
+            XCTAssertTrue("\(error)".hasSuffix("did not answer with a file listing: it is over 8 MB, far more than a listing."), "\(error)")
+        }
+
+        hub = try HubServer(files: files, options: ["--endless-body"])
+        XCTAssertThrowsError(try puller(hub, cache: cache).pull("minicpm-v-4.6")) { error in
+            guard case .tooLong(let url, let listed, _)? = error as? PullError else { return XCTFail("\(error)") }
+            XCTAssertTrue(url.hasSuffix("/resolve/main/MiniCPM-V-4_6-Q8_0.gguf"), url)
+            XCTAssertEqual(listed, (try? FileManager.default.attributesOfItem(atPath: Fixtures.model)[.size] as? Int) ?? -1)
+        }
+        let left = (try FileManager.default.subpathsOfDirectory(atPath: cache)).filter { $0.hasSuffix(".part") }
+        XCTAssertEqual(left, [], "the oversized download is deleted")
+
+        hub = try HubServer(files: files, options: ["--silent"])
+        let silent = ModelPuller(cache: ModelCache(root: cache), environment: ["HF_ENDPOINT": hub.endpoint, "LOOKD_PULL_TIMEOUT": "1"])
+        XCTAssertThrowsError(try silent.pull("minicpm-v-4.6")) { error in
+            guard case .unreachable(_, let reason, _)? = error as? PullError else { return XCTFail("\(error)") }
+            XCTAssertEqual(reason, "the server sent nothing for 1 s")
+        }
+    }
+
     func testASlowServerStillCompletesAndReportsProgress() throws {
         let hub = try HubServer(files: files, options: ["--slow", "2000000"])
         let cache = try Fixtures.scratch().path
