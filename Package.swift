@@ -40,6 +40,12 @@ let package = Package(
             dependencies: ["LookCore", "Capture", "VLM", "ModelStore", "Rules", "Records", "Watch"],
             path: "Sources/lookd"
         ),
+        // The change gate's benchmark (tools/bench-gate): the watch loop on a simulated clock.
+        .executableTarget(
+            name: "bench-gate",
+            dependencies: ["LookCore", "Capture", "VLM", "Rules", "Records", "Reactions", "Watch"],
+            path: "Sources/bench-gate"
+        ),
 
         // Test doubles and helpers shared by the test targets (generated media, fixture paths).
         .target(name: "TestSupport", dependencies: ["LookCore", "Media", "Capture", "Reactions", "VLM"], path: "Tests/TestSupport"),

@@ -61,11 +61,15 @@ public final class EventLog: @unchecked Sendable {
 
     /// Starts a new file at the path (after logrotate moved the old one away): the next line goes to
     /// the new file; no line is split between the two.
-    public func reopen() throws(RecordsError) {
+    public func reopen(firstLine: String? = nil) throws(RecordsError) {
         guard let path else { return }
         let new = try Self.open(path)
         let old = lock.withLock { () -> Int32 in
-            defer { fd = new }
+            defer {
+                fd = new
+                // Under the same lock, so that it is the new file's first line.
+                if let firstLine { _ = append(firstLine) }
+            }
             return fd
         }
         close(old)
@@ -75,8 +79,7 @@ public final class EventLog: @unchecked Sendable {
     /// and lines go on to the old file.
     public func reopenAfterRotation() {
         do {
-            try reopen()
-            write("log_reopened", [("path", .optional(path))])
+            try reopen(firstLine: Self.line("log_reopened", [("path", .optional(path))]))
         } catch {
             report(.error, "\(error.description) Lines go on to the old file.")
         }

@@ -39,6 +39,13 @@ public struct FrameOutcome: Sendable {
     public var truth: [Answer]?
     /// The frame as the model got it, when `--frames` wrote it.
     public var png: String?
+    /// Why it was asked (the change gate: `first`, `changed`, `max`, `reload`; `every` with the gate
+    /// off), the share of the picture that changed since the last answered frame, the frames skipped
+    /// since then, and the gate's own time on this frame.
+    public var asked = "every"
+    public var change: Double?
+    public var skipped = 0
+    public var gate = 0.0
     /// Filled as the frame goes on: the seconds the event line took to write, the fires in rule
     /// order with their holds.
     public var recordWrite: Double?
@@ -112,6 +119,10 @@ extension FrameOutcome {
             ("place_asks", .array(places.values.filter { $0.text != nil }.sorted { $0.rule < $1.rule }.map(\.askedJSON))),
             ("numbers", .string(numbers)),
             ("place", .string(place)),
+            ("asked", .string(asked)),
+            ("change", .optional(change, places: 4)),
+            ("skipped", .int(skipped)),
+            ("gate_ms", .number(gate * 1000, places: 2)),
         ]
         if let truth, let matched {
             fields += [("truth", .strings(truth.map(\.rawValue))), ("matched", .int(matched))]

@@ -26,6 +26,8 @@ public final class RunRecord: @unchecked Sendable {
     private var fires: Recent<JSON>
     private var suppressed: Recent<JSON>
     private var failures: Recent<JSON>
+    /// The change gate's counts (set by the loop before the record is written).
+    public var gate = GateCounts()
     /// The frames' and fires' entries kept, oldest first.
     public var frameEntries: [JSON] { frames.all }
     public var fireEntries: [JSON] { fires.all }
@@ -123,6 +125,7 @@ public final class RunRecord: @unchecked Sendable {
         add("prompt_ms", frame.prompt * 1000)
         add("parse_ms", frame.parse * 1000)
         add("record_ms", frame.recordWrite.map { $0 * 1000 })
+        add("gate_ms", frame.gate * 1000)
         add("tokens_in", Double(frame.timings.inputTokens))
         add("tokens_out", Double(frame.timings.outputTokens))
         if let truth = frame.truth, let matched = frame.matched {
@@ -189,12 +192,13 @@ public final class RunRecord: @unchecked Sendable {
             ("frames", .int(frameCount)),
             ("frames_detailed", .int(frames.count)),
             ("frames_failed", .int(failedCount)),
+            ("gate", gate.json(at: seconds)),
             ("window", .int(window)),
             ("seconds", .number(seconds)),
             ("stop", .string(stopReason)),
         ]
         for key in [
-            "frame_ms", "model_ms", "first_token_ms", "grab_ms", "decode_ms", "scale_ms", "age_ms", "prompt_ms", "parse_ms", "record_ms",
+            "frame_ms", "model_ms", "first_token_ms", "grab_ms", "decode_ms", "scale_ms", "age_ms", "prompt_ms", "parse_ms", "record_ms", "gate_ms",
             "tokens_in", "tokens_out", "place_ms", "place_tokens", "render_ms",
         ] {
             fields.append((key, stats(series[key]?.all ?? [])))

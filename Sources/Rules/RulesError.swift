@@ -29,9 +29,12 @@ public struct RulesError: Error, CustomStringConvertible, Equatable, Sendable {
 public struct RuleSet: Sendable, Equatable {
     public var rules: [Rule]
     public var warnings: [String]
+    /// The file's `gate: mask:` regions, which the change gate ignores.
+    public var gateMasks: [GateMask]
 
-    public init(rules: [Rule], warnings: [String] = []) {
+    public init(rules: [Rule], warnings: [String] = [], gateMasks: [GateMask] = []) {
         self.rules = rules
         self.warnings = warnings
+        self.gateMasks = gateMasks
     }
 }

@@ -40,9 +40,15 @@ public enum RulesFile {
             throw fail(root, "a rules file starts with rules: and a list of rules")
         }
         var list: YAMLNode?
+        var masks: [GateMask]?
         for (key, value) in top {
+            if key.text == "gate" {
+                guard masks == nil else { throw fail(key, "gate: is written twice") }
+                masks = try gate(value, fail: fail)
+                continue
+            }
             guard key.text == "rules" else {
-                throw fail(key, "unknown key \"\(key.text ?? key.kind)\"; a rules file has one key, rules:")
+                throw fail(key, "unknown key \"\(key.text ?? key.kind)\"; a rules file has rules: (and gate:)")
             }
             guard list == nil else { throw fail(key, "rules: is written twice; put every rule in one rules: list") }
             list = value
@@ -57,7 +63,27 @@ public enum RulesFile {
         guard !items.isEmpty else { throw .noRules(source) }
         var rules: [Rule] = []
         for item in items { rules.append(try rule(item, source: source, fail: fail)) }
-        return RuleSet(rules: rules, warnings: ReactionWords.duplicates(rules, source: source))
+        return RuleSet(rules: rules, warnings: ReactionWords.duplicates(rules, source: source), gateMasks: masks ?? [])
+    }
+
+    /// `gate:` with `mask:`, a list of [left, top, right, bottom] in fractions of the picture.
+    private static func gate(_ node: YAMLNode, fail: (YAMLNode, String) -> RulesError) throws(RulesError) -> [GateMask] {
+        guard case .mapping(let pairs, _) = node else { throw fail(node, "gate: takes mask: and a list of [left, top, right, bottom]") }
+        var masks: [GateMask] = []
+        for (key, value) in pairs {
+            guard key.text == "mask" else { throw fail(key, "unknown gate setting \"\(key.text ?? key.kind)\"; gate: takes mask:") }
+            guard case .sequence(let items, _) = value else { throw fail(value, "mask: is a list of [left, top, right, bottom]") }
+            for item in items {
+                guard case .sequence(let numbers, _) = item else { throw fail(item, "a gate mask is [left, top, right, bottom]") }
+                let values = numbers.map { $0.text.flatMap(Double.init) }
+                guard values.allSatisfy({ $0 != nil }) else { throw fail(item, "a gate mask's four values are numbers") }
+                switch GateMask.make(values.map { $0! }) {
+                case .success(let mask): masks.append(mask)
+                case .failure(let problem): throw fail(item, problem.text)
+                }
+            }
+        }
+        return masks
     }
 
     private static func rule(

@@ -36,6 +36,10 @@ public struct WatchConfig: Sendable {
     public var effectsDir: String?
     /// Whether sounds, spoken lines and timers' sounds play (`--no-sound` turns them off).
     public var sound = true
+    /// The change gate (`--gate …`); `gateMode` nil: on for cameras, streams and real-time video,
+    /// off for `--pace frames` and photo folders (`gateEnabled(for:)`).
+    public var gate = ChangeGate.Settings()
+    public var gateMode: Bool?
     /// What each photo shows, rule by rule, keyed by the photo's name without its extension.
     public var truth: [String: [Answer]] = [:]
 
@@ -53,6 +57,16 @@ public struct WatchConfig: Sendable {
     /// The frame's prompt for `rules` (with the batch cell instruction for `--cells batch`).
     func prompt(for rules: [Rule]) -> String {
         WatchPrompt.text(for: rules, extra: cells == .batch ? PlaceQuestions.batch : nil)
+    }
+
+    /// Whether the change gate skips frames of `source`.
+    public func gateEnabled(for source: SourceInfo) -> Bool {
+        if let gateMode { return gateMode }
+        switch source.kind {
+        case "camera", "stream": return true
+        case "video": if case .realtime = sourceOptions.pace { return true } else { return false }
+        default: return false
+        }
     }
 
     /// The answer tokens a frame with `rules` rules gets.
@@ -81,4 +95,28 @@ public struct WatchConfig: Sendable {
 
     /// The event log's path: `--log`, else `lookd-events.jsonl` in the record folder.
     public var eventLogPath: String { logPath ?? (recordDir as NSString).appendingPathComponent("lookd-events.jsonl") }
+
+    /// A `--truth` value that cannot be read, in words.
+    public struct TruthError: Error {
+        public let problem: String
+    }
+
+    /// `sign:no,no,yes;object:yes,no,no` → ["sign": [.no, .no, .yes], …]: what each photo shows, rule by rule.
+    public static func truth(parsing text: String) throws(TruthError) -> [String: [Answer]] {
+        var table: [String: [Answer]] = [:]
+        for entry in text.split(separator: ";") {
+            let parts = entry.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2 else { throw TruthError(problem: "--truth is photo:yes,no,…;photo:…, not \"\(entry)\"") }
+            var answers: [Answer] = []
+            for word in parts[1].split(separator: ",") {
+                switch word.trimmingCharacters(in: .whitespaces).lowercased() {
+                case "yes", "y": answers.append(.yes)
+                case "no", "n": answers.append(.no)
+                default: throw TruthError(problem: "--truth answers are yes or no, not \"\(word)\"")
+                }
+            }
+            table[parts[0].trimmingCharacters(in: .whitespaces)] = answers
+        }
+        return table
+    }
 }

@@ -7,10 +7,12 @@ extension WatchLoop {
     /// Before each frame: re-reads the rules when asked (SIGHUP) or, with `--watch-rules`, when the
     /// file changed. A valid file replaces the rules (those whose words are unchanged keep their
     /// state); an invalid one is rejected with its file, line and column, and the old rules stay.
-    func reloadIfAsked() {
+    /// Returns whether new rules were taken (they need answers: the change gate asks the next frame).
+    @discardableResult
+    func reloadIfAsked() -> Bool {
         var why = "SIGHUP"
         if !reloads.take() {
-            guard rulesFileChanged() else { return }
+            guard rulesFileChanged() else { return false }
             why = "the file changed"
         }
         onReload?(nil)
@@ -23,6 +25,7 @@ extension WatchLoop {
             }
             if let warning = config.tokensWarning(rules: set.rules.count) { Log.shared.warning(warning) }
             let kept = adopt(set.rules, source: source)
+            gate.settings.masks = config.gate.masks + set.gateMasks
             reactor.keep(only: Set(set.rules.map(\.condition)))
             recorder.record.reloaded(set.rules, why: why)
             events.write(
@@ -34,6 +37,8 @@ extension WatchLoop {
                 ])
             for warning in set.warnings { Log.shared.warning(warning) }
             Log.shared.notice("rules reloaded from \(source) (\(why)): \(set.rules.count) rules, \(kept) kept their state")
+            onReload?(snapshot)
+            return true
         } catch {
             events.write(
                 "rules",
@@ -44,5 +49,6 @@ extension WatchLoop {
             Log.shared.error("rules not reloaded: \(error.description); the old rules stay")
         }
         onReload?(snapshot)
+        return false
     }
 }

@@ -27,6 +27,12 @@ public final class WatchLoop {
     public var onFrame: ((FrameOutcome, WatchSnapshot) -> Void)?
     /// Called when a reload starts (nil) and when it has ended (the snapshot with the rules in force).
     public var onReload: ((WatchSnapshot?) -> Void)?
+    /// Called after each frame the change gate skipped (the service's watchdog and status).
+    public var onSkip: ((WatchSnapshot) -> Void)?
+    /// The change gate and its counts; frames skipped since the last answer.
+    var gate: ChangeGate
+    public private(set) var gateCounts = GateCounts()
+    private var skippedSince = 0
     /// Where the rules came from (a file's path, or `inline`).
     public private(set) var rulesSource: String
     private var rulesStamp: Date?
@@ -53,6 +59,7 @@ public final class WatchLoop {
         self.reloads = reloads
         self.clock = clock
         rulesStamp = Self.modified(config.rulesSpec)
+        gate = ChangeGate(settings: config.gate)
     }
 
     /// Frames in a row whose model call may fail before the run ends with an error (so that systemd
@@ -69,15 +76,36 @@ public final class WatchLoop {
         while true {
             if let reason = stop.reason { return reason }
             if let limit = config.seconds, clock.now() - runStart >= limit { return "seconds" }
-            reloadIfAsked()
+            if reloadIfAsked() { gate.force(.reload) }
+            let t0 = clock.now()
+            let frame: Frame
+            do {
+                guard let f = try source.next() else { return stop.reason ?? "end of source" }
+                frame = f
+            } catch {
+                throw .source(error.description)
+            }
+            let t1 = clock.now()
+            let verdict = gate.judge(frame.image, at: clock.now() - runStart)
+            let gateSeconds = clock.now() - t1
+            gateCounts.add(skipped: verdict.reason == nil, at: clock.now() - runStart)
+            guard let asked = verdict.reason else {
+                skippedSince += 1
+                onSkip?(snapshot)
+                // While skipping, frames are taken --gate-fps a second (a stepped video takes its own steps).
+                if case .realtime = config.sourceOptions.pace { pause(t0 + 1 / gate.settings.fps - clock.now()) }
+                continue
+            }
             index += 1
             let outcome: FrameOutcome
             do {
-                guard let answered = try step(index) else { return stop.reason ?? "end of source" }
-                outcome = answered
+                let note = GateNote(asked: asked.rawValue, change: verdict.change, skipped: skippedSince, seconds: gateSeconds)
+                skippedSince = 0
+                outcome = try step(frame, index: index, grab: t1 - t0, gate: note)
             } catch {
                 guard case .model(_, let reason) = error else { throw error }
                 failures += 1
+                gate.force(.retry)
                 recorder.failed(FrameFailure(index: index, runT: clock.now() - runStart, stage: "model", reason: reason, inARow: failures))
                 Log.shared.error("frame \(index): the model failed (\(failures) in a row): \(reason)")
                 if failures >= Self.failureLimit { throw .failedInARow(count: failures, reason: reason) }
@@ -108,19 +136,19 @@ public final class WatchLoop {
         return WatchSnapshot(
             rows: rows, rulesSource: rulesSource, frame: latest?.index ?? 0, fired: !(latest?.fires.isEmpty ?? true),
             fires: recorder.record.fireCount, reloads: recorder.record.reloadCount,
-            numbers: latest.map { [$0.numbers, $0.place] })
+            numbers: latest.map { [$0.numbers, $0.place] }, gate: gate.settings.enabled ? gateCounts : nil, runT: clock.now() - runStart)
     }
 
-    /// One frame; nil when the source has ended.
-    private func step(_ index: Int) throws(WatchError) -> FrameOutcome? {
-        let t0 = clock.now()
-        let frame: Frame
-        do {
-            guard let f = try source.next() else { return nil }
-            frame = f
-        } catch {
-            throw .source(error.description)
-        }
+    /// What the change gate said about a frame the model is asked about.
+    struct GateNote {
+        var asked: String
+        var change: Double?
+        var skipped: Int
+        var seconds: Double
+    }
+
+    /// One frame: the question, the answers, the fires, the records.
+    private func step(_ frame: Frame, index: Int, grab: Double, gate note: GateNote) throws(WatchError) -> FrameOutcome {
         let t1 = clock.now()
         let prompt = config.prompt(for: rules)
         let shown = config.grid ? GridOverlay.draw(on: frame.image) : frame.image
@@ -145,12 +173,13 @@ public final class WatchLoop {
         let places = self.places(fired: fired, reply: generation.text, image: encoded, frame: index)
         var outcome = FrameOutcome(
             index: index, captureT: frame.captured - runStart, sourceT: frame.sourceTime, label: frame.label,
-            size: (frame.image.width, frame.image.height), age: frame.age, grab: t1 - t0, decode: frame.decodeSeconds,
+            size: (frame.image.width, frame.image.height), age: frame.age, grab: grab, decode: frame.decodeSeconds,
             scale: frame.scaleSeconds, prompt: t2 - t1, model: t3 - t2, timings: generation.timings, raw: generation.text,
             answers: answers, parse: t4 - t3, done: clock.now() - frame.captured, fired: fired, suppressed: suppressed,
             places: places, numbers: Self.numbers(generation.timings, model: t3 - t2), place: NumbersLine.watchPlace(frame: index),
             truth: frame.label.flatMap { config.truth[($0 as NSString).deletingPathExtension] },
             png: writeFrame(shown, index: index))
+        (outcome.asked, outcome.change, outcome.skipped, outcome.gate) = (note.asked, note.change, note.skipped, note.seconds)
         // The frame's line first, then its fires, as the seed's log has them.
         recorder.answered(&outcome)
         for i in fired {

@@ -26,6 +26,8 @@ public final class WatchRun {
         public var record: String
         /// The error that ended it, when one did (the record is written all the same).
         public var failure: WatchError?
+        /// Whether standard output or standard error was closed by its reader (which ended the run).
+        public var outputClosed: Bool
     }
 
     /// Makes the record folders and opens the event log, with its `start` line.
@@ -68,6 +70,10 @@ public final class WatchRun {
         stop: StopSignal, reloads: ReloadRequest, notifier: any ServiceNotifier,
         onFrame: @escaping (FrameOutcome) -> Void = { _ in }
     ) throws(WatchError) -> Ending {
+        // A reader that goes away (`lookd watch | head`) ends the run as a stop does, records written.
+        for stream in [StandardStream.output, StandardStream.error] {
+            stream.onClosed { reason in stop.request("\(stream.name) closed (\(reason))") }
+        }
         let info = source.info
         if let problem = config.budgetProblem(rules.rules, model: model, width: info.width, height: info.height) {
             events.write("error", [("stage", .string("rules")), ("message", .string(problem))])
@@ -89,7 +95,7 @@ public final class WatchRun {
         waitToStart(stop)
 
         let record = RunRecord(epoch: epoch, rules: rules.rules, window: Self.window(for: info))
-        record.header = header(model: model, source: sourceJSON, rules: rules.rules, rulesSource: rulesSource)
+        record.header = header(model: model, source: sourceJSON, info: info, rules: rules, rulesSource: rulesSource)
         let reactor = Reactor(audio: config.sound ? Audio() : nil)
         reactor.onReport = { [events] report in
             events.write(report.event, report.fields)
@@ -105,6 +111,9 @@ public final class WatchRun {
             onFrame(frame)
         }
         loop.onReload = { service.reload($0) }
+        loop.onSkip = { service.skipped($0) }
+        loop.gate.settings.enabled = config.gateEnabled(for: info)
+        loop.gate.settings.masks = config.gate.masks + rules.gateMasks
         service.ready(loop.snapshot)
         Log.shared.notice("watching \(info.name) (\(info.kind)) with \(rules.rules.count) rules from \(rulesSource); status in \(service.statusPath)")
 
@@ -120,6 +129,7 @@ public final class WatchRun {
             reason = "error"
             events.write("error", [("stage", .string("watch")), ("message", .string(error.description))])
         }
+        record.gate = loop.gateCounts
         service.stopping(loop.snapshot, reason: reason)
         Self.settleSounds(reactor)
         let seconds = clock.now() - runStart
@@ -133,7 +143,8 @@ public final class WatchRun {
         }
         events.write("done", [("frames", .int(record.frameCount)), ("fires", .int(record.fireCount)), ("record", .string(path))])
         service.stopped(loop.snapshot, record: path)
-        return Ending(reason: reason, frames: record.frameCount, fires: record.fireCount, record: path, failure: failure)
+        let closed = StandardStream.output.closed != nil || StandardStream.error.closed != nil
+        return Ending(reason: reason, frames: record.frameCount, fires: record.fireCount, record: path, failure: failure, outputClosed: closed)
     }
 
     /// How many frames keep their detail in the run record: a live source or a run under systemd
@@ -170,9 +181,10 @@ public final class WatchRun {
 
     /// The run record's header: what ran, on what, with which rules and settings.
     private func header(
-        model: any VisionLanguageModel, source: [(String, JSON)], rules: [Rule],
-        rulesSource: String
+        model: any VisionLanguageModel, source: [(String, JSON)], info sourceInfo: SourceInfo, rules set: RuleSet, rulesSource: String
     ) -> [(String, JSON)] {
+        let rules = set.rules
+        let gateMasks = set.gateMasks
         let placeAsked = config.cells == .box || config.cells == .ask
         return [
             ("version", .string(version)),
@@ -195,7 +207,13 @@ public final class WatchRun {
                     ("seconds", .optional(config.seconds)), ("hold", .number(config.hold)),
                     ("photo_seconds", .number(config.sourceOptions.photoSeconds)),
                     ("size", .int(config.sourceOptions.maxSide)), ("frames_dir", .optional(config.framesDir)),
-                    ("log", .optional(events.path)),
+                    ("log", .optional(events.path)), ("gate", .bool(config.gateEnabled(for: sourceInfo))),
+                    ("gate_threshold", .number(config.gate.threshold, places: 4)), ("gate_fps", .number(config.gate.fps)),
+                    ("gate_max", .number(config.gate.maxSeconds)),
+                    (
+                        "gate_masks",
+                        .array((config.gate.masks + gateMasks).map { .array([$0.left, $0.top, $0.right, $0.bottom].map { .number($0) }) })
+                    ),
                 ])
             ),
         ]

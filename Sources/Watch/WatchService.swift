@@ -48,6 +48,13 @@ public final class WatchService: @unchecked Sendable {
         writeStatus(snapshot)
     }
 
+    /// After a frame the change gate skipped: the watchdog, and the status at most every 2 s.
+    public func skipped(_ snapshot: WatchSnapshot) {
+        notifier.watchdog()
+        guard MonotonicClock().now() - lastStatus >= 2 else { return }
+        writeStatus(snapshot)
+    }
+
     /// A reload starts (nil) or has ended with the rules in force.
     public func reload(_ snapshot: WatchSnapshot?) {
         notifier.watchdog()
@@ -90,6 +97,7 @@ public final class WatchService: @unchecked Sendable {
                 ("rules_source", .string(snapshot.rulesSource)), ("rules", rules), ("reloads", .int(snapshot.reloads)),
                 ("frame", .int(snapshot.frame)), ("fires", .int(snapshot.fires)),
                 ("numbers", snapshot.numbers.map { .strings($0) } ?? .null),
+                ("gate", snapshot.gate.map { $0.json(at: snapshot.runT) } ?? .null),
                 ("log", .strings(Log.shared.recent)), ("events", .optional(eventsPath)),
             ] + extra)
         lastStatus = MonotonicClock().now()

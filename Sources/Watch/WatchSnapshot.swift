@@ -1,4 +1,5 @@
 import LookCore
+import Records
 import Rules
 
 /// What the loop publishes after each frame and reload: the rules with their states and what their
@@ -21,4 +22,7 @@ public struct WatchSnapshot: Sendable {
     public var reloads: Int
     /// The latest frame's numbers lines.
     public var numbers: [String]?
+    /// The change gate's counts (nil when it is off) and the seconds since the run began.
+    public var gate: GateCounts?
+    public var runT = 0.0
 }

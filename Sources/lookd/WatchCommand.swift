@@ -50,6 +50,12 @@ enum WatchCommand {
           --effects DIR         where each effect's catch<n>.png (2.5 s into the hold) and edit<n>.apng go
                                 (default: --frames DIR, else watch-<epoch>-effects/ in the record folder)
           --no-sound            perform no sound, spoken line or timer sound (they are recorded as not performed)
+        Change gate (on for cameras, streams and real-time video; off for --pace frames and photos):
+          --gate on|off         ask the model only when the picture changed since the last answered frame
+          --gate-threshold F    the share of the picture that must change (default 0.01)
+          --gate-fps N          frames taken a second while skipping (default 2)
+          --gate-max S          ask at least this often, changed or not (default 60)
+          --gate-mask "l,t,r,b;…"   regions the gate ignores, fractions of the picture (also gate: in the file)
         Run:
           --seconds N           watch this long (the frame being answered is finished)
           --delay S             wait this long before the first frame
@@ -89,7 +95,7 @@ enum WatchCommand {
         let stop = StopSignal()
         let notifier = SystemdNotifier()
         let reloads = ReloadRequest()
-        let watching = Flag()
+        let watching = OnceFlag()
         let run: WatchRun
         do { run = try WatchRun(config: config, version: version) } catch { throw failure(error) }
         let events = run.events
@@ -120,10 +126,6 @@ enum WatchCommand {
             run.failed(stage: "source", message: error.description)
             throw CommandFailure(code: .badSource, message: error.description)
         }
-        // A reader that goes away (`lookd watch | head`) ends the run as a stop does, records written.
-        for stream in [StandardStream.output, StandardStream.error] {
-            stream.onClosed { reason in stop.request("\(stream.name) closed (\(reason))") }
-        }
         watching.set()
         let tty = Terminal.stderrIsTTY
         let ending: WatchRun.Ending
@@ -143,7 +145,7 @@ enum WatchCommand {
         let reactions = "\(ending.fires) reaction\(ending.fires == 1 ? "" : "s")"
         Terminal.err("Stopped · \(ending.frames) frames · \(reactions) (\(ending.reason)) · record \(ending.record)")
         if let error = ending.failure { throw failure(error) }
-        if ending.reason.hasSuffix("closed (Broken pipe)") { throw CommandFailure(code: .failure, message: "") }
+        if ending.outputClosed { throw CommandFailure(code: .failure, message: "") }
     }
 
     /// A watch's error as the command's failure (exit 1, runtime failure).
@@ -159,12 +161,4 @@ enum WatchCommand {
             throw CommandFailure(code: .modelFailed, message: "FAILED: \(error)")
         }
     }
-}
-
-/// Set once, read from a signal handler: whether the watch has begun.
-private final class Flag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = false
-    var isSet: Bool { lock.withLock { value } }
-    func set() { lock.withLock { value = true } }
 }

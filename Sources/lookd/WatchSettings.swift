@@ -10,7 +10,8 @@ enum WatchSettings {
     static let valued: Set<String> = [
         "source", "rules", "model", "mmproj", "cooldown", "tokens", "seconds", "delay",
         "trigger", "pace", "every", "hold", "photo-seconds", "size", "frames", "log", "record",
-        "truth", "context", "threads", "cells", "effects", "status", "camera-size",
+        "truth", "context", "threads", "cells", "effects", "status", "camera-size", "gate", "gate-threshold", "gate-fps",
+        "gate-max", "gate-mask",
     ]
     static let switches: Set<String> = ["no-sound", "cell-words", "grid", "watch-rules"]
 
@@ -49,7 +50,19 @@ enum WatchSettings {
         case "frames": c.sourceOptions.pace = .frames(every: try Self.number(args, "every", default: 1, in: 0.001...3600))
         case let other: throw usage("--pace is realtime or frames, not \"\(other)\"")
         }
-        if let t = args.value("truth") { c.truth = try Self.truth(t) }
+        switch args.value("gate") {
+        case nil: c.gateMode = nil
+        case "on": c.gateMode = true
+        case "off": c.gateMode = false
+        case let other?: throw usage("--gate is on or off, not \"\(other)\"")
+        }
+        c.gate.threshold = try Self.number(args, "gate-threshold", default: 0.01, in: 0.0001...1)
+        c.gate.fps = try Self.number(args, "gate-fps", default: 2, in: 0.1...30)
+        c.gate.maxSeconds = try Self.number(args, "gate-max", default: 60, in: 1...86400)
+        do { c.gate.masks = try args.value("gate-mask").map(GateMask.parse(inline:)) ?? [] } catch { throw usage(error.description) }
+        if let t = args.value("truth") {
+            do { c.truth = try WatchConfig.truth(parsing: t) } catch { throw usage(error.problem) }
+        }
         return c
     }
 
@@ -63,24 +76,5 @@ enum WatchSettings {
                 "--\(name) must be a number from \(JSON.number(range.lowerBound).text()) to \(JSON.number(range.upperBound).text()), not \"\(text)\"")
         }
         return x
-    }
-
-    /// `sign:no,no,yes;object:yes,no,no` → ["sign": [.no, .no, .yes], …].
-    static func truth(_ text: String) throws(CommandFailure) -> [String: [Answer]] {
-        var table: [String: [Answer]] = [:]
-        for entry in text.split(separator: ";") {
-            let parts = entry.split(separator: ":", maxSplits: 1)
-            guard parts.count == 2 else { throw usage("--truth is photo:yes,no,…;photo:…, not \"\(entry)\"") }
-            var answers: [Answer] = []
-            for word in parts[1].split(separator: ",") {
-                switch word.trimmingCharacters(in: .whitespaces).lowercased() {
-                case "yes", "y": answers.append(.yes)
-                case "no", "n": answers.append(.no)
-                default: throw usage("--truth answers are yes or no, not \"\(word)\"")
-                }
-            }
-            table[parts[0].trimmingCharacters(in: .whitespaces)] = answers
-        }
-        return table
     }
 }

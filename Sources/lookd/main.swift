@@ -31,22 +31,21 @@ func main() -> Int32 {
         return ExitCode.usage.rawValue
     }
     words.removeFirst()
+    let helps = [
+        "ask": AskCommand.help, "watch": WatchCommand.help, "check": CheckCommand.help, "status": StatusCommand.help,
+        "models": ModelsCommand.help, "pull": ModelsCommand.help,
+    ]
+    if let text = helps[command], words.contains("--help") || words.contains("-h") {
+        print(text)
+        return 0
+    }
     do throws(CommandFailure) {
         switch command {
-        case "ask":
-            if words.contains("--help") || words.contains("-h") { print(AskCommand.help); return 0 }
-            try AskCommand.run(words)
-        case "watch":
-            if words.contains("--help") || words.contains("-h") { print(WatchCommand.help); return 0 }
-            try WatchCommand.run(words)
-        case "check":
-            if words.contains("--help") || words.contains("-h") { print(CheckCommand.help); return 0 }
-            try CheckCommand.run(words)
-        case "status":
-            if words.contains("--help") || words.contains("-h") { print(StatusCommand.help); return 0 }
-            try StatusCommand.run(words)
+        case "ask": try AskCommand.run(words)
+        case "watch": try WatchCommand.run(words)
+        case "check": try CheckCommand.run(words)
+        case "status": try StatusCommand.run(words)
         case "models":
-            if words.contains("--help") || words.contains("-h") { print(ModelsCommand.help); return 0 }
             if words.first == "inspect" {
                 try ModelsCommand.inspect(Array(words.dropFirst()))
             } else if let extra = words.first {
@@ -54,9 +53,7 @@ func main() -> Int32 {
             } else {
                 ModelsCommand.list()
             }
-        case "pull":
-            if words.contains("--help") || words.contains("-h") { print(ModelsCommand.help); return 0 }
-            try ModelsCommand.pull(words)
+        case "pull": try ModelsCommand.pull(words)
         case "--help", "-h", "help":
             print(help)
         case "--version", "version":

@@ -70,7 +70,7 @@ final class PhotoDecoderTests: XCTestCase {
             XCTAssertTrue("\(error)".hasPrefix("Choose a photo first"))
         }
         XCTAssertThrowsError(try PhotoDecoder.decode(path: dir.path)) { error in
-            XCTAssertEqual(error as? CaptureError, .noPhoto(path: dir.path))
+            XCTAssertEqual(error as? CaptureError, .unreadablePhoto(path: dir.path, reason: "it is a folder, not a photo"), "a folder is there")
         }
     }
 

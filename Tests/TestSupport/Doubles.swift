@@ -20,6 +20,13 @@ public final class ScriptedSource: FrameSource {
         self.step = step
     }
 
+    /// Hands out `images` in order.
+    public init(images: [RGBImage], clock: any Clock, step: Double = 0) {
+        self.images = images
+        self.clock = clock
+        self.step = step
+    }
+
     public func next() throws(CaptureError) -> Frame? {
         guard !images.isEmpty else { return nil }
         let image = images.removeFirst()

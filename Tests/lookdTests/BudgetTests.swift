@@ -29,18 +29,18 @@ final class BudgetTests: XCTestCase {
     }
 
     func testAWatchWhoseRulesDoNotFitTheContextIsRefusedWithTheContextToUse() throws {
-        let r = try watch(try rules(1000))
+        let r = try watch(try rules(120), ["--context", "1024"])
         XCTAssertEqual(r.status, 2, r.stderr)
         let sentence = try XCTUnwrap(r.stderr.split(separator: "\n").last.map(String.init))
         XCTAssertNotNil(
             sentence.range(
                 of:
-                    #"1000 rules need \d+ tokens a frame \(\d+ of question and picture, 4008 of answer\), more than the model's context of 4096; use --context \d+"#,
+                    #"120 rules need \d+ tokens a frame \(\d+ of question and picture, 488 of answer\), more than the model's context of 1024; use --context \d+"#,
                 options: .regularExpression), sentence)
         // The --context it names is enough.
         let suggested = try XCTUnwrap(sentence.split(separator: " ").last { Int($0.trimmingCharacters(in: .punctuationCharacters)) != nil })
         let context = try XCTUnwrap(Int(suggested.trimmingCharacters(in: .punctuationCharacters)))
-        let again = try watch(try rules(1000), ["--context", String(context), "--seconds", "0.5"])
+        let again = try watch(try rules(120), ["--context", String(context), "--seconds", "0.5"])
         XCTAssertFalse(again.stderr.contains("more than the model's context"), again.stderr)
     }
 

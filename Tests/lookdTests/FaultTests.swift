@@ -51,12 +51,14 @@ final class FaultTests: XCTestCase {
 
     func testAReaderThatGoesAwayEndsTheWatchWithItsRecords() throws {
         let photos = try TestMedia.photoFolder(in: dir)
-        let script = try Fixtures.script(["1. Yes"], in: dir)
+        // Yes and no in turn with no cooldown: a fire line every other frame, so lookd keeps writing to
+        // the pipe after its reader has gone.
+        let script = try Fixtures.script(Array(repeating: ["1. Yes", "1. No"], count: 5_000).flatMap { $0 }, in: dir)
         let out = path("out")
         // Photos round and round: only the closed pipe ends this run.
         let command = [
             Fixtures.lookd, "watch", "--source", photos, "--rules", "'a card=log'", "--model", "script:" + script,
-            "--photo-seconds", "0", "--record", out,
+            "--photo-seconds", "0", "--cooldown", "0", "--record", out,
         ].joined(separator: " ")
         let r = try Subprocess.run("/bin/bash", ["-c", "\(command) 2>&1 | head -c 10; echo \"${PIPESTATUS[0]}\" > \(path("status"))"])
         XCTAssertEqual(r.status, 0)

@@ -1,0 +1,48 @@
+import Foundation
+
+extension StatusFile {
+    /// The status as lines for a person.
+    public static func describe(_ s: [String: Any], running: Bool, path: String) -> String {
+        var lines: [String] = []
+        let state = s["state"] as? String ?? "?"
+        let updated = (s["updated"] as? String).flatMap(Timestamp.date).map { ago(Date().timeIntervalSince($0)) } ?? "?"
+        if running {
+            lines.append(
+                "lookd is \(state): \(s["source"] as? String ?? "?") · pid \(s["pid"] as? Int ?? 0) · frame \(s["frame"] as? Int ?? 0) · \(s["fires"] as? Int ?? 0) fires (updated \(updated) ago)"
+            )
+        } else {
+            lines.append("lookd is not running (last status, \(updated) ago: \(state), pid \(s["pid"] as? Int ?? 0))")
+        }
+        if let engine = s["engine"] as? String { lines.append("engine: \(engine)") }
+        let reloads = s["reloads"] as? Int ?? 0
+        lines.append("rules from \(s["rules_source"] as? String ?? "?")\(reloads > 0 ? " (reloaded \(reloads)×)" : ""):")
+        for rule in s["rules"] as? [[String: Any]] ?? [] {
+            let n = rule["rule"] as? Int ?? 0
+            let head = "  \(n). \(rule["condition"] as? String ?? "") → \(rule["reaction"] as? String ?? "")"
+            var detail = [rule["shown"] as? String ?? ""]
+            if let answer = rule["answer"] as? String { detail.append("answer \(answer)") }
+            detail.append("fired \(rule["fires"] as? Int ?? 0)×")
+            if let held = rule["suppressed"] as? Int, held > 0 { detail.append("\(held) held back") }
+            lines.append(head.padding(toLength: max(head.count, 48), withPad: " ", startingAt: 0) + "  " + detail.joined(separator: " · "))
+        }
+        if let numbers = s["numbers"] as? [String] { lines += numbers }
+        let log = s["log"] as? [String] ?? []
+        if !log.isEmpty { lines.append("latest log lines:"); lines += log.map { "  " + $0 } }
+        if let gate = s["gate"] as? [String: Any], let share = gate["skipped_share"] as? Double {
+            let hour = (gate["skipped_share_last_hour"] as? Double).map { ", \(Int(($0 * 100).rounded())) % in the last hour" } ?? ""
+            lines.append(
+                "change gate: \(gate["offered"] as? Int ?? 0) frames taken, \(gate["answered"] as? Int ?? 0) asked, "
+                    + "\(Int((share * 100).rounded())) % skipped\(hour)")
+        }
+        if let events = s["events"] as? String { lines.append("events: \(events)") }
+        lines.append("status: \(path)")
+        return lines.joined(separator: "\n")
+    }
+
+    private static func ago(_ seconds: Double) -> String {
+        let s = max(0, Int(seconds))
+        if s < 120 { return "\(s) s" }
+        if s < 7200 { return "\(s / 60) min" }
+        return "\(s / 3600) h \(s % 3600 / 60) min"
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import LookCore
+import Rules
+
+/// The change gate between capture and the model: a frame is asked about only when the picture
+/// changed since the last frame the model answered (not the frame before, so slow changes add up),
+/// and the rest are skipped without a model call, so a still scene costs little.
+///
+/// Each frame becomes a small, blurred greyscale copy (`Thumbnail`): cells of about 7 × 7 pixels of
+/// a 448-px frame, averaged, then a 3 × 3 blur, so a sensor's noise averages out. Against the last
+/// answered frame's copy, the share of cells (outside the masks) whose difference exceeds
+/// `noise` grey levels is the change; the median difference is taken off first, so a slow change of
+/// the whole picture's brightness is not a change of the scene.
+public struct ChangeGate {
+    public struct Settings: Sendable, Equatable {
+        /// Whether frames are skipped at all (`--gate on|off`).
+        public var enabled = false
+        /// The share of the picture that must change (`--gate-threshold`, 0.01 = 1 %).
+        public var threshold = 0.01
+        /// Grey levels (0–255) a cell must change by to count as changed.
+        public var noise = 8.0
+        /// Frames taken a second while skipping (`--gate-fps`).
+        public var fps = 2.0
+        /// Seconds after which the model is asked even with no change (`--gate-max`).
+        public var maxSeconds = 60.0
+        /// Regions the gate ignores (the model still sees them).
+        public var masks: [GateMask] = []
+
+        public init() {}
+    }
+
+    /// Why a frame was asked about.
+    public enum Reason: String, Sendable {
+        case first, changed, max, reload
+        /// The frame before was asked about but its model call failed.
+        case retry
+        /// The gate is off: every frame is asked about.
+        case every
+    }
+
+    /// What the gate found on one frame.
+    public struct Verdict: Sendable {
+        /// nil: skip the frame.
+        public var reason: Reason?
+        /// The share of the picture that changed (nil when nothing was compared: the first frame, gate off).
+        public var change: Double?
+    }
+
+    public var settings: Settings
+    private var reference: Thumbnail?
+    private var referenceTime = 0.0
+    private var forced: Reason? = .first
+
+    public init(settings: Settings) { self.settings = settings }
+
+    /// The next frame is asked about whatever it shows (new rules need answers).
+    public mutating func force(_ reason: Reason) { forced = reason }
+
+    /// Decides about a frame taken at `now`.
+    public mutating func judge(_ image: RGBImage, at now: Double) -> Verdict {
+        guard settings.enabled else { return Verdict(reason: .every, change: nil) }
+        let thumbnail = Thumbnail(image)
+        let change = reference.map { thumbnail.change(from: $0, masks: settings.masks, noise: settings.noise) }
+        var reason: Reason?
+        if let f = forced {
+            reason = f
+        } else if let change, change >= settings.threshold {
+            reason = .changed
+        } else if now - referenceTime >= settings.maxSeconds {
+            reason = .max
+        }
+        if reason != nil {
+            reference = thumbnail
+            referenceTime = now
+            forced = nil
+        }
+        return Verdict(reason: reason, change: change)
+    }
+}
+
+/// A picture as the gate compares it: about 64 cells across, greyscale, blurred.
+struct Thumbnail {
+    static let across = 64
+    let width: Int
+    let height: Int
+    let cells: [Float]
+
+    init(_ image: RGBImage) {
+        let w = min(Self.across, image.width)
+        let h = max(1, min(image.height, Int((Double(image.height) * Double(w) / Double(image.width)).rounded())))
+        var sums = [Float](repeating: 0, count: w * h)
+        var counts = [Float](repeating: 0, count: w * h)
+        image.pixels.withUnsafeBufferPointer { p in
+            for y in 0..<image.height {
+                let cy = y * h / image.height
+                var i = y * image.width * 3
+                for x in 0..<image.width {
+                    let c = cy * w + x * w / image.width
+                    sums[c] += Float(77 * Int(p[i]) + 150 * Int(p[i + 1]) + 29 * Int(p[i + 2])) / 256
+                    counts[c] += 1
+                    i += 3
+                }
+            }
+        }
+        let grey = zip(sums, counts).map { $0 / max($1, 1) }
+        // A 3 × 3 box blur (the edges average what they have).
+        var blurred = [Float](repeating: 0, count: w * h)
+        for y in 0..<h {
+            for x in 0..<w {
+                var sum: Float = 0
+                var n: Float = 0
+                for dy in -1...1 where (0..<h).contains(y + dy) {
+                    for dx in -1...1 where (0..<w).contains(x + dx) {
+                        sum += grey[(y + dy) * w + x + dx]
+                        n += 1
+                    }
+                }
+                blurred[y * w + x] = sum / n
+            }
+        }
+        (width, height, cells) = (w, h, blurred)
+    }
+
+    /// The share of unmasked cells that changed by more than `noise` from `old`, after taking off
+    /// the median difference (a change of the whole picture's brightness).
+    func change(from old: Thumbnail, masks: [GateMask], noise: Double) -> Double {
+        guard old.width == width, old.height == height else { return 1 }
+        var diffs: [Float] = []
+        diffs.reserveCapacity(cells.count)
+        for y in 0..<height {
+            for x in 0..<width {
+                let (fx, fy) = ((Double(x) + 0.5) / Double(width), (Double(y) + 0.5) / Double(height))
+                if masks.contains(where: { $0.contains(x: fx, y: fy) }) { continue }
+                diffs.append(cells[y * width + x] - old.cells[y * width + x])
+            }
+        }
+        guard !diffs.isEmpty else { return 0 }
+        let median = diffs.sorted()[diffs.count / 2]
+        let changed = diffs.filter { abs($0 - median) > Float(noise) }.count
+        return Double(changed) / Double(diffs.count)
+    }
+}
