@@ -163,6 +163,21 @@ final class RulesFileTests: XCTestCase {
         }
     }
 
+    func testTheGateSectionGivesMasksAndBadOnesAreNamed() throws {
+        let set = try RulesFile.parse("gate:\n  mask:\n    - [0.8, 0, 1, 0.12]\nrules:\n  - when: a cat\n    log: true\n", source: "r.yaml")
+        XCTAssertEqual(set.gateMasks, [GateMask(left: 0.8, top: 0, right: 1, bottom: 0.12)])
+        XCTAssertEqual(
+            problem("gate:\n  mask:\n    - [0.8, 0, 1]\nrules:\n  - when: a cat\n    log: true\n"),
+            "rules.yaml:3:7: a gate mask is four numbers: left, top, right, bottom")
+        XCTAssertEqual(
+            problem("gate:\n  mask:\n    - [1, 0, 0.5, 0.2]\nrules:\n  - when: a cat\n    log: true\n"),
+            "rules.yaml:3:7: a gate mask's left is less than its right, and its top less than its bottom")
+        XCTAssertEqual(try GateMask.parse(inline: "0,0,0.5,0.5;0.5,0.5,1,1").count, 2)
+        XCTAssertThrowsError(try GateMask.parse(inline: "0,0,2,1")) { error in
+            XCTAssertEqual("\(error)", "--gate-mask: \"0,0,2,1\": a gate mask's numbers are fractions of the picture, from 0 to 1")
+        }
+    }
+
     /// 30,000 rules read in one pass (the YAML builder once copied each list at every item).
     func testThirtyThousandRulesAreRead() throws {
         let text = "rules:\n" + (0..<30_000).map { "  - when: thing \($0)\n    count: true\n" }.joined()

@@ -268,4 +268,25 @@ final class WatchCommandTests: XCTestCase {
         XCTAssertTrue(kinds[found...].contains("watch"), "frames are answered again after the stream came back")
         XCTAssertEqual(log.first { $0["event"] as? String == "stop" }?["reason"] as? String, "seconds")
     }
+
+    func testTheGateSkipsAStillVideoInRealTimeAndRecordsWhy() throws {
+        let clip = path("still.mp4")
+        try Subprocess.shell("ffmpeg -v error -y -f lavfi -i color=c=gray:s=320x180:r=10:d=3 -pix_fmt yuv420p '\(clip)'")
+        let out = path("out")
+        let r = try watch([
+            "--source", clip, "--rules", "a test card=count", "--model", "script:" + (try script(["1. No"])), "--gate-fps", "10",
+            "--no-sound", "--record", out,
+        ])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let watches = try events((out as NSString).appendingPathComponent("lookd-events.jsonl")).filter { $0["event"] as? String == "watch" }
+        XCTAssertEqual(watches.first?["asked"] as? String, "first")
+        XCTAssertEqual(watches.count, 1, "a still video is asked about once")
+        let gate = try XCTUnwrap((try record(in: out))["summary"] as? [String: Any])["gate"] as? [String: Any]
+        XCTAssertGreaterThan(gate?["skipped"] as? Int ?? 0, 10)
+        XCTAssertEqual(gate?["answered"] as? Int, 1)
+
+        let bad = try watch(["--source", clip, "--rules", "a=log", "--gate-mask", "0,0,1", "--model", "script:x"])
+        XCTAssertEqual(bad.status, 2)
+        XCTAssertTrue(bad.stderr.contains("--gate-mask: \"0,0,1\": a gate mask is four numbers"), bad.stderr)
+    }
 }
