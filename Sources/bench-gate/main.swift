@@ -108,7 +108,8 @@ func run(gated: Bool) throws -> Result {
         source: source, model: engine, rules: set.rules, config: config, events: try EventLog(path: nil),
         record: RunRecord(epoch: 0, rules: set.rules, window: 1000), reactor: Reactor(audio: nil, log: Log(threshold: .error)), clock: clock)
     var result = Result()
-    loop.onFrame = { frame, _ in for i in frame.fired { result.fires.append((i, frame.captureT)) } }
+    // A fire happens when the frame's answer is read: its capture time plus the question's time.
+    loop.onFrame = { frame, _ in for i in frame.fired { result.fires.append((i, frame.captureT + frame.done)) } }
     let cpu0 = cpuSeconds()
     let wall0 = Date()
     _ = try loop.run()
@@ -148,7 +149,7 @@ for (name, r) in table {
     for fire in r.fires {
         let event = events[fire.rule]
         // A fire belongs to its event when it comes while the object is there (or within one question after).
-        if fire.t >= event.start && fire.t <= event.end + cost + 1 {
+        if fire.t >= event.start && fire.t <= event.end + 2 * cost + 1 {
             latencies[name, default: []].append(fire.t - event.start)
         } else {
             falseFires[name, default: 0] += 1
