@@ -1,0 +1,19 @@
+import Foundation
+import LookCore
+import Records
+import XCTest
+
+/// `lookd status` in words, from a status file's fields.
+final class StatusTextTests: XCTestCase {
+    func testTheChangeGateLineSaysWhatWasTakenAskedAndSkipped() {
+        var gate = GateCounts()
+        for k in 0..<200 { gate.add(skipped: k % 20 != 0, at: Double(k) * 30) } // 100 minutes, 1 in 20 asked
+        let fields = try? JSONSerialization.jsonObject(with: Data(JSON.object([("gate", gate.json(at: 6000))]).text().utf8))
+        var status = fields as? [String: Any] ?? [:]
+        status["state"] = "watching"
+        let text = StatusFile.describe(status, running: true, path: "/run/lookd/status.json")
+        XCTAssertTrue(text.contains("change gate: 200 frames taken, 10 asked, 95 % skipped, 96 % in the last hour"), text)
+        // The last hour's whole minutes (41–99): frames 82–199, five of them asked (100, 120, …, 180).
+        XCTAssertEqual(gate.lastHourShare(at: 6000), 113.0 / 118.0)
+    }
+}
