@@ -43,6 +43,9 @@ public struct GenerationTimings: Sendable, Codable, Equatable {
         self.outputTokens = outputTokens
     }
 
+    /// An answer that never started (stopped while its prompt was read).
+    public static let none = GenerationTimings(firstToken: nil, total: 0, imageEncode: 0, inputTokens: 0, outputTokens: 0)
+
     /// Counts an encoding paid before this answer (its seconds go into every time from the start).
     public mutating func addEncoding(_ seconds: Double) {
         imageEncode += seconds

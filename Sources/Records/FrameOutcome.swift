@@ -39,6 +39,10 @@ public struct FrameOutcome: Sendable {
     public var truth: [Answer]?
     /// The frame as the model got it, when `--frames` wrote it.
     public var png: String?
+    /// With a constrained answer: each rule's P(yes) (0–1) and the decode steps after the prompt;
+    /// nil when the answer was free text.
+    public var confidence: [Double]?
+    public var decodeSteps: Int?
     /// Why it was asked (the change gate: `first`, `changed`, `max`, `reload`; `every` with the gate
     /// off), the share of the picture that changed since the last answered frame, the frames skipped
     /// since then, and the gate's own time on this frame.
@@ -109,6 +113,9 @@ extension FrameOutcome {
             ("tokens_in", .int(timings.inputTokens)),
             ("tokens_out", .int(timings.outputTokens)),
             ("answers", .strings(answers.map(\.rawValue))),
+            ("confidence", confidence.map { .array($0.map { .number($0, places: 4) }) } ?? .null),
+            ("constrained", .bool(confidence != nil)),
+            ("decode_steps", .optional(decodeSteps)),
             ("raw", .string(raw)),
             ("fired", .ints(fired.map { $0 + 1 })),
             ("suppressed", .ints(suppressed.map { $0 + 1 })),

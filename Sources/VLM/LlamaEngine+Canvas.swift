@@ -165,12 +165,17 @@ struct CanvasReader: PromptFeeder {
         index = items.count
     }
 
-    mutating func next(_ token: llama_token) throws(FeedFailure) {
-        let row: [Float]
-        do { row = try canvas.embeddings.row(token) } catch { throw .failed(-1) }
-        let p = index + delta
-        try feed(row, positions: [CanvasPositions.Position(t: p, h: p, w: p)], first: index, logitsLast: true)
-        index += 1
+    mutating func more(_ tokens: [llama_token]) throws(FeedFailure) {
+        var rows: [Float] = []
+        for token in tokens {
+            do { rows += try canvas.embeddings.row(token) } catch { throw .failed(-1) }
+        }
+        let positions = tokens.indices.map { i in
+            let p = index + delta + i
+            return CanvasPositions.Position(t: p, h: p, w: p)
+        }
+        try feed(rows, positions: positions, first: index, logitsLast: true)
+        index += tokens.count
     }
 
     /// One llama batch of embeddings with four positions each (section-major, as llama.cpp reads them).

@@ -9,42 +9,16 @@ extension LlamaEngine {
     ) throws -> Generation {
         lock.lock()
         defer { lock.unlock() }
-        let clock = MonotonicClock()
-        let started = clock.now()
-        var encodeSeconds = 0.0
-        var encoded = image
-        if !(image.payload is ImagePieces) { // encoded by another engine: encode it here
-            encoded = try encodeLocked(image.image)
-            encodeSeconds = encoded.encodeSeconds
-        }
-        let pieces = (encoded.payload as! ImagePieces).pieces
-
         abortFlag.watch(cancellation)
         defer { abortFlag.watch(nil) }
-        llama_memory_clear(llama_get_memory(context), true) // a new session: no history
-        llama_sampler_reset(sampler)
-
-        // Read the prompt: the chat's opening, the picture, the question, the assistant's turn.
-        let (before, after) = template.wrap(prompt)
-        var reader: any PromptFeeder = canvas.map { CanvasReader(engine: self, canvas: $0) } ?? PromptReader(engine: self)
-        let finalText = tokenize(after)
-        let inputTokens = tokenize(before).count + encoded.tokenCount + finalText.count
-        guard inputTokens + 1 < options.contextSize else {
-            throw VLMError.promptTooLong(tokens: inputTokens, context: options.contextSize)
+        let clock = MonotonicClock()
+        guard let question = try startQuestion(image: image, prompt: prompt, answerStart: [], clock: clock) else {
+            return Generation(text: "", stop: .cancelled, timings: .none)
         }
-        func timings(first: Double?, out: Int) -> GenerationTimings {
-            GenerationTimings(
-                firstToken: first, total: clock.now() - started, imageEncode: encodeSeconds,
-                inputTokens: inputTokens, outputTokens: out)
-        }
-        do {
-            try reader.prompt(before: tokenize(before), pieces: pieces, after: finalText)
-        } catch {
-            switch error {
-            case .aborted: return Generation(text: "", stop: .cancelled, timings: timings(first: nil, out: 0))
-            case .failed(let code): throw VLMError.decodeFailed(code: code)
-            }
-        }
+        let inputTokens = question.inputTokens
+        func timings(first: Double?, out: Int) -> GenerationTimings { question.timings(first: first, out: out, clock: clock) }
+        var reader = question.reader
+        let started = question.started
 
         // Answer, token by token, greedy.
         var text = ""
@@ -84,6 +58,52 @@ extension LlamaEngine {
 
     func tokenize(_ text: String) -> [llama_token] { Self.tokenize(text, vocab: vocab) }
 
+    /// A question under way: its prompt read, the reader that goes on from there.
+    struct Question {
+        var reader: any PromptFeeder
+        let inputTokens: Int
+        let encodeSeconds: Double
+        let started: Double
+
+        func timings(first: Double?, out: Int, clock: MonotonicClock) -> GenerationTimings {
+            GenerationTimings(
+                firstToken: first, total: clock.now() - started, imageEncode: encodeSeconds, inputTokens: inputTokens, outputTokens: out)
+        }
+    }
+
+    /// Starts a question (with the lock held): the picture encoded here when another engine encoded
+    /// it, a new session (no history), the chat's opening, the picture, the prompt, the assistant's
+    /// turn and `answerStart` read, the last position's logits left for the answer. nil: stopped.
+    func startQuestion(image: EncodedImage, prompt: String, answerStart: [llama_token], clock: MonotonicClock) throws -> Question? {
+        let started = clock.now()
+        var encodeSeconds = 0.0
+        var encoded = image
+        if !(image.payload is ImagePieces) { // encoded by another engine: encode it here
+            encoded = try encodeLocked(image.image)
+            encodeSeconds = encoded.encodeSeconds
+        }
+        let pieces = (encoded.payload as! ImagePieces).pieces
+        llama_memory_clear(llama_get_memory(context), true)
+        llama_sampler_reset(sampler)
+        let (before, after) = template.wrap(prompt)
+        var reader: any PromptFeeder = canvas.map { CanvasReader(engine: self, canvas: $0) } ?? PromptReader(engine: self)
+        let beforeTokens = tokenize(before)
+        let afterTokens = tokenize(after) + answerStart
+        let inputTokens = beforeTokens.count + encoded.tokenCount + afterTokens.count
+        guard inputTokens + 1 < options.contextSize else {
+            throw VLMError.promptTooLong(tokens: inputTokens, context: options.contextSize)
+        }
+        do {
+            try reader.prompt(before: beforeTokens, pieces: pieces, after: afterTokens)
+        } catch {
+            switch error {
+            case .aborted: return nil
+            case .failed(let code): throw VLMError.decodeFailed(code: code)
+            }
+        }
+        return Question(reader: reader, inputTokens: inputTokens, encodeSeconds: encodeSeconds, started: started)
+    }
+
     public func inputTokens(prompt: String, width: Int, height: Int) -> (input: Int, context: Int)? {
         lock.lock()
         defer { lock.unlock() }
@@ -111,7 +131,12 @@ enum FeedFailure: Error { case aborted, failed(Int32) }
 /// answer token; the logits of the last position fed are left for sampling.
 protocol PromptFeeder {
     mutating func prompt(before: [llama_token], pieces: [ImagePieces.Piece], after: [llama_token]) throws(FeedFailure)
-    mutating func next(_ token: llama_token) throws(FeedFailure)
+    /// Tokens after the prompt, in one batch; the last one's logits are left for sampling.
+    mutating func more(_ tokens: [llama_token]) throws(FeedFailure)
+}
+
+extension PromptFeeder {
+    mutating func next(_ token: llama_token) throws(FeedFailure) { try more([token]) }
 }
 
 extension LlamaEngine {
@@ -143,7 +168,7 @@ private struct PromptReader: PromptFeeder {
         try text(after, logitsLast: true)
     }
 
-    mutating func next(_ token: llama_token) throws(FeedFailure) { try text([token], logitsLast: true) }
+    mutating func more(_ tokens: [llama_token]) throws(FeedFailure) { try text(tokens, logitsLast: true) }
 
     mutating func text(_ tokens: [llama_token], logitsLast: Bool) throws(Failure) {
         guard !tokens.isEmpty else { return }

@@ -22,10 +22,15 @@ public protocol VisionLanguageModel: AnyObject, Sendable {
     /// the prompt) and the context the question and answer share; nil for an engine with no such
     /// limit (the scripted engine).
     func inputTokens(prompt: String, width: Int, height: Int) -> (input: Int, context: Int)?
+
+    /// Answers `count` numbered yes/no lines under constraint, with a confidence for each; nil for
+    /// an engine that cannot constrain (the scripted engine), whose free text is read instead.
+    func yesNo(image: EncodedImage, prompt: String, count: Int, cancellation: Cancellation?) throws -> YesNoAnswers?
 }
 
 extension VisionLanguageModel {
     public func inputTokens(prompt: String, width: Int, height: Int) -> (input: Int, context: Int)? { nil }
+    public func yesNo(image: EncodedImage, prompt: String, count: Int, cancellation: Cancellation?) throws -> YesNoAnswers? { nil }
 
     /// Encodes `image` and answers one prompt about it; the times count from before the encoding.
     public func generate(

@@ -36,6 +36,9 @@ public struct WatchConfig: Sendable {
     public var effectsDir: String?
     /// Whether sounds, spoken lines and timers' sounds play (`--no-sound` turns them off).
     public var sound = true
+    /// Whether answers are constrained to `N. Yes|No` lines with a confidence each (`--constrain
+    /// on|off`, on by default); engines that cannot (the scripted one) answer in free text.
+    public var constrain = true
     /// The change gate (`--gate …`); `gateMode` nil: on for cameras, streams and real-time video,
     /// off for `--pace frames` and photo folders (`gateEnabled(for:)`).
     public var gate = ChangeGate.Settings()

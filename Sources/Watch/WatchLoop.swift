@@ -155,17 +155,26 @@ public final class WatchLoop {
         let t2 = clock.now()
         let encoded: EncodedImage
         var generation: Generation
+        var constrained: YesNoAnswers?
         do {
             encoded = try model.encode(shown)
-            generation = try model.generate(
-                image: encoded, prompt: prompt, maxTokens: config.answerTokens(rules: rules.count),
-                cancellation: stop.cancellation, onText: { _ in })
+            // Constrained when the engine can (and the cell is not asked inside the answer).
+            if config.constrain, config.cells != .batch {
+                constrained = try model.yesNo(image: encoded, prompt: prompt, count: rules.count, cancellation: stop.cancellation)
+            }
+            generation =
+                try constrained?.generation
+                ?? model.generate(
+                    image: encoded, prompt: prompt, maxTokens: config.answerTokens(rules: rules.count),
+                    cancellation: stop.cancellation, onText: { _ in })
             generation.timings.addEncoding(encoded.encodeSeconds)
         } catch {
             throw .model(frame: index, reason: "\(error)")
         }
         let t3 = clock.now()
-        let answers = AnswerParser.parse(generation.text, ruleCount: rules.count)
+        let answers =
+            constrained.map { c in rules.indices.map { $0 < c.yes.count ? (c.yes[$0] ? .yes : .no) : .unread } }
+            ?? AnswerParser.parse(generation.text, ruleCount: rules.count)
         let outcomes = machine.step(answers, at: ruleTime(frame))
         let t4 = clock.now()
         let fired = outcomes.indices.filter { outcomes[$0] == .fired }
@@ -180,6 +189,7 @@ public final class WatchLoop {
             truth: frame.label.flatMap { config.truth[($0 as NSString).deletingPathExtension] },
             png: writeFrame(shown, index: index))
         (outcome.asked, outcome.change, outcome.skipped, outcome.gate) = (note.asked, note.change, note.skipped, note.seconds)
+        (outcome.confidence, outcome.decodeSteps) = (constrained?.confidence, constrained?.decodeSteps)
         // The frame's line first, then its fires, as the seed's log has them.
         recorder.answered(&outcome)
         for i in fired {

@@ -35,6 +35,8 @@ enum WatchCommand {
           --model ID            a catalog model (lookd models; default minicpm-v-4.7-1b), pulled the first time
           --model FILE.gguf --mmproj FILE.gguf   a local GGUF pair
           --model script:FILE   answers from a text file instead of a model (README: the scripted engine)
+          --constrain on|off    answers only as "1. Yes|No" lines, each with its confidence (default on; the
+                                scripted engine and --cells batch answer in free text)
           --tokens N            the most answer tokens per frame (default: 4 a rule and 8 more, at least 32)
           --context N           the model's context length in tokens (default 4096)
           --threads N           CPU threads for the model (default: one a physical core)

@@ -11,7 +11,7 @@ enum WatchSettings {
         "source", "rules", "model", "mmproj", "cooldown", "tokens", "seconds", "delay",
         "trigger", "pace", "every", "hold", "photo-seconds", "size", "frames", "log", "record",
         "truth", "context", "threads", "cells", "effects", "status", "camera-size", "gate", "gate-threshold", "gate-fps",
-        "gate-max", "gate-mask",
+        "gate-max", "gate-mask", "constrain",
     ]
     static let switches: Set<String> = ["no-sound", "cell-words", "grid", "watch-rules"]
 
@@ -49,6 +49,11 @@ enum WatchSettings {
             c.sourceOptions.pace = .realtime
         case "frames": c.sourceOptions.pace = .frames(every: try Self.number(args, "every", default: 1, in: 0.001...3600))
         case let other: throw usage("--pace is realtime or frames, not \"\(other)\"")
+        }
+        switch args.value("constrain") ?? "on" {
+        case "on": c.constrain = true
+        case "off": c.constrain = false
+        case let other: throw usage("--constrain is on or off, not \"\(other)\"")
         }
         switch args.value("gate") {
         case nil: c.gateMode = nil

@@ -289,4 +289,32 @@ final class WatchCommandTests: XCTestCase {
         XCTAssertEqual(bad.status, 2)
         XCTAssertTrue(bad.stderr.contains("--gate-mask: \"0,0,1\": a gate mask is four numbers"), bad.stderr)
     }
+
+    func testConstrainedAnswersAlwaysParseWithAConfidenceEach() throws {
+        let clip = path("clip.mp4")
+        try TestMedia.clip(clip, seconds: 2, fps: 5)
+        for count in [1, 3, 20] {
+            let out = path("out-\(count)")
+            let rules = (0..<count).map { "thing number \($0)=count" }.joined(separator: "|")
+            let r = try watch([
+                "--source", clip, "--rules", rules, "--model", Fixtures.model, "--mmproj", Fixtures.mmproj, "--pace", "frames",
+                "--no-sound", "--record", out,
+            ])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            let watches = try events((out as NSString).appendingPathComponent("lookd-events.jsonl")).filter { $0["event"] as? String == "watch" }
+            XCTAssertEqual(watches.count, 2)
+            for w in watches {
+                let answers = try XCTUnwrap(w["answers"] as? [String])
+                XCTAssertEqual(answers.count, count)
+                XCTAssertFalse(answers.contains("?"), "a constrained answer always parses: \(w["raw"] ?? "")")
+                let confidence = try XCTUnwrap(w["confidence"] as? [Double])
+                XCTAssertEqual(confidence.count, count)
+                XCTAssertTrue(confidence.allSatisfy { (0...1).contains($0) }, "\(confidence)")
+                XCTAssertEqual(zip(answers, confidence).filter { ($0 == "yes") != ($1 >= 0.5) }.count, 0, "the choice follows the confidence")
+                let lines = (w["raw"] as? String ?? "").split(separator: "\n").map(String.init)
+                XCTAssertEqual(lines, (1...count).map { "\($0). \(answers[$0 - 1] == "yes" ? "Yes" : "No")" })
+                XCTAssertEqual(w["decode_steps"] as? Int, count - 1, "one decode step a line after the first")
+            }
+        }
+    }
 }
