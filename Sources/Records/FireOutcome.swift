@@ -18,6 +18,11 @@ public struct FireOutcome: Sendable {
     /// An effect's hold setting (`--hold`) and, once it has played, the hold itself.
     public var holdSetting: Double
     public var hold: HoldOutcome?
+    /// What let it through: the turn (appear or disappear), the confirmation (`2 of 3`) and the
+    /// answer's confidence, when the rule has such settings or the engine gave one.
+    public var edge = "appear"
+    public var confirmed: String?
+    public var confidence: Double?
 
     public init(
         number: Int, rule: Int, condition: String, reaction: Reaction, frame: Int, latency: Double, sinceChange: Double?,
@@ -48,6 +53,9 @@ public struct FireOutcome: Sendable {
             ("performed", .bool(result.performed)),
             ("shown", .string(result.shown)),
             ("note", .optional(result.note)),
+            ("edge", .string(edge)),
+            ("confirmed", .optional(confirmed)),
+            ("confidence", .optional(confidence, places: 4)),
         ]
         if let sinceChange { fields.append(("since_change_ms", .number(sinceChange * 1000, places: 1))) }
         if let cell = place?.cell { fields.append(("cell", .int(cell.number))) }

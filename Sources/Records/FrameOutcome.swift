@@ -43,6 +43,8 @@ public struct FrameOutcome: Sendable {
     /// nil when the answer was free text.
     public var confidence: [Double]?
     public var decodeSteps: Int?
+    /// Yeses held back by a rule's settings, keyed by rule: `confirm` or `confidence`.
+    public var heldBack: [Int: String] = [:]
     /// Why it was asked (the change gate: `first`, `changed`, `max`, `reload`; `every` with the gate
     /// off), the share of the picture that changed since the last answered frame, the frames skipped
     /// since then, and the gate's own time on this frame.
@@ -119,6 +121,7 @@ extension FrameOutcome {
             ("raw", .string(raw)),
             ("fired", .ints(fired.map { $0 + 1 })),
             ("suppressed", .ints(suppressed.map { $0 + 1 })),
+            ("held_back", .array(heldBack.sorted { $0.key < $1.key }.map { .object([("rule", .int($0.key + 1)), ("why", .string($0.value))]) })),
             ("size", .ints([size.width, size.height])),
             ("cells", .array((0..<rules).map { i in .optional(places[i]?.cell?.number) })),
             ("boxes", .array((0..<rules).map { i in places[i]?.boxJSON ?? .null })),

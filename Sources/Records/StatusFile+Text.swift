@@ -21,8 +21,11 @@ extension StatusFile {
             let head = "  \(n). \(rule["condition"] as? String ?? "") → \(rule["reaction"] as? String ?? "")"
             var detail = [rule["shown"] as? String ?? ""]
             if let answer = rule["answer"] as? String { detail.append("answer \(answer)") }
+            if let confidence = rule["confidence"] as? Double { detail.append("P(yes) \(String(format: "%.2f", confidence))") }
             detail.append("fired \(rule["fires"] as? Int ?? 0)×")
-            if let held = rule["suppressed"] as? Int, held > 0 { detail.append("\(held) held back") }
+            if let held = rule["suppressed"] as? Int, held > 0 { detail.append("\(held) in cooldown") }
+            if let held = rule["held_back"] as? Int, held > 0 { detail.append("\(held) held back") }
+            if let settings = rule["settings"] as? String, !settings.isEmpty { detail.append(settings) }
             lines.append(head.padding(toLength: max(head.count, 48), withPad: " ", startingAt: 0) + "  " + detail.joined(separator: " · "))
         }
         if let numbers = s["numbers"] as? [String] { lines += numbers }

@@ -31,10 +31,13 @@ public struct RuleSet: Sendable, Equatable {
     public var warnings: [String]
     /// The file's `gate: mask:` regions, which the change gate ignores.
     public var gateMasks: [GateMask]
+    /// Rules written with `enabled: false`: kept in the file, not asked.
+    public var disabled: [Rule]
 
-    public init(rules: [Rule], warnings: [String] = [], gateMasks: [GateMask] = []) {
+    public init(rules: [Rule], warnings: [String] = [], gateMasks: [GateMask] = [], disabled: [Rule] = []) {
         self.rules = rules
         self.warnings = warnings
         self.gateMasks = gateMasks
+        self.disabled = disabled
     }
 }

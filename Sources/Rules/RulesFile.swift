@@ -63,7 +63,12 @@ public enum RulesFile {
         guard !items.isEmpty else { throw .noRules(source) }
         var rules: [Rule] = []
         for item in items { rules.append(try rule(item, source: source, fail: fail)) }
-        return RuleSet(rules: rules, warnings: ReactionWords.duplicates(rules, source: source), gateMasks: masks ?? [])
+        if !rules.contains(where: \.settings.enabled) {
+            throw RulesError(source: source, problem: "every rule is enabled: false; enable one, or there is nothing to watch")
+        }
+        return RuleSet(
+            rules: rules.filter(\.settings.enabled), warnings: ReactionWords.duplicates(rules, source: source), gateMasks: masks ?? [],
+            disabled: rules.filter { !$0.settings.enabled })
     }
 
     /// `gate:` with `mask:`, a list of [left, top, right, bottom] in fractions of the picture.
@@ -96,9 +101,12 @@ public enum RulesFile {
         var values: [String: (key: YAMLNode, value: YAMLNode)] = [:]
         for pair in pairs {
             guard let key = pair.key.text else { throw fail(pair.key, "a rule's keys are words such as when: and sound:") }
-            guard key == "when" || ReactionWords.fileKeys.contains(key) else {
+            guard key == "when" || ReactionWords.fileKeys.contains(key) || RuleSettings.fileKeys.contains(key) else {
                 if key == "haptic" { throw fail(pair.key, "haptic: there is no buzz on Linux; use sound: or say:") }
-                throw fail(pair.key, "unknown reaction \"\(key)\"; use sound, say, timer, count, log or effect")
+                throw fail(
+                    pair.key,
+                    "unknown key \"\(key)\"; a rule has when:, one reaction (sound, say, timer, count, log or effect) and settings "
+                        + "(cooldown, confirm, min_confidence, on, enabled)")
             }
             if values[key] != nil { throw fail(pair.key, "\(key): is written twice in this rule") }
             guard pair.value.text != nil else { throw fail(pair.value, "\(key): takes a single value, not \(pair.value.kind)") }
@@ -150,7 +158,12 @@ public enum RulesFile {
             default: try flag(key); reaction = .log
             }
         }
-        return Rule(condition: condition, reaction: reaction, line: when.key.mark.line, column: when.key.mark.column)
+        var settings = RuleSettings()
+        for key in RuleSettings.fileKeys {
+            guard let (_, value) = values[key] else { continue }
+            if let problem = settings.set(key, value.text!) { throw fail(value, problem.text) }
+        }
+        return Rule(condition: condition, reaction: reaction, line: when.key.mark.line, column: when.key.mark.column, settings: settings)
     }
 
     /// libyaml's words for a parse error, with what a person most often did: a tab in the indentation.

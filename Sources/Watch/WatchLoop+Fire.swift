@@ -16,6 +16,13 @@ extension WatchLoop {
             number: number, rule: i, condition: rule.condition, reaction: rule.reaction, frame: index,
             latency: now - frame.captured, sinceChange: frame.shownAt.map { now - $0 }, result: result,
             place: place, holdSetting: config.hold)
+        let state = machine.states[i]
+        fire.edge = state.lastEdge?.rawValue ?? "appear"
+        fire.confidence = state.confidence
+        if rule.settings.window > 1 {
+            let agreeing = state.recent.filter { $0 == (fire.edge == "appear") }.count
+            fire.confirmed = "\(agreeing) of \(state.recent.count)"
+        }
         recorder.fired(fire)
         let outcome = result.performed ? result.shown : "recorded, not performed: \(result.note ?? "")"
         Log.shared.notice("fire: \(rule.condition) → \(rule.reaction.name) (frame \(index); \(outcome))")

@@ -51,7 +51,7 @@ public final class WatchLoop {
         self.model = model
         self.rules = rules
         self.rulesSource = rulesSource
-        self.machine = RuleMachine(ruleCount: rules.count, cooldown: config.cooldown)
+        self.machine = RuleMachine(settings: rules.map(\.settings), cooldown: config.cooldown)
         self.config = config
         self.recorder = Recorder(events: events, record: record)
         self.reactor = reactor
@@ -175,7 +175,7 @@ public final class WatchLoop {
         let answers =
             constrained.map { c in rules.indices.map { $0 < c.yes.count ? (c.yes[$0] ? .yes : .no) : .unread } }
             ?? AnswerParser.parse(generation.text, ruleCount: rules.count)
-        let outcomes = machine.step(answers, at: ruleTime(frame))
+        let outcomes = machine.step(answers, confidences: constrained?.confidence, at: ruleTime(frame))
         let t4 = clock.now()
         let fired = outcomes.indices.filter { outcomes[$0] == .fired }
         let suppressed = outcomes.indices.filter { outcomes[$0] == .suppressed }
@@ -190,6 +190,7 @@ public final class WatchLoop {
             png: writeFrame(shown, index: index))
         (outcome.asked, outcome.change, outcome.skipped, outcome.gate) = (note.asked, note.change, note.skipped, note.seconds)
         (outcome.confidence, outcome.decodeSteps) = (constrained?.confidence, constrained?.decodeSteps)
+        for (i, o) in outcomes.enumerated() where o == .heldConfidence || o == .heldConfirm { outcome.heldBack[i] = o.rawValue }
         // The frame's line first, then its fires, as the seed's log has them.
         recorder.answered(&outcome)
         for i in fired {

@@ -86,7 +86,8 @@ public final class WatchService: @unchecked Sendable {
                 .object([
                     ("rule", .int(i + 1)), ("condition", .string(row.rule.condition)), ("reaction", .string(row.rule.reaction.name)),
                     ("shown", .string(row.shown)), ("answer", .optional(row.state.last?.rawValue)), ("fires", .int(row.state.fires)),
-                    ("suppressed", .int(row.state.suppressed)),
+                    ("suppressed", .int(row.state.suppressed)), ("held_back", .int(row.state.heldBack)),
+                    ("settings", .string(row.rule.settings.summary)), ("confidence", .optional(row.state.confidence, places: 3)),
                 ])
             })
         let status = JSON.object(

@@ -317,4 +317,42 @@ final class WatchCommandTests: XCTestCase {
             }
         }
     }
+
+    func testConfirmAndDisappearDriveFiresEndToEnd() throws {
+        let clip = path("clip.mp4")
+        try TestMedia.clip(clip, seconds: 4, fps: 10)
+        let rules = path("rules.yaml")
+        try """
+        rules:
+          - when: a person
+            count: true
+            confirm: 2 of 3
+          - when: a car
+            log: true
+            on: disappear
+            cooldown: 0
+        """.write(toFile: rules, atomically: true, encoding: .utf8)
+        // Frames every 0.5 s: rule 1 flickers, then stays; rule 2 comes and goes twice.
+        let answers = [
+            "1. Yes\\n2. Yes", "1. No\\n2. Yes", "1. No\\n2. No", "1. Yes\\n2. No",
+            "1. Yes\\n2. Yes", "1. Yes\\n2. No", "1. Yes\\n2. No", "1. Yes\\n2. No",
+        ]
+        let out = path("out")
+        let r = try watch([
+            "--source", clip, "--rules", rules, "--model", "script:" + (try script(answers)), "--pace", "frames", "--every", "0.5",
+            "--no-sound", "--record", out,
+        ])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let log = try events((out as NSString).appendingPathComponent("lookd-events.jsonl"))
+        let fires = log.filter { $0["event"] as? String == "fire" }
+        XCTAssertEqual(fires.map { $0["rule"] as? Int }, [2, 1, 2])
+        XCTAssertEqual(fires.map { $0["frame"] as? Int }, [3, 5, 6])
+        XCTAssertEqual(fires.map { $0["edge"] as? String }, ["disappear", "appear", "disappear"])
+        XCTAssertEqual(fires[1]["confirmed"] as? String, "2 of 3")
+        let watches = log.filter { $0["event"] as? String == "watch" }
+        let held = watches.map { ($0["held_back"] as? [[String: Any]] ?? []).map { "\($0["rule"] as? Int ?? 0):\($0["why"] as? String ?? "")" } }
+        XCTAssertEqual(held[0], ["1:confirm"], "the first yes waits for a second")
+        XCTAssertEqual(held[3], ["1:confirm"])
+        XCTAssertEqual(held[4], [], "the second yes of three fires")
+    }
 }

@@ -1,0 +1,75 @@
+import Foundation
+
+/// A rule's own firing settings (all optional in the rules file; the defaults are DESIGN.md's firing
+/// rule exactly: fire when the answer turns yes, with `--cooldown`).
+///
+///     - when: a person at the door
+///       say: Someone is at the door
+///       cooldown: 60            # its own, instead of --cooldown
+///       confirm: 2 of 3         # yes on 2 of the last 3 answered frames
+///       min_confidence: 0.8     # a yes the model is less sure of counts as no for firing
+///       on: disappear           # appear (default), disappear, or both
+///       enabled: false          # kept in the file, not asked
+public struct RuleSettings: Sendable, Equatable {
+    public enum Edge: String, Sendable, Equatable, CaseIterable {
+        case appear, disappear, both
+    }
+
+    /// Seconds after a fire in which the rule does not fire again; nil: `--cooldown`.
+    public var cooldown: Double?
+    /// Fire when the answer is yes (no, for a disappearance) on `confirm` of the last `window`
+    /// answered frames.
+    public var confirm = 1
+    public var window = 1
+    /// A yes whose confidence is below this counts as no for firing (and is recorded as held back).
+    public var minConfidence: Double?
+    public var on = Edge.appear
+    public var enabled = true
+
+    public init() {}
+
+    /// True when nothing differs from the defaults.
+    public var isDefault: Bool { self == RuleSettings() }
+
+    /// The settings as `lookd check` and the status show them (`cooldown 60 s · confirm 2 of 3`).
+    public var summary: String {
+        var parts: [String] = []
+        if let cooldown { parts.append("cooldown \(Self.number(cooldown)) s") }
+        if window > 1 || confirm > 1 { parts.append("confirm \(confirm) of \(window)") }
+        if let minConfidence { parts.append("min confidence \(Self.number(minConfidence))") }
+        if on != .appear { parts.append("on \(on.rawValue)") }
+        if !enabled { parts.append("disabled") }
+        return parts.joined(separator: " · ")
+    }
+
+    private static func number(_ x: Double) -> String { x == x.rounded() ? String(Int(x)) : String(x) }
+
+    /// The keys a rule in the file may have besides `when:` and its reaction.
+    static let fileKeys = ["cooldown", "confirm", "min_confidence", "on", "enabled"]
+
+    /// Reads one setting from the file; the problem in words when it is wrong.
+    mutating func set(_ key: String, _ text: String) -> Problem? {
+        let t = text.trimmingCharacters(in: .whitespaces).lowercased()
+        switch key {
+        case "cooldown":
+            guard let s = Double(t), s.isFinite, (0...86400).contains(s) else { return "cooldown: is seconds from 0 to 86400, not \"\(text)\"" }
+            cooldown = s
+        case "confirm":
+            let parts = t.split(separator: " ").filter { !$0.isEmpty }
+            guard parts.count == 3, parts[1] == "of", let n = Int(parts[0]), let m = Int(parts[2]), n >= 1, m >= n, m <= 100 else {
+                return "confirm: is \"N of M\" with 1 ≤ N ≤ M ≤ 100 (confirm: 2 of 3), not \"\(text)\""
+            }
+            (confirm, window) = (n, m)
+        case "min_confidence":
+            guard let p = Double(t), (0...1).contains(p) else { return "min_confidence: is a number from 0 to 1, not \"\(text)\"" }
+            minConfidence = p
+        case "on":
+            guard let edge = Edge(rawValue: t) else { return "on: is appear, disappear or both, not \"\(text)\"" }
+            on = edge
+        default:
+            guard ["true", "yes", "on", "false", "no", "off"].contains(t) else { return "enabled: is true or false, not \"\(text)\"" }
+            enabled = ["true", "yes", "on"].contains(t)
+        }
+        return nil
+    }
+}

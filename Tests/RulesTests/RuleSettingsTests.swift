@@ -1,0 +1,119 @@
+import Rules
+import XCTest
+
+/// Each rule's own settings in the RuleMachine, alone and together, on exact timelines.
+final class RuleSettingsTests: XCTestCase {
+    private func settings(_ change: (inout RuleSettings) -> Void) -> RuleSettings {
+        var s = RuleSettings()
+        change(&s)
+        return s
+    }
+
+    /// One rule; each step is (time, answer, P(yes)).
+    private func run(_ s: RuleSettings, cooldown: Double = 3, _ timeline: [(Double, Answer, Double?)]) -> ([RuleMachine.Outcome], RuleMachine) {
+        var machine = RuleMachine(settings: [s], cooldown: cooldown)
+        let out = timeline.map { t, a, c in machine.step([a], confidences: c.map { [$0] }, at: t)[0] }
+        return (out, machine)
+    }
+
+    func testTheDefaultsAreTheDesignsRuleExactly() {
+        let timeline: [(Double, Answer, Double?)] = [(0, .yes, nil), (1, .no, nil), (2, .yes, nil), (3, .unread, nil), (4, .no, nil), (9, .yes, nil)]
+        var plain = RuleMachine(ruleCount: 1, cooldown: 3)
+        let expected = timeline.map { plain.step([$0.1], at: $0.0)[0] }
+        XCTAssertEqual(run(RuleSettings(), timeline).0, expected)
+        XCTAssertEqual(expected, [.fired, .none, .suppressed, .none, .none, .fired])
+    }
+
+    func testARulesOwnCooldownReplacesTheDefault() {
+        let timeline: [(Double, Answer, Double?)] = [(0, .yes, nil), (1, .no, nil), (5, .yes, nil), (6, .no, nil), (12, .yes, nil)]
+        XCTAssertEqual(run(settings { $0.cooldown = 10 }, timeline).0, [.fired, .none, .suppressed, .none, .fired])
+        XCTAssertEqual(run(settings { $0.cooldown = 0 }, cooldown: 100, timeline).0, [.fired, .none, .fired, .none, .fired])
+    }
+
+    func testConfirmNeedsNOfTheLastMAnsweredFramesAndHoldsBackTheRest() {
+        // 2 of 3: a single yes is held back; the second yes within three answered frames fires. A ? is
+        // not an answered frame.
+        let s = settings { ($0.confirm, $0.window) = (2, 3) }
+        let (out, machine) = run(s, [(0, .yes, nil), (1, .unread, nil), (2, .no, nil), (3, .yes, nil), (4, .yes, nil), (5, .no, nil), (6, .no, nil)])
+        XCTAssertEqual(out, [.heldConfirm, .none, .none, .fired, .none, .none, .none])
+        XCTAssertEqual(machine.states[0].heldBack, 1)
+        XCTAssertEqual(machine.states[0].last, .no, "two noes of the last three turn it back")
+        // Flicker: yes, no, yes, no… never two yeses in three answered frames after the first: one fire only when it does.
+        let flicker = run(s, [(0, .yes, nil), (1, .no, nil), (2, .no, nil), (3, .yes, nil), (4, .no, nil), (5, .no, nil)]).0
+        XCTAssertEqual(flicker, [.heldConfirm, .none, .none, .heldConfirm, .none, .none], "single-frame flicker never fires")
+    }
+
+    func testAYesBelowTheMinimumConfidenceCountsAsNoAndIsHeldBack() {
+        let s = settings { $0.minConfidence = 0.8 }
+        let (out, machine) = run(s, [(0, .yes, 0.6), (1, .yes, 0.9), (2, .yes, 0.7), (9, .yes, 0.95)])
+        XCTAssertEqual(out, [.heldConfidence, .fired, .heldConfidence, .fired], "the unsure yes between counts as no: the next sure one fires again")
+        XCTAssertEqual(machine.states[0].confidence, 0.95)
+        XCTAssertEqual(run(s, [(0, .yes, nil)]).0, [.fired], "with no confidence (free text), the yes stands")
+    }
+
+    func testDisappearFiresWhenTheAnswerTurnsFromYesToNo() {
+        let s = settings { $0.on = .disappear }
+        let (out, machine) = run(s, [(0, .no, nil), (1, .yes, nil), (2, .yes, nil), (3, .no, nil), (4, .no, nil), (10, .yes, nil), (11, .no, nil)])
+        XCTAssertEqual(out, [.none, .none, .none, .fired, .none, .none, .fired])
+        XCTAssertEqual(machine.states[0].lastEdge, .disappear)
+        let both = run(settings { $0.on = .both }, cooldown: 0, [(0, .yes, nil), (1, .no, nil), (2, .yes, nil)]).0
+        XCTAssertEqual(both, [.fired, .fired, .fired])
+    }
+
+    func testDisappearAfterConfirmationWithItsCooldown() {
+        // Leaving must be confirmed too (2 of 2 noes), and a departure inside the cooldown is suppressed.
+        let s = settings { ($0.on, $0.confirm, $0.window, $0.cooldown) = (.disappear, 2, 2, 5) }
+        let out = run(
+            s, [(0, .yes, nil), (1, .yes, nil), (2, .no, nil), (3, .no, nil), (4, .yes, nil), (5, .yes, nil), (6, .no, nil), (7, .no, nil)]
+        ).0
+        XCTAssertEqual(out, [.heldConfirm, .none, .none, .fired, .heldConfirm, .none, .none, .suppressed])
+    }
+
+    func testSettingsAreReadFromTheFileAndCheckedWithTheirPlace() throws {
+        let yaml = """
+            rules:
+              - when: a person
+                say: hello
+                cooldown: 60
+                confirm: 2 of 3
+                min_confidence: 0.8
+                on: both
+              - when: a cat
+                count: true
+                enabled: false
+              - when: a dog
+                log: true
+            """
+        let set = try RulesFile.parse(yaml, source: "r.yaml")
+        XCTAssertEqual(set.rules.map(\.condition), ["a person", "a dog"], "a disabled rule is not asked")
+        XCTAssertEqual(set.disabled.map(\.condition), ["a cat"])
+        XCTAssertEqual(set.rules[0].settings.summary, "cooldown 60 s · confirm 2 of 3 · min confidence 0.8 · on both")
+        XCTAssertTrue(set.rules[1].settings.isDefault)
+        for (bad, message) in [
+            ("confirm: 3 of 2", "r.yaml:4:14: confirm: is \"N of M\" with 1 ≤ N ≤ M ≤ 100 (confirm: 2 of 3), not \"3 of 2\""),
+            ("min_confidence: 1.5", "r.yaml:4:21: min_confidence: is a number from 0 to 1, not \"1.5\""),
+            ("on: leave", "r.yaml:4:9: on: is appear, disappear or both, not \"leave\""),
+            ("cooldown: soon", "r.yaml:4:15: cooldown: is seconds from 0 to 86400, not \"soon\""),
+        ] {
+            XCTAssertThrowsError(try RulesFile.parse("rules:\n  - when: a cat\n    log: true\n    \(bad)\n", source: "r.yaml")) { error in
+                XCTAssertEqual("\(error)", message)
+            }
+        }
+        XCTAssertThrowsError(try RulesFile.parse("rules:\n  - when: a cat\n    log: true\n    enabled: false\n", source: "r.yaml")) { error in
+            XCTAssertTrue("\(error)".contains("every rule is enabled: false"), "\(error)")
+        }
+    }
+
+    func testAReloadKeepsStateOnlyWhenTheSettingsAreUnchanged() {
+        let plain = Rule(condition: "a cat", reaction: .count)
+        var changed = plain
+        changed.settings.cooldown = 30
+        var machine = RuleMachine(settings: [plain.settings])
+        _ = machine.step([.yes], at: 0)
+        XCTAssertEqual(machine.adopt(from: [plain], to: [plain]), 1)
+        XCTAssertEqual(machine.states[0].fires, 1)
+        XCTAssertEqual(machine.adopt(from: [plain], to: [changed]), 0)
+        XCTAssertEqual(machine.states[0].fires, 0)
+        XCTAssertEqual(machine.settings, [changed.settings])
+    }
+}
