@@ -41,10 +41,12 @@ public struct FrameOutcome: Sendable {
     public var png: String?
     /// With a constrained answer: each rule's P(yes) (0–1) and the decode steps after the prompt;
     /// nil when the answer was free text.
-    public var confidence: [Double]?
+    public var confidence: [Double?]?
     public var decodeSteps: Int?
     /// Yeses held back by a rule's settings, keyed by rule: `confirm` or `confidence`.
     public var heldBack: [Int: String] = [:]
+    /// Rules outside their schedule (`when_active`): not asked on this frame.
+    public var inactive: [Int] = []
     /// Why it was asked (the change gate: `first`, `changed`, `max`, `reload`; `every` with the gate
     /// off), the share of the picture that changed since the last answered frame, the frames skipped
     /// since then, and the gate's own time on this frame.
@@ -115,7 +117,8 @@ extension FrameOutcome {
             ("tokens_in", .int(timings.inputTokens)),
             ("tokens_out", .int(timings.outputTokens)),
             ("answers", .strings(answers.map(\.rawValue))),
-            ("confidence", confidence.map { .array($0.map { .number($0, places: 4) }) } ?? .null),
+            ("confidence", confidence.map { .array($0.map { .optional($0, places: 4) }) } ?? .null),
+            ("inactive", .ints(inactive.map { $0 + 1 })),
             ("constrained", .bool(confidence != nil)),
             ("decode_steps", .optional(decodeSteps)),
             ("raw", .string(raw)),

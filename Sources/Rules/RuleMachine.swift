@@ -52,10 +52,13 @@ public struct RuleMachine: Sendable {
 
     /// Takes a frame's answers (and their confidences, P(yes), when the engine gave them) at frame
     /// time `time` (seconds on any monotonic clock); one outcome per rule.
-    public mutating func step(_ answers: [Answer], confidences: [Double]? = nil, at time: Double) -> [Outcome] {
+    public mutating func step(_ answers: [Answer], confidences: [Double?]? = nil, at time: Double) -> [Outcome] {
         precondition(answers.count == states.count, "one answer per rule")
-        return answers.indices.map { i in step(rule: i, answers[i], confidence: confidences?[i], at: time) }
+        return answers.indices.map { i in step(rule: i, answers[i], confidence: confidences?[i] ?? nil, at: time) }
     }
+
+    /// A rule starts over (its schedule made it active again).
+    public mutating func reset(rule i: Int) { states[i] = State() }
 
     private mutating func step(rule i: Int, _ answer: Answer, confidence: Double?, at time: Double) -> Outcome {
         guard answer != .unread else { return .none }

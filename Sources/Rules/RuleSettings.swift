@@ -9,6 +9,7 @@ import Foundation
 ///       confirm: 2 of 3         # yes on 2 of the last 3 answered frames
 ///       min_confidence: 0.8     # a yes the model is less sure of counts as no for firing
 ///       on: disappear           # appear (default), disappear, or both
+///       when_active: "22:00-06:00"   # asked only then (local time; Mon-Fri 08:00-18:00; …)
 ///       enabled: false          # kept in the file, not asked
 public struct RuleSettings: Sendable, Equatable {
     public enum Edge: String, Sendable, Equatable, CaseIterable {
@@ -25,6 +26,9 @@ public struct RuleSettings: Sendable, Equatable {
     public var minConfidence: Double?
     public var on = Edge.appear
     public var enabled = true
+    /// When the rule is asked (local time); nil: always. Outside it the rule leaves the prompt and
+    /// does not fire; its state starts fresh when it becomes active again.
+    public var schedule: Schedule?
 
     public init() {}
 
@@ -38,6 +42,7 @@ public struct RuleSettings: Sendable, Equatable {
         if window > 1 || confirm > 1 { parts.append("confirm \(confirm) of \(window)") }
         if let minConfidence { parts.append("min confidence \(Self.number(minConfidence))") }
         if on != .appear { parts.append("on \(on.rawValue)") }
+        if let schedule { parts.append("active \(schedule.text)") }
         if !enabled { parts.append("disabled") }
         return parts.joined(separator: " · ")
     }
@@ -45,7 +50,7 @@ public struct RuleSettings: Sendable, Equatable {
     private static func number(_ x: Double) -> String { x == x.rounded() ? String(Int(x)) : String(x) }
 
     /// The keys a rule in the file may have besides `when:` and its reaction.
-    static let fileKeys = ["cooldown", "confirm", "min_confidence", "on", "enabled"]
+    static let fileKeys = ["cooldown", "confirm", "min_confidence", "on", "enabled", "when_active"]
 
     /// Reads one setting from the file; the problem in words when it is wrong.
     mutating func set(_ key: String, _ text: String) -> Problem? {
@@ -63,6 +68,11 @@ public struct RuleSettings: Sendable, Equatable {
         case "min_confidence":
             guard let p = Double(t), (0...1).contains(p) else { return "min_confidence: is a number from 0 to 1, not \"\(text)\"" }
             minConfidence = p
+        case "when_active":
+            switch Schedule.parse(text) {
+            case .success(let s): schedule = s
+            case .failure(let problem): return problem
+            }
         case "on":
             guard let edge = Edge(rawValue: t) else { return "on: is appear, disappear or both, not \"\(text)\"" }
             on = edge

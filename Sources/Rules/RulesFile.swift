@@ -106,7 +106,7 @@ public enum RulesFile {
                 throw fail(
                     pair.key,
                     "unknown key \"\(key)\"; a rule has when:, one reaction (sound, say, timer, count, log or effect) and settings "
-                        + "(cooldown, confirm, min_confidence, on, enabled)")
+                        + "(cooldown, confirm, min_confidence, on, when_active, enabled)")
             }
             if values[key] != nil { throw fail(pair.key, "\(key): is written twice in this rule") }
             guard pair.value.text != nil else { throw fail(pair.value, "\(key): takes a single value, not \(pair.value.kind)") }

@@ -33,6 +33,10 @@ public final class WatchLoop {
     var gate: ChangeGate
     public private(set) var gateCounts = GateCounts()
     private var skippedSince = 0
+    /// The wall clock and calendar rules' schedules are read on (injected by tests).
+    public var wallClock: () -> Date = Date.init
+    public var calendar = Calendar.current
+    private var wasActive: [Bool] = []
     /// Where the rules came from (a file's path, or `inline`).
     public private(set) var rulesSource: String
     private var rulesStamp: Date?
@@ -96,6 +100,11 @@ public final class WatchLoop {
                 if case .realtime = config.sourceOptions.pace { pause(t0 + 1 / gate.settings.fps - clock.now()) }
                 continue
             }
+            // No rule is in its schedule: nothing to ask.
+            if activeRules().isEmpty {
+                pause(1)
+                continue
+            }
             index += 1
             let outcome: FrameOutcome
             do {
@@ -150,7 +159,9 @@ public final class WatchLoop {
     /// One frame: the question, the answers, the fires, the records.
     private func step(_ frame: Frame, index: Int, grab: Double, gate note: GateNote) throws(WatchError) -> FrameOutcome {
         let t1 = clock.now()
-        let prompt = config.prompt(for: rules)
+        // Rules outside their schedule leave the prompt; one that comes back starts fresh.
+        let active = activeRules()
+        let prompt = config.prompt(for: active.map { rules[$0] })
         let shown = config.grid ? GridOverlay.draw(on: frame.image) : frame.image
         let t2 = clock.now()
         let encoded: EncodedImage
@@ -160,26 +171,33 @@ public final class WatchLoop {
             encoded = try model.encode(shown)
             // Constrained when the engine can (and the cell is not asked inside the answer).
             if config.constrain, config.cells != .batch {
-                constrained = try model.yesNo(image: encoded, prompt: prompt, count: rules.count, cancellation: stop.cancellation)
+                constrained = try model.yesNo(image: encoded, prompt: prompt, count: active.count, cancellation: stop.cancellation)
             }
             generation =
                 try constrained?.generation
                 ?? model.generate(
-                    image: encoded, prompt: prompt, maxTokens: config.answerTokens(rules: rules.count),
+                    image: encoded, prompt: prompt, maxTokens: config.answerTokens(rules: active.count),
                     cancellation: stop.cancellation, onText: { _ in })
             generation.timings.addEncoding(encoded.encodeSeconds)
         } catch {
             throw .model(frame: index, reason: "\(error)")
         }
         let t3 = clock.now()
-        let answers =
-            constrained.map { c in rules.indices.map { $0 < c.yes.count ? (c.yes[$0] ? .yes : .no) : .unread } }
-            ?? AnswerParser.parse(generation.text, ruleCount: rules.count)
-        let outcomes = machine.step(answers, confidences: constrained?.confidence, at: ruleTime(frame))
+        // The active rules' answers (and confidences), put back in the rules' places; `?` for the rest.
+        let asked =
+            constrained.map { c in active.indices.map { $0 < c.yes.count ? (c.yes[$0] ? Answer.yes : .no) : .unread } }
+            ?? AnswerParser.parse(generation.text, ruleCount: active.count)
+        var answers = [Answer](repeating: .unread, count: rules.count)
+        var confidences: [Double?]? = constrained.map { _ in Array(repeating: nil, count: rules.count) }
+        for (k, i) in active.enumerated() {
+            answers[i] = asked[k]
+            if let c = constrained, k < c.confidence.count { confidences?[i] = c.confidence[k] }
+        }
+        let outcomes = machine.step(answers, confidences: confidences, at: ruleTime(frame))
         let t4 = clock.now()
         let fired = outcomes.indices.filter { outcomes[$0] == .fired }
         let suppressed = outcomes.indices.filter { outcomes[$0] == .suppressed }
-        let places = self.places(fired: fired, reply: generation.text, image: encoded, frame: index)
+        let places = self.places(fired: fired, active: active, reply: generation.text, image: encoded, frame: index)
         var outcome = FrameOutcome(
             index: index, captureT: frame.captured - runStart, sourceT: frame.sourceTime, label: frame.label,
             size: (frame.image.width, frame.image.height), age: frame.age, grab: grab, decode: frame.decodeSeconds,
@@ -189,7 +207,8 @@ public final class WatchLoop {
             truth: frame.label.flatMap { config.truth[($0 as NSString).deletingPathExtension] },
             png: writeFrame(shown, index: index))
         (outcome.asked, outcome.change, outcome.skipped, outcome.gate) = (note.asked, note.change, note.skipped, note.seconds)
-        (outcome.confidence, outcome.decodeSteps) = (constrained?.confidence, constrained?.decodeSteps)
+        (outcome.confidence, outcome.decodeSteps) = (confidences, constrained?.decodeSteps)
+        outcome.inactive = rules.indices.filter { !active.contains($0) }
         for (i, o) in outcomes.enumerated() where o == .heldConfidence || o == .heldConfirm { outcome.heldBack[i] = o.rawValue }
         // The frame's line first, then its fires, as the seed's log has them.
         recorder.answered(&outcome)
@@ -200,6 +219,16 @@ public final class WatchLoop {
         }
         recorder.finished(outcome)
         return outcome
+    }
+
+    /// The rules active now (their schedules on the wall clock); a rule that has just become active
+    /// again starts with a fresh state.
+    func activeRules() -> [Int] {
+        let now = wallClock()
+        let active = rules.indices.filter { rules[$0].settings.schedule?.isActive(at: now, calendar: calendar) ?? true }
+        for i in active where wasActive.count == rules.count && !wasActive[i] { machine.reset(rule: i) }
+        wasActive = rules.indices.map { active.contains($0) }
+        return active
     }
 
     /// `first token 1.27 s · total 1.37 s`
@@ -222,13 +251,14 @@ public final class WatchLoop {
     }
 
     /// Where each fired rule's thing is: asked (`--cells box|ask`) or read from the reply (`batch`).
-    private func places(fired: [Int], reply: String, image: EncodedImage, frame index: Int) -> [Int: Place] {
+    private func places(fired: [Int], active: [Int], reply: String, image: EncodedImage, frame index: Int) -> [Int: Place] {
         var places: [Int: Place] = [:]
         switch config.cells {
         case .none: break
         case .batch:
-            let cells = CellParser.batch(afterYes: AnswerParser.afterYes(reply, ruleCount: rules.count))
-            for i in fired { places[i] = Place(rule: i, cell: cells[i]) }
+            // The reply's lines are numbered over the active rules.
+            let cells = CellParser.batch(afterYes: AnswerParser.afterYes(reply, ruleCount: active.count))
+            for i in fired { places[i] = active.firstIndex(of: i).map { Place(rule: i, cell: cells[$0]) } }
         case .box, .ask:
             let asker = PlaceAsker(model: model, form: config.cells, cellWords: config.cellWords, cancellation: stop.cancellation)
             // A place question that fails leaves the fire without a place (an effect plays on the

@@ -117,3 +117,42 @@ final class RuleSettingsTests: XCTestCase {
         XCTAssertEqual(machine.settings, [changed.settings])
     }
 }
+
+/// `when_active:` schedules read on a fixed calendar (UTC).
+final class ScheduleTests: XCTestCase {
+    private var utc: Calendar {
+        var c = Calendar(identifier: .gregorian)
+        c.timeZone = TimeZone(identifier: "UTC")!
+        return c
+    }
+
+    /// 2026-11-30 is a Monday.
+    private func at(_ day: Int, _ hour: Int, _ minute: Int = 0) -> Date {
+        utc.date(from: DateComponents(year: 2026, month: 11, day: day, hour: hour, minute: minute))!
+    }
+
+    private func schedule(_ text: String) throws -> Schedule {
+        let set = try RulesFile.parse("rules:\n  - when: a cat\n    log: true\n    when_active: \"\(text)\"\n", source: "r.yaml")
+        return try XCTUnwrap(set.rules[0].settings.schedule)
+    }
+
+    func testRangesDaysAndNightsPastMidnight() throws {
+        let night = try schedule("22:00-06:00")
+        XCTAssertTrue(night.isActive(at: at(30, 23), calendar: utc))
+        XCTAssertTrue(night.isActive(at: at(30, 5, 59), calendar: utc))
+        XCTAssertFalse(night.isActive(at: at(30, 6), calendar: utc))
+        XCTAssertFalse(night.isActive(at: at(30, 12), calendar: utc))
+        let work = try schedule("Mon-Fri 08:00-18:00; Sat,Sun 10:00-12:00")
+        XCTAssertTrue(work.isActive(at: at(30, 9), calendar: utc), "Monday 9:00")
+        XCTAssertFalse(work.isActive(at: at(29, 9), calendar: utc), "Sunday 9:00")
+        XCTAssertTrue(work.isActive(at: at(29, 11), calendar: utc), "Sunday 11:00")
+        XCTAssertFalse(work.isActive(at: at(30, 18), calendar: utc), "the end is not in the range")
+        // Friday night's range runs into Saturday morning; Sunday night's does not exist.
+        let fridays = try schedule("Fri 22:00-02:00")
+        XCTAssertTrue(fridays.isActive(at: at(28, 1), calendar: utc), "Saturday 01:00 belongs to Friday night")
+        XCTAssertFalse(fridays.isActive(at: at(29, 1), calendar: utc), "Sunday 01:00 does not")
+        for bad in ["22:00", "25:00-26:00", "Someday 08:00-09:00", "08:00-09:00 Mon"] {
+            XCTAssertThrowsError(try schedule(bad), bad)
+        }
+    }
+}

@@ -90,3 +90,42 @@ final class WatchLoopTests: XCTestCase {
         XCTAssertEqual(record.frameCount, 1)
     }
 }
+
+/// A rule's schedule on an injected wall clock: outside it the rule leaves the prompt and does not
+/// fire; back in it, it starts fresh.
+final class ScheduledRuleLoopTests: XCTestCase {
+    func testARuleOutsideItsScheduleIsNotAskedAndStartsFreshWhenActiveAgain() throws {
+        let dir = try Fixtures.scratch()
+        let rules = dir.appendingPathComponent("rules.yaml").path
+        try "rules:\n  - when: a cat\n    count: true\n  - when: a dog\n    log: true\n    when_active: \"08:00-09:00\"\n"
+            .write(toFile: rules, atomically: true, encoding: .utf8)
+        // Answers as the prompt numbers them: two rules while the dog is active, one outside.
+        let script = try Fixtures.script(["1. No\\n2. Yes", "1. No", "1. Yes", "1. No\\n2. Yes", "1. No\\n2. Yes"], in: dir)
+        let clock = ManualClock()
+        var config = WatchConfig(source: "-", rules: rules)
+        config.recordDir = dir.path
+        let set = try config.loadRules().0
+        let reactions = RecordingReactions()
+        let log = dir.appendingPathComponent("events.jsonl").path
+        let loop = WatchLoop(
+            source: ScriptedSource(count: 5, clock: clock, step: 1), model: try ScriptedModel(path: script), rules: set.rules, config: config,
+            events: try EventLog(path: log), record: RunRecord(epoch: 1, rules: set.rules), reactor: reactions, clock: clock)
+        var utc = Calendar(identifier: .gregorian)
+        utc.timeZone = TimeZone(identifier: "UTC")!
+        loop.calendar = utc
+        // Frames at 08:30, 09:10, 09:20, 08:40 the next day, 08:50.
+        let times = [(1, 8, 30), (1, 9, 10), (1, 9, 20), (2, 8, 40), (2, 8, 50)].map {
+            utc.date(from: DateComponents(year: 2026, month: 12, day: $0.0, hour: $0.1, minute: $0.2))!
+        }
+        var frame = 0
+        loop.wallClock = { times[min(frame, times.count - 1)] }
+        loop.onFrame = { _, _ in frame += 1 }
+        XCTAssertEqual(try loop.run(), "end of source")
+        let watches = try EventLogFile.read(log).filter { $0["event"] as? String == "watch" }
+        XCTAssertEqual(watches.map { $0["inactive"] as? [Int] }, [[], [2], [2], [], []])
+        XCTAssertEqual(watches.map { $0["answers"] as? [String] }, [["no", "yes"], ["no", "?"], ["yes", "?"], ["no", "yes"], ["no", "yes"]])
+        // The dog fired at 08:30, was away from the prompt, and fires again at 08:40 the next day
+        // because its state started fresh (its answer was yes when it left).
+        XCTAssertEqual(reactions.performed.map(\.condition), ["a dog", "a cat", "a dog"])
+    }
+}
