@@ -9,6 +9,26 @@ public enum StopReason: String, Sendable, Codable {
     case contextFull = "context"
 }
 
+extension Generation {
+    /// Adds a further answer to this one (a frame asked about in parts): the texts joined by a blank
+    /// line, the times and tokens added, the first token the first one's; `encoded`: that part's
+    /// picture encoding, paid before it.
+    public mutating func append(_ other: Generation, encoded: Double) {
+        var more = other
+        more.timings.addEncoding(encoded)
+        if timings == .none {
+            self = more
+            return
+        }
+        text += "\n\n" + more.text
+        if more.stop != .endOfText { stop = more.stop }
+        timings.total += more.timings.total
+        timings.imageEncode += more.timings.imageEncode
+        timings.inputTokens += more.timings.inputTokens
+        timings.outputTokens += more.timings.outputTokens
+    }
+}
+
 /// One answer: its text as written and how long it took.
 public struct Generation: Sendable {
     public var text: String

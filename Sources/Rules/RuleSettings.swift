@@ -10,6 +10,7 @@ import Foundation
 ///       min_confidence: 0.8     # a yes the model is less sure of counts as no for firing
 ///       on: disappear           # appear (default), disappear, or both
 ///       when_active: "22:00-06:00"   # asked only then (local time; Mon-Fri 08:00-18:00; …)
+///       region: [0, 0.5, 0.5, 0.5]   # asked about the bottom left quarter
 ///       enabled: false          # kept in the file, not asked
 public struct RuleSettings: Sendable, Equatable {
     public enum Edge: String, Sendable, Equatable, CaseIterable {
@@ -29,6 +30,8 @@ public struct RuleSettings: Sendable, Equatable {
     /// When the rule is asked (local time); nil: always. Outside it the rule leaves the prompt and
     /// does not fire; its state starts fresh when it becomes active again.
     public var schedule: Schedule?
+    /// The part of the frame the rule is asked about; nil: the whole frame.
+    public var region: Region?
 
     public init() {}
 
@@ -43,6 +46,7 @@ public struct RuleSettings: Sendable, Equatable {
         if let minConfidence { parts.append("min confidence \(Self.number(minConfidence))") }
         if on != .appear { parts.append("on \(on.rawValue)") }
         if let schedule { parts.append("active \(schedule.text)") }
+        if let region { parts.append("region \(region.text)") }
         if !enabled { parts.append("disabled") }
         return parts.joined(separator: " · ")
     }

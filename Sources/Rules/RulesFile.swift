@@ -101,15 +101,15 @@ public enum RulesFile {
         var values: [String: (key: YAMLNode, value: YAMLNode)] = [:]
         for pair in pairs {
             guard let key = pair.key.text else { throw fail(pair.key, "a rule's keys are words such as when: and sound:") }
-            guard key == "when" || ReactionWords.fileKeys.contains(key) || RuleSettings.fileKeys.contains(key) else {
+            guard key == "when" || ReactionWords.fileKeys.contains(key) || RuleSettings.fileKeys.contains(key) || key == "region" else {
                 if key == "haptic" { throw fail(pair.key, "haptic: there is no buzz on Linux; use sound: or say:") }
                 throw fail(
                     pair.key,
                     "unknown key \"\(key)\"; a rule has when:, one reaction (sound, say, timer, count, log or effect) and settings "
-                        + "(cooldown, confirm, min_confidence, on, when_active, enabled)")
+                        + "(cooldown, confirm, min_confidence, on, when_active, region, enabled)")
             }
             if values[key] != nil { throw fail(pair.key, "\(key): is written twice in this rule") }
-            guard pair.value.text != nil else { throw fail(pair.value, "\(key): takes a single value, not \(pair.value.kind)") }
+            guard pair.value.text != nil || key == "region" else { throw fail(pair.value, "\(key): takes a single value, not \(pair.value.kind)") }
             values[key] = pair
         }
         guard let when = values["when"] else { throw fail(node, "a rule needs a condition: when: <what to look for>") }
@@ -162,6 +162,15 @@ public enum RulesFile {
         for key in RuleSettings.fileKeys {
             guard let (_, value) = values[key] else { continue }
             if let problem = settings.set(key, value.text!) { throw fail(value, problem.text) }
+        }
+        if let (_, value) = values["region"] {
+            guard case .sequence(let items, _) = value else { throw fail(value, "region: is [x, y, w, h], fractions of the frame") }
+            let numbers = items.map { $0.text.flatMap(Double.init) }
+            guard numbers.allSatisfy({ $0 != nil }) else { throw fail(value, "region: is four numbers: [x, y, w, h]") }
+            switch Region.make(numbers.map { $0! }) {
+            case .success(let region): settings.region = region
+            case .failure(let problem): throw fail(value, problem.text)
+            }
         }
         return Rule(condition: condition, reaction: reaction, line: when.key.mark.line, column: when.key.mark.column, settings: settings)
     }

@@ -161,43 +161,45 @@ public final class WatchLoop {
         let t1 = clock.now()
         // Rules outside their schedule leave the prompt; one that comes back starts fresh.
         let active = activeRules()
-        let prompt = config.prompt(for: active.map { rules[$0] })
         let shown = config.grid ? GridOverlay.draw(on: frame.image) : frame.image
         let t2 = clock.now()
-        let encoded: EncodedImage
-        var generation: Generation
-        var constrained: YesNoAnswers?
+        // One question per region (the whole frame first): rules that share one share its prompt.
+        var groups: [(region: Region?, rules: [Int])] = []
+        for i in active {
+            let region = rules[i].settings.region
+            if let g = groups.firstIndex(where: { $0.region == region }) { groups[g].rules.append(i) } else { groups.append((region, [i])) }
+        }
+        groups.sort { ($0.region == nil ? 0 : 1) < ($1.region == nil ? 0 : 1) }
+        var wholeFrame: EncodedImage?
+        var answers = [Answer](repeating: .unread, count: rules.count)
+        var confidences: [Double?]?
+        var generation = Generation(text: "", stop: .endOfText, timings: .none)
+        var decodeSteps: Int?
         do {
-            encoded = try model.encode(shown)
-            // Constrained when the engine can (and the cell is not asked inside the answer).
-            if config.constrain, config.cells != .batch {
-                constrained = try model.yesNo(image: encoded, prompt: prompt, count: active.count, cancellation: stop.cancellation)
+            for group in groups {
+                let picture = group.region.map { shown.cropped(x: $0.x, y: $0.y, w: $0.w, h: $0.h) } ?? shown
+                let encoded = try model.encode(picture)
+                if group.region == nil { wholeFrame = encoded }
+                let asked = try ask(encoded, rules: group.rules)
+                for (k, i) in group.rules.enumerated() {
+                    answers[i] = asked.answers[k]
+                    if let c = asked.confidence {
+                        if confidences == nil { confidences = Array(repeating: nil, count: rules.count) }
+                        confidences?[i] = c[k]
+                    }
+                }
+                if let steps = asked.steps { decodeSteps = (decodeSteps ?? 0) + steps }
+                generation.append(asked.generation, encoded: encoded.encodeSeconds)
             }
-            generation =
-                try constrained?.generation
-                ?? model.generate(
-                    image: encoded, prompt: prompt, maxTokens: config.answerTokens(rules: active.count),
-                    cancellation: stop.cancellation, onText: { _ in })
-            generation.timings.addEncoding(encoded.encodeSeconds)
         } catch {
             throw .model(frame: index, reason: "\(error)")
         }
         let t3 = clock.now()
-        // The active rules' answers (and confidences), put back in the rules' places; `?` for the rest.
-        let asked =
-            constrained.map { c in active.indices.map { $0 < c.yes.count ? (c.yes[$0] ? Answer.yes : .no) : .unread } }
-            ?? AnswerParser.parse(generation.text, ruleCount: active.count)
-        var answers = [Answer](repeating: .unread, count: rules.count)
-        var confidences: [Double?]? = constrained.map { _ in Array(repeating: nil, count: rules.count) }
-        for (k, i) in active.enumerated() {
-            answers[i] = asked[k]
-            if let c = constrained, k < c.confidence.count { confidences?[i] = c.confidence[k] }
-        }
         let outcomes = machine.step(answers, confidences: confidences, at: ruleTime(frame))
         let t4 = clock.now()
         let fired = outcomes.indices.filter { outcomes[$0] == .fired }
         let suppressed = outcomes.indices.filter { outcomes[$0] == .suppressed }
-        let places = self.places(fired: fired, active: active, reply: generation.text, image: encoded, frame: index)
+        let places = self.places(fired: fired, active: active, reply: generation.text, image: wholeFrame ?? (try? model.encode(shown)), frame: index)
         var outcome = FrameOutcome(
             index: index, captureT: frame.captured - runStart, sourceT: frame.sourceTime, label: frame.label,
             size: (frame.image.width, frame.image.height), age: frame.age, grab: grab, decode: frame.decodeSeconds,
@@ -207,7 +209,7 @@ public final class WatchLoop {
             truth: frame.label.flatMap { config.truth[($0 as NSString).deletingPathExtension] },
             png: writeFrame(shown, index: index))
         (outcome.asked, outcome.change, outcome.skipped, outcome.gate) = (note.asked, note.change, note.skipped, note.seconds)
-        (outcome.confidence, outcome.decodeSteps) = (confidences, constrained?.decodeSteps)
+        (outcome.confidence, outcome.decodeSteps) = (confidences, decodeSteps)
         outcome.inactive = rules.indices.filter { !active.contains($0) }
         for (i, o) in outcomes.enumerated() where o == .heldConfidence || o == .heldConfirm { outcome.heldBack[i] = o.rawValue }
         // The frame's line first, then its fires, as the seed's log has them.
@@ -219,6 +221,23 @@ public final class WatchLoop {
         }
         recorder.finished(outcome)
         return outcome
+    }
+
+    /// Asks the numbered question for `indices` about one picture: constrained when the engine can
+    /// (and the cell is not asked inside the answer), else free text, read.
+    private func ask(_ image: EncodedImage, rules indices: [Int]) throws -> (
+        generation: Generation, answers: [Answer], confidence: [Double]?, steps: Int?
+    ) {
+        let prompt = config.prompt(for: indices.map { rules[$0] })
+        if config.constrain, config.cells != .batch,
+            let c = try model.yesNo(image: image, prompt: prompt, count: indices.count, cancellation: stop.cancellation)
+        {
+            let answers = indices.indices.map { $0 < c.yes.count ? (c.yes[$0] ? Answer.yes : .no) : .unread }
+            return (c.generation, answers, indices.indices.map { $0 < c.confidence.count ? c.confidence[$0] : 0.5 }, c.decodeSteps)
+        }
+        let g = try model.generate(
+            image: image, prompt: prompt, maxTokens: config.answerTokens(rules: indices.count), cancellation: stop.cancellation, onText: { _ in })
+        return (g, AnswerParser.parse(g.text, ruleCount: indices.count), nil, nil)
     }
 
     /// The rules active now (their schedules on the wall clock); a rule that has just become active
@@ -251,7 +270,7 @@ public final class WatchLoop {
     }
 
     /// Where each fired rule's thing is: asked (`--cells box|ask`) or read from the reply (`batch`).
-    private func places(fired: [Int], active: [Int], reply: String, image: EncodedImage, frame index: Int) -> [Int: Place] {
+    private func places(fired: [Int], active: [Int], reply: String, image: EncodedImage?, frame index: Int) -> [Int: Place] {
         var places: [Int: Place] = [:]
         switch config.cells {
         case .none: break
@@ -264,6 +283,7 @@ public final class WatchLoop {
             // A place question that fails leaves the fire without a place (an effect plays on the
             // whole frame): the rule's yes has been counted, so its reaction must still run.
             for i in fired where asker.wants(rules[i].reaction) {
+                guard let image else { continue }
                 do {
                     places[i] = try asker.ask(rule: i, condition: rules[i].condition, image: image)
                 } catch {

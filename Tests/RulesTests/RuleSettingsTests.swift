@@ -99,6 +99,12 @@ final class RuleSettingsTests: XCTestCase {
                 XCTAssertEqual("\(error)", message)
             }
         }
+        let region = try RulesFile.parse("rules:\n  - when: a cat\n    log: true\n    region: [0.5, 0, 0.5, 1]\n", source: "r.yaml")
+        XCTAssertEqual(region.rules[0].settings.region, Region(x: 0.5, y: 0, w: 0.5, h: 1))
+        XCTAssertThrowsError(try RulesFile.parse("rules:\n  - when: a cat\n    log: true\n    region: [0.5, 0, 0.7, 1]\n", source: "r.yaml")) {
+            error in
+            XCTAssertTrue("\(error)".hasPrefix("r.yaml:4:13: region: [x, y, w, h] are fractions of the frame"), "\(error)")
+        }
         XCTAssertThrowsError(try RulesFile.parse("rules:\n  - when: a cat\n    log: true\n    enabled: false\n", source: "r.yaml")) { error in
             XCTAssertTrue("\(error)".contains("every rule is enabled: false"), "\(error)")
         }

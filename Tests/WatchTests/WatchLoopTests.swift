@@ -129,3 +129,59 @@ final class ScheduledRuleLoopTests: XCTestCase {
         XCTAssertEqual(reactions.performed.map(\.condition), ["a dog", "a cat", "a dog"])
     }
 }
+
+/// Rules with a region are asked about that crop; rules that share a region share one question.
+final class RegionLoopTests: XCTestCase {
+    func testEachRegionIsOneQuestionAboutItsCropAndAnswersGoBackToTheirRules() throws {
+        let dir = try Fixtures.scratch()
+        let rules = dir.appendingPathComponent("rules.yaml").path
+        try """
+        rules:
+          - when: a cat
+            count: true
+          - when: a dog
+            count: true
+            region: [0, 0, 0.5, 0.5]
+          - when: a bird
+            log: true
+          - when: a cow
+            log: true
+            region: [0, 0, 0.5, 0.5]
+        """.write(toFile: rules, atomically: true, encoding: .utf8)
+        // Questions in order: the whole frame (cat, bird), then the top left quarter (dog, cow).
+        let script = try Fixtures.script(["1. No\\n2. Yes", "1. Yes\\n2. No"], in: dir)
+        let clock = ManualClock()
+        var config = WatchConfig(source: "-", rules: rules)
+        config.recordDir = dir.path
+        let set = try config.loadRules().0
+        let model = WatchedModel(try ScriptedModel(path: script))
+        let reactions = RecordingReactions()
+        let image = RGBImage(width: 40, height: 20, fill: (10, 20, 30))
+        let loop = WatchLoop(
+            source: ScriptedSource(images: [image], clock: clock, step: 1), model: model, rules: set.rules, config: config,
+            events: try EventLog(path: dir.appendingPathComponent("events.jsonl").path), record: RunRecord(epoch: 1, rules: set.rules),
+            reactor: reactions, clock: clock)
+        var outcome: FrameOutcome?
+        loop.onFrame = { frame, _ in outcome = frame }
+        XCTAssertEqual(try loop.run(), "end of source")
+        XCTAssertEqual(model.encodes, 2, "one encoding a distinct region (the whole frame is one)")
+        XCTAssertEqual(
+            model.asked.map(\.prompt), [config.prompt(for: [set.rules[0], set.rules[2]]), config.prompt(for: [set.rules[1], set.rules[3]])])
+        XCTAssertEqual(outcome?.answers, [.no, .yes, .yes, .no], "each answer back in its rule's place")
+        XCTAssertEqual(Set(reactions.performed.map(\.condition)), ["a dog", "a bird"])
+        XCTAssertEqual(outcome?.raw, "1. No\n2. Yes\n\n1. Yes\n2. No")
+    }
+
+    func testACropIsThePartOfTheFrameItNames() {
+        var pixels: [UInt8] = []
+        for y in 0..<10 { for x in 0..<20 { pixels += [UInt8(x), UInt8(y), 0] } }
+        let frame = RGBImage(width: 20, height: 10, pixels: pixels)!
+        let crop = frame.cropped(x: 0.5, y: 0.2, w: 0.25, h: 0.5)
+        XCTAssertEqual(crop.width, 5)
+        XCTAssertEqual(crop.height, 5)
+        XCTAssertEqual(crop.pixel(x: 0, y: 0).r, 10)
+        XCTAssertEqual(crop.pixel(x: 0, y: 0).g, 2)
+        XCTAssertEqual(crop.pixel(x: 4, y: 4).r, 14)
+        XCTAssertEqual(crop.pixel(x: 4, y: 4).g, 6)
+    }
+}
