@@ -1,7 +1,8 @@
 import LookCore
 import Rules
 
-/// The rules as every record lists them: number, condition, reaction, kind and the inline form.
+/// The rules as every record lists them: number, condition, reaction, kind, the inline form and
+/// the rule's own settings in words (empty for the defaults).
 public enum RulesJSON {
     public static func list(_ rules: [Rule]) -> JSON {
         .array(
@@ -9,6 +10,7 @@ public enum RulesJSON {
                 .object([
                     ("rule", .int(i + 1)), ("condition", .string(r.condition)), ("reaction", .string(r.reaction.name)),
                     ("kind", .string(r.reaction.kind)), ("inline", .string(r.reaction.inlineForm)),
+                    ("settings", .string(r.settings.summary)),
                 ])
             })
     }

@@ -34,6 +34,8 @@ public struct ChangeGate {
         case first, changed, max, reload
         /// The frame before was asked about but its model call failed.
         case retry
+        /// A rule has just come into its schedule (`when_active`).
+        case schedule
         /// The gate is off: every frame is asked about.
         case every
     }

@@ -90,6 +90,11 @@ public final class WatchLoop {
                 throw .source(error.description)
             }
             let t1 = clock.now()
+            // No rule is in its schedule: nothing to ask.
+            if activeRules().isEmpty {
+                pause(1)
+                continue
+            }
             let verdict = gate.judge(frame.image, at: clock.now() - runStart)
             let gateSeconds = clock.now() - t1
             gateCounts.add(skipped: verdict.reason == nil, at: clock.now() - runStart)
@@ -98,11 +103,6 @@ public final class WatchLoop {
                 onSkip?(snapshot)
                 // While skipping, frames are taken --gate-fps a second (a stepped video takes its own steps).
                 if case .realtime = config.sourceOptions.pace { pause(t0 + 1 / gate.settings.fps - clock.now()) }
-                continue
-            }
-            // No rule is in its schedule: nothing to ask.
-            if activeRules().isEmpty {
-                pause(1)
                 continue
             }
             index += 1
@@ -245,7 +245,10 @@ public final class WatchLoop {
     func activeRules() -> [Int] {
         let now = wallClock()
         let active = rules.indices.filter { rules[$0].settings.schedule?.isActive(at: now, calendar: calendar) ?? true }
-        for i in active where wasActive.count == rules.count && !wasActive[i] { machine.reset(rule: i) }
+        for i in active where wasActive.count == rules.count && !wasActive[i] {
+            machine.reset(rule: i)
+            gate.force(.schedule) // a rule that has just become active needs an answer
+        }
         wasActive = rules.indices.map { active.contains($0) }
         return active
     }
@@ -316,6 +319,7 @@ public final class WatchLoop {
     func adopt(_ newRules: [Rule], source: String) -> Int {
         let kept = machine.adopt(from: rules, to: newRules)
         rules = newRules
+        wasActive = [] // the schedules' memory was of the old list
         rulesSource = source
         rulesStamp = Self.modified(config.rulesSpec)
         return kept
