@@ -21,7 +21,9 @@ extension StatusFile {
             let head = "  \(n). \(rule["condition"] as? String ?? "") → \(rule["reaction"] as? String ?? "")"
             var detail = [rule["shown"] as? String ?? ""]
             if let answer = rule["answer"] as? String { detail.append("answer \(answer)") }
-            if let confidence = rule["confidence"] as? Double { detail.append("P(yes) \(String(format: "%.2f", confidence))") }
+            if let recent = rule["confidences"] as? [Double], !recent.isEmpty {
+                detail.append("P(yes) " + recent.map { String(format: "%.2f", $0) }.joined(separator: " "))
+            }
             detail.append("fired \(rule["fires"] as? Int ?? 0)×")
             if let held = rule["suppressed"] as? Int, held > 0 { detail.append("\(held) in cooldown") }
             if let held = rule["held_back"] as? Int, held > 0 { detail.append("\(held) held back") }

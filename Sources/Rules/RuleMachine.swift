@@ -21,8 +21,9 @@ public struct RuleMachine: Sendable {
         public var heldBack = 0
         /// The last answered frames' answers as firing counts them (yes: true), newest last.
         public var recent: [Bool] = []
-        /// The latest answer's confidence (P(yes)), when the engine gave one.
+        /// The latest answer's confidence (P(yes)), when the engine gave one, and the last five.
         public var confidence: Double?
+        public var recentConfidences: [Double] = []
         /// The turn of the latest fire: appear or disappear.
         public var lastEdge: RuleSettings.Edge?
 
@@ -64,6 +65,10 @@ public struct RuleMachine: Sendable {
         guard answer != .unread else { return .none }
         let s = settings[i]
         states[i].confidence = confidence
+        if let confidence {
+            states[i].recentConfidences.append(confidence)
+            if states[i].recentConfidences.count > 5 { states[i].recentConfidences.removeFirst() }
+        }
         var held: Outcome?
         var yes = answer == .yes
         if yes, let minimum = s.minConfidence, let confidence, confidence < minimum {

@@ -88,6 +88,7 @@ public final class WatchService: @unchecked Sendable {
                     ("shown", .string(row.shown)), ("answer", .optional(row.state.last?.rawValue)), ("fires", .int(row.state.fires)),
                     ("suppressed", .int(row.state.suppressed)), ("held_back", .int(row.state.heldBack)),
                     ("settings", .string(row.rule.settings.summary)), ("confidence", .optional(row.state.confidence, places: 3)),
+                    ("confidences", .array(row.state.recentConfidences.map { .number($0, places: 3) })),
                 ])
             })
         let status = JSON.object(

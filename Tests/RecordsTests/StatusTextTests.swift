@@ -16,4 +16,18 @@ final class StatusTextTests: XCTestCase {
         // The last hour's whole minutes (41–99): frames 82–199, five of them asked (100, 120, …, 180).
         XCTAssertEqual(gate.lastHourShare(at: 6000), 113.0 / 118.0)
     }
+
+    func testARulesRowShowsItsSettingsAndRecentConfidences() {
+        let status: [String: Any] = [
+            "state": "watching",
+            "rules": [
+                [
+                    "rule": 1, "condition": "a van", "reaction": "say", "shown": "say", "answer": "yes", "fires": 2, "held_back": 3,
+                    "settings": "confirm 2 of 3", "confidences": [0.91, 0.35, 0.88],
+                ]
+            ],
+        ]
+        let text = StatusFile.describe(status, running: true, path: "status.json")
+        XCTAssertTrue(text.contains("say · answer yes · P(yes) 0.91 0.35 0.88 · fired 2× · 3 held back · confirm 2 of 3"), text)
+    }
 }
