@@ -20,3 +20,35 @@ public protocol LiveSource: FrameSource {
     /// Polled while waiting for a picture: true ends the wait (a stop was asked for).
     var shouldStop: (@Sendable () -> Bool)? { get set }
 }
+
+/// Reopening a lost live source: waits 0.5 s doubling to 10 s between tries (`CameraFormat.backoff`),
+/// reports each failed try (`stillLost`) and the return (`found`), and gives up only on a stop.
+struct LiveReopening {
+    /// A try's failure in words.
+    struct Failure: Error {
+        let reason: String
+    }
+
+    let isStopped: () -> Bool
+    let onEvent: (@Sendable (SourceEvent) -> Void)?
+
+    /// Tries `open` until it works (its size and kind for the `found` event) or a stop; nil on a stop.
+    func run<T>(_ open: () -> Result<(T, width: Int, height: Int, native: String), Failure>) -> T? {
+        let lostAt = MonotonicClock().now()
+        var attempt = 1
+        while !isStopped() {
+            let until = MonotonicClock().now() + CameraFormat.backoff(try: attempt)
+            while !isStopped() && MonotonicClock().now() < until { usleep(50_000) }
+            if isStopped() { return nil }
+            switch open() {
+            case .success(let opened):
+                onEvent?(.found(width: opened.width, height: opened.height, native: opened.native, after: MonotonicClock().now() - lostAt))
+                return opened.0
+            case .failure(let failure):
+                attempt += 1
+                onEvent?(.stillLost(attempt: attempt - 1, reason: failure.reason, retry: CameraFormat.backoff(try: attempt)))
+            }
+        }
+        return nil
+    }
+}

@@ -118,20 +118,13 @@ public final class LiveStreamSource: LiveSource, @unchecked Sendable {
 
         /// Opens the stream again, waiting longer after each failed try.
         private func reconnect() {
-            let lostAt = MonotonicClock().now()
-            var attempt = 1
-            while !isStopped {
-                let until = MonotonicClock().now() + CameraFormat.backoff(try: attempt)
-                while !isStopped && MonotonicClock().now() < until { usleep(50_000) }
-                if isStopped { return }
-                do {
+            file = LiveReopening(isStopped: { self.isStopped }, onEvent: onEvent).run {
+                () -> Result<(MediaFile, width: Int, height: Int, native: String), LiveReopening.Failure> in
+                do throws(MediaError) {
                     let opened = try reopen()
-                    file = opened
-                    onEvent?(.found(width: opened.storedWidth, height: opened.storedHeight, native: "live", after: MonotonicClock().now() - lostAt))
-                    return
+                    return .success((opened, opened.storedWidth, opened.storedHeight, "live"))
                 } catch {
-                    attempt += 1
-                    onEvent?(.stillLost(attempt: attempt - 1, reason: error.reason, retry: CameraFormat.backoff(try: attempt)))
+                    return .failure(LiveReopening.Failure(reason: error.reason))
                 }
             }
         }

@@ -116,21 +116,13 @@ public final class CameraSource: LiveSource, @unchecked Sendable {
 
         /// Tries to open the camera again, waiting longer after each failed try.
         private func reopen() {
-            let lostAt = MonotonicClock().now()
-            var attempt = 1
-            while !isStopped {
-                let wait = CameraFormat.backoff(try: attempt)
-                let until = MonotonicClock().now() + wait
-                while !isStopped && MonotonicClock().now() < until { usleep(50_000) }
-                if isStopped { return }
-                do {
+            device = LiveReopening(isStopped: { self.isStopped }, onEvent: onEvent).run {
+                () -> Result<(CameraDevice, width: Int, height: Int, native: String), LiveReopening.Failure> in
+                do throws(CaptureError) {
                     let camera = try CameraDevice(path: path, maxSide: maxSide)
-                    device = camera
-                    onEvent?(.found(width: camera.width, height: camera.height, native: camera.native, after: MonotonicClock().now() - lostAt))
-                    return
+                    return .success((camera, camera.width, camera.height, camera.native))
                 } catch {
-                    attempt += 1
-                    onEvent?(.stillLost(attempt: attempt - 1, reason: error.description, retry: CameraFormat.backoff(try: attempt)))
+                    return .failure(LiveReopening.Failure(reason: error.description))
                 }
             }
         }
