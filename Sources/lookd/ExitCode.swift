@@ -7,8 +7,9 @@ enum ExitCode: Int32, CaseIterable {
     var meaning: String {
         switch self {
         case .done: return "done"
-        case .failure: return "runtime failure (the model failed while answering, a record could not be written)"
-        case .usage: return "bad usage or bad rules (unknown command or option, a bad value, a rules file with a problem)"
+        case .failure:
+            return "runtime failure (the model failed while answering, or on 5 frames in a row; a record could not be written; output closed)"
+        case .usage: return "bad usage or bad rules (unknown command or option, a bad value, a rules file with a problem, rules past the context)"
         case .noPhoto: return "no photo (none given, or the path does not exist)"
         case .noQuestion: return "empty question"
         case .unreadablePhoto: return "the photo could not be read"
