@@ -49,7 +49,7 @@ let package = Package(
 
         // Test doubles and helpers shared by the test targets (generated media, fixture paths).
         .target(name: "TestSupport", dependencies: ["LookCore", "Media", "Capture", "Reactions", "VLM"], path: "Tests/TestSupport"),
-        .testTarget(name: "WatchTests", dependencies: ["Watch", "Records", "Rules", "Grounding", "VLM", "TestSupport"]),
+        .testTarget(name: "WatchTests", dependencies: ["Watch", "Records", "Rules", "Grounding", "VLM", "Capture", "Media", "TestSupport"]),
         .testTarget(name: "RecordsTests", dependencies: ["Records", "Rules", "TestSupport"]),
         .testTarget(name: "LookCoreTests", dependencies: ["LookCore", "TestSupport"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "TestSupport"]),

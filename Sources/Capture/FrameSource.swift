@@ -14,6 +14,13 @@ public protocol FrameSource: AnyObject {
     func resume()
     /// Where the source stands in its own time, in seconds (a video's position); nil for a live source.
     var position: Double? { get }
+    /// The last frame taken at the source's own size (a fire's snapshot), made when asked; nil
+    /// when the source cannot give it.
+    func original() -> RGBImage?
+}
+
+extension FrameSource {
+    public func original() -> RGBImage? { nil }
 }
 
 /// A description of an open source.

@@ -15,6 +15,7 @@ public final class LiveStreamSource: LiveSource, @unchecked Sendable {
     private let reader: Reader
     private let scaler = FrameScaler()
     private let current = DecodedFrame()
+    private let originalScaler = FrameScaler()
     private var takenSequence = 0
 
     public var onEvent: (@Sendable (SourceEvent) -> Void)? {
@@ -52,6 +53,12 @@ public final class LiveStreamSource: LiveSource, @unchecked Sendable {
     private static func open(_ url: String, stallTimeout: Double) throws(MediaError) -> MediaFile {
         let micros = String(Int(stallTimeout * 1_000_000))
         return try MediaFile(path: url, options: ["rw_timeout": micros, "timeout": micros])
+    }
+
+    /// The frame last taken, at the stream's size.
+    public func original() -> RGBImage? {
+        guard !current.isEmpty else { return nil }
+        return try? originalScaler.rgb(current, width: current.width, height: current.height)
     }
 
     /// A stream cannot stand still: pausing only means the loop takes no frame meanwhile.

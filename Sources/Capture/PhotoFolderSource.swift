@@ -11,6 +11,8 @@ public final class PhotoFolderSource: FrameSource {
     private let hold: Double
     private let clock: SourceClock
     private var counter = 0
+    private let folder: String
+    private var lastIndex: Int?
 
     public static let extensions: Set<String> = ["jpg", "jpeg", "png", "webp"]
 
@@ -29,6 +31,7 @@ public final class PhotoFolderSource: FrameSource {
             sizes.append((full.width, full.height))
         }
         self.names = files
+        self.folder = folder
         self.images = images
         self.sizes = sizes
         self.hold = hold
@@ -41,6 +44,12 @@ public final class PhotoFolderSource: FrameSource {
     public func pause() { clock.pause() }
     public func resume() { clock.resume() }
     public var position: Double? { clock.elapsed() }
+
+    /// The photo last shown, decoded again at its own size (up to 4096 px).
+    public func original() -> RGBImage? {
+        guard let last = lastIndex else { return nil }
+        return try? PhotoDecoder.decode(path: (folder as NSString).appendingPathComponent(names[last]), maxSide: 4096)
+    }
 
     public func next() throws(CaptureError) -> Frame? {
         let elapsed = clock.elapsed()
@@ -56,6 +65,7 @@ public final class PhotoFolderSource: FrameSource {
             shownSince = elapsed
         }
         let now = clock.now()
+        lastIndex = index
         var frame = Frame(
             image: images[index], captured: now, sourceTime: elapsed, age: 0,
             label: names[index], sourceSize: sizes[index])

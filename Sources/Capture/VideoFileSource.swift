@@ -19,6 +19,7 @@ public final class VideoFileSource: FrameSource {
     private let clock: SourceClock
     private let scaler = FrameScaler()
     private let current = DecodedFrame() // the newest frame due
+    private let originalScaler = FrameScaler()
     private let pending = DecodedFrame() // decoded, but not due yet
     private let decoded = DecodedFrame() // the decoder's latest, before it is sorted
     private var lastTaken: Double? // source time of the last frame handed out
@@ -131,6 +132,12 @@ public final class VideoFileSource: FrameSource {
         }
         lastTaken = current.seconds
         return try frame(current, captured: taken, age: 0)
+    }
+
+    /// The frame last taken, at the video's size (converted when asked).
+    public func original() -> RGBImage? {
+        guard !current.isEmpty else { return nil }
+        return try? originalScaler.rgb(current, width: current.width, height: current.height)
     }
 
     private func frame(_ d: DecodedFrame, captured: Double, age: Double) throws -> Frame {

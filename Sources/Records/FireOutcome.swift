@@ -23,6 +23,8 @@ public struct FireOutcome: Sendable {
     public var edge = "appear"
     public var confirmed: String?
     public var confidence: Double?
+    /// The fire's snapshot (`--snapshots`): the frame at the source's size, as JPEG.
+    public var snapshot: String?
 
     public init(
         number: Int, rule: Int, condition: String, reaction: Reaction, frame: Int, latency: Double, sinceChange: Double?,
@@ -56,6 +58,7 @@ public struct FireOutcome: Sendable {
             ("edge", .string(edge)),
             ("confirmed", .optional(confirmed)),
             ("confidence", .optional(confidence, places: 4)),
+            ("snapshot", .optional(snapshot)),
         ]
         if let sinceChange { fields.append(("since_change_ms", .number(sinceChange * 1000, places: 1))) }
         if let cell = place?.cell { fields.append(("cell", .int(cell.number))) }

@@ -39,6 +39,7 @@ extension StatusFile {
                 "change gate: \(gate["offered"] as? Int ?? 0) frames taken, \(gate["answered"] as? Int ?? 0) asked, "
                     + "\(Int((share * 100).rounded())) % skipped\(hour)")
         }
+        if let snapshot = s["last_snapshot"] as? String { lines.append("last fire's snapshot: \(snapshot)") }
         if let events = s["events"] as? String { lines.append("events: \(events)") }
         lines.append("status: \(path)")
         return lines.joined(separator: "\n")

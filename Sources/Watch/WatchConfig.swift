@@ -34,6 +34,10 @@ public struct WatchConfig: Sendable {
     public var watchRules = false
     /// Where effects' pictures go (`--effects DIR`; default: `--frames` if given, else the record folder).
     public var effectsDir: String?
+    /// `--snapshots DIR`: each fire's frame as JPEG at the source's size; `--keep-snapshots`: how
+    /// many (or how old) stay.
+    public var snapshotsDir: String?
+    public var keepSnapshots = "1000"
     /// Whether sounds, spoken lines and timers' sounds play (`--no-sound` turns them off).
     public var sound = true
     /// Whether answers are constrained to `N. Yes|No` lines with a confidence each (`--constrain

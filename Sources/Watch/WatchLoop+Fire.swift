@@ -23,6 +23,10 @@ extension WatchLoop {
             let agreeing = state.recent.filter { $0 == (fire.edge == "appear") }.count
             fire.confirmed = "\(agreeing) of \(state.recent.count)"
         }
+        if let snapshots {
+            fire.snapshot = snapshots.save(source.original() ?? frame.image, fire: number, epoch: recorder.record.epoch)
+            lastSnapshot = fire.snapshot ?? lastSnapshot
+        }
         recorder.fired(fire)
         let outcome = result.performed ? result.shown : "recorded, not performed: \(result.note ?? "")"
         Log.shared.notice("fire: \(rule.condition) → \(rule.reaction.name) (frame \(index); \(outcome))")

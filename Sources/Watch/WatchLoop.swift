@@ -37,6 +37,9 @@ public final class WatchLoop {
     public var wallClock: () -> Date = Date.init
     public var calendar = Calendar.current
     private var wasActive: [Bool] = []
+    /// `--snapshots`: where each fire's frame goes, and the latest written.
+    var snapshots: Snapshots?
+    var lastSnapshot: String?
     /// Where the rules came from (a file's path, or `inline`).
     public private(set) var rulesSource: String
     private var rulesStamp: Date?
@@ -64,6 +67,7 @@ public final class WatchLoop {
         self.clock = clock
         rulesStamp = Self.modified(config.rulesSpec)
         gate = ChangeGate(settings: config.gate)
+        snapshots = config.snapshotsDir.map { Snapshots(dir: $0, keep: Snapshots.Retention.parse(config.keepSnapshots) ?? .count(1000)) }
     }
 
     /// Frames in a row whose model call may fail before the run ends with an error (so that systemd
@@ -145,7 +149,8 @@ public final class WatchLoop {
         return WatchSnapshot(
             rows: rows, rulesSource: rulesSource, frame: latest?.index ?? 0, fired: !(latest?.fires.isEmpty ?? true),
             fires: recorder.record.fireCount, reloads: recorder.record.reloadCount,
-            numbers: latest.map { [$0.numbers, $0.place] }, gate: gate.settings.enabled ? gateCounts : nil, runT: clock.now() - runStart)
+            numbers: latest.map { [$0.numbers, $0.place] }, gate: gate.settings.enabled ? gateCounts : nil, runT: clock.now() - runStart,
+            lastSnapshot: lastSnapshot)
     }
 
     /// What the change gate said about a frame the model is asked about.

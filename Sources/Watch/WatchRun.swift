@@ -37,6 +37,7 @@ public final class WatchRun {
         try Self.writableFolder(config.recordDir, what: "record folder")
         if let frames = config.framesDir { try Self.writableFolder(frames, what: "frames folder") }
         if let effects = config.effectsDir { try Self.writableFolder(effects, what: "effects folder") }
+        if let snapshots = config.snapshotsDir { try Self.writableFolder(snapshots, what: "snapshots folder") }
         do throws(SafeFile.Failure) {
             try SafeFile.check(Self.recordPath(config.recordDir, epoch: epoch))
         } catch {

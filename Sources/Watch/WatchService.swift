@@ -100,6 +100,7 @@ public final class WatchService: @unchecked Sendable {
                 ("frame", .int(snapshot.frame)), ("fires", .int(snapshot.fires)),
                 ("numbers", snapshot.numbers.map { .strings($0) } ?? .null),
                 ("gate", snapshot.gate.map { $0.json(at: snapshot.runT) } ?? .null),
+                ("last_snapshot", .optional(snapshot.lastSnapshot)),
                 ("log", .strings(Log.shared.recent)), ("events", .optional(eventsPath)),
             ] + extra)
         lastStatus = MonotonicClock().now()

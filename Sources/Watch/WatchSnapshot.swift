@@ -25,4 +25,6 @@ public struct WatchSnapshot: Sendable {
     /// The change gate's counts (nil when it is off) and the seconds since the run began.
     public var gate: GateCounts?
     public var runT = 0.0
+    /// The latest fire's snapshot (`--snapshots`).
+    public var lastSnapshot: String?
 }

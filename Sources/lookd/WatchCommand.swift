@@ -66,6 +66,8 @@ enum WatchCommand {
           --record DIR          where watch-run-<epoch>.json goes (default: the current folder)
           --log FILE            the JSON Lines event log, appended (default: DIR/lookd-events.jsonl)
           --frames DIR          write each frame the model got as PNG
+          --snapshots DIR       each fire's frame as JPEG at the source's size (fire-<epoch>-<n>.jpg)
+          --keep-snapshots N|AGE   how many (500) or how old (30m, 12h, 7d) snapshots stay (default 1000)
           --status FILE         where the status file for lookd status goes (default: $RUNTIME_DIRECTORY,
                                 else $XDG_RUNTIME_DIR/lookd, else /tmp/lookd-<uid>; status.json)
         Service:

@@ -11,7 +11,7 @@ enum WatchSettings {
         "source", "rules", "model", "mmproj", "cooldown", "tokens", "seconds", "delay",
         "trigger", "pace", "every", "hold", "photo-seconds", "size", "frames", "log", "record",
         "truth", "context", "threads", "cells", "effects", "status", "camera-size", "gate", "gate-threshold", "gate-fps",
-        "gate-max", "gate-mask", "constrain",
+        "gate-max", "gate-mask", "constrain", "snapshots", "keep-snapshots",
     ]
     static let switches: Set<String> = ["no-sound", "cell-words", "grid", "watch-rules"]
 
@@ -39,6 +39,9 @@ enum WatchSettings {
         if c.cellWords && cells != .ask { throw usage("--cell-words goes with --cells ask") }
         c.grid = args.has("grid")
         c.effectsDir = args.value("effects")
+        c.snapshotsDir = args.value("snapshots")
+        c.keepSnapshots = args.value("keep-snapshots") ?? "1000"
+        guard Snapshots.Retention.parse(c.keepSnapshots) != nil else { throw usage("--keep-snapshots is a count (500) or an age (30m, 12h, 7d)") }
         c.statusPath = args.value("status")
         c.watchRules = args.has("watch-rules")
         c.sourceOptions.maxSide = try args.integer("size", default: 448, in: 32...4096)

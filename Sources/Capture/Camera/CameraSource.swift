@@ -38,6 +38,10 @@ public final class CameraSource: LiveSource, @unchecked Sendable {
 
     deinit { reader.stop() }
 
+    /// The picture last taken, at the camera's size.
+    public func original() -> RGBImage? { lastPicture }
+    private var lastPicture: RGBImage?
+
     /// A live camera cannot stand still: pausing only means the loop takes no frame meanwhile.
     public func pause() {}
     public func resume() {}
@@ -49,6 +53,7 @@ public final class CameraSource: LiveSource, @unchecked Sendable {
         let started = clock.now()
         guard let picture = reader.newest(after: taken) else { return nil }
         taken = picture.sequence
+        lastPicture = picture.image
         let waited = clock.now() - started
         let scaleStart = clock.now()
         let size = fittedSize(width: picture.image.width, height: picture.image.height, maxSide: maxSide)
