@@ -45,7 +45,8 @@ extension LlamaEngine {
             }
             // The rest of the chosen word, the line break, the next number and the shared start.
             let forced = Array((saysYes ? yes : no)[shared...]) + tokenize("\n\(line + 1).") + yes[..<shared]
-            guard question.inputTokens + produced + forced.count < options.contextSize else {
+            // The question's count includes the forced start, which `produced` counts too.
+            guard question.inputTokens - start.count + produced + forced.count < options.contextSize else {
                 stop = .contextFull
                 break
             }
@@ -62,7 +63,10 @@ extension LlamaEngine {
             steps += 1
         }
         produced += (choices.last.map { $0 ? yes : no } ?? []).count - shared
-        let generation = Generation(text: text, stop: stop, timings: question.timings(first: firstToken, out: produced, clock: clock))
+        // The forced start is the answer's first tokens, not the question's.
+        var timings = question.timings(first: firstToken, out: produced, clock: clock)
+        timings.inputTokens -= start.count
+        let generation = Generation(text: text, stop: stop, timings: timings)
         return YesNoAnswers(generation: generation, yes: choices, confidence: confidences, decodeSteps: steps)
     }
 }
