@@ -13,9 +13,10 @@ enum WatchCommand {
         Shows the model one frame at a time and asks one numbered yes/no question covering every rule.
         A rule fires when its answer turns yes (not yes on the frame before, and not fired in the last
         --cooldown seconds); its reaction runs and the fire is logged. The next frame is taken when the
-        answer before it is in. The run ends with the video, after --seconds, or on Ctrl-C / SIGTERM
-        (after the frame being answered; a second Ctrl-C also cancels that frame's answer), and writes
-        its record.
+        answer before it is in. In a rules file each rule may refine this (cooldown, confirm,
+        min_confidence, on: disappear, when_active, region, enabled; see rules.example.yaml).
+        The run ends with the video, after --seconds, or on Ctrl-C / SIGTERM (after the frame being
+        answered; a second Ctrl-C also cancels that frame's answer), and writes its record.
 
         Source:
           --source FILE         a video file, played in real time (or --pace frames)
@@ -71,8 +72,8 @@ enum WatchCommand {
           --status FILE         where the status file for lookd status goes (default: $RUNTIME_DIRECTORY,
                                 else $XDG_RUNTIME_DIR/lookd, else /tmp/lookd-<uid>; status.json)
         Service:
-          SIGHUP                re-read the rules (systemctl reload lookd): a valid file replaces them and
-                                rules whose words did not change keep their state; a bad one is rejected
+          SIGHUP                re-read the rules (systemctl reload lookd): a valid file replaces them and rules
+                                whose words, reaction and settings did not change keep their state; a bad one is rejected
                                 with its file, line and column, and the old rules stay
           --watch-rules         also re-read the rules when the file changes
           SIGUSR1               reopen the event log (after logrotate moved it; no line is lost or cut)
