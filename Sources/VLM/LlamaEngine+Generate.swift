@@ -44,10 +44,7 @@ extension LlamaEngine {
             do {
                 try reader.next(token)
             } catch {
-                switch error {
-                case .aborted: stop = .cancelled
-                case .failed(let code): throw VLMError.decodeFailed(code: code)
-                }
+                stop = try error.stopReason()
                 break answering
             }
         }
@@ -96,10 +93,8 @@ extension LlamaEngine {
         do {
             try reader.prompt(before: beforeTokens, pieces: pieces, after: afterTokens)
         } catch {
-            switch error {
-            case .aborted: return nil
-            case .failed(let code): throw VLMError.decodeFailed(code: code)
-            }
+            _ = try error.stopReason()
+            return nil
         }
         return Question(reader: reader, inputTokens: inputTokens, encodeSeconds: encodeSeconds, started: started)
     }
@@ -125,7 +120,17 @@ extension LlamaEngine {
     }
 }
 
-enum FeedFailure: Error { case aborted, failed(Int32) }
+enum FeedFailure: Error {
+    case aborted, failed(Int32)
+
+    /// Where an answer stops on it: an abort stops it (`cancelled`); a failed decode is the model's error.
+    func stopReason() throws(VLMError) -> StopReason {
+        switch self {
+        case .aborted: return .cancelled
+        case .failed(let code): throw .decodeFailed(code: code)
+        }
+    }
+}
 
 /// How a question reaches the context: the prompt (text, the picture's parts, text), then each
 /// answer token; the logits of the last position fed are left for sampling.

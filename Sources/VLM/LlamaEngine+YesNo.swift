@@ -53,10 +53,7 @@ extension LlamaEngine {
             do {
                 try reader.more(forced)
             } catch {
-                switch error {
-                case .aborted: stop = .cancelled
-                case .failed(let code): throw VLMError.decodeFailed(code: code)
-                }
+                stop = try error.stopReason()
                 break
             }
             produced += forced.count

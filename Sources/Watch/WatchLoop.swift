@@ -94,8 +94,9 @@ public final class WatchLoop {
                 throw .source(error.description)
             }
             let t1 = clock.now()
-            // No rule is in its schedule: nothing to ask.
-            if activeRules().isEmpty {
+            // Rules outside their schedule leave the prompt; with none in it, there is nothing to ask.
+            let active = activeRules()
+            if active.isEmpty {
                 pause(1)
                 continue
             }
@@ -114,7 +115,7 @@ public final class WatchLoop {
             do {
                 let note = GateNote(asked: asked.rawValue, change: verdict.change, skipped: skippedSince, seconds: gateSeconds)
                 skippedSince = 0
-                outcome = try step(frame, index: index, grab: t1 - t0, gate: note)
+                outcome = try step(frame, index: index, grab: t1 - t0, active: active, gate: note)
             } catch {
                 guard case .model(_, let reason) = error else { throw error }
                 failures += 1
@@ -162,19 +163,18 @@ public final class WatchLoop {
     }
 
     /// One frame: the question, the answers, the fires, the records.
-    private func step(_ frame: Frame, index: Int, grab: Double, gate note: GateNote) throws(WatchError) -> FrameOutcome {
+    private func step(_ frame: Frame, index: Int, grab: Double, active: [Int], gate note: GateNote) throws(WatchError) -> FrameOutcome {
         let t1 = clock.now()
-        // Rules outside their schedule leave the prompt; one that comes back starts fresh.
-        let active = activeRules()
         let shown = config.grid ? GridOverlay.draw(on: frame.image) : frame.image
         let t2 = clock.now()
-        // One question per region (the whole frame first): rules that share one share its prompt.
-        var groups: [(region: Region?, rules: [Int])] = []
+        // One question per region, the whole frame first, then the regions as the rules name them:
+        // rules that share one share its prompt.
+        var groups: [(region: Region?, rules: [Int])] = [(nil, [])]
         for i in active {
             let region = rules[i].settings.region
             if let g = groups.firstIndex(where: { $0.region == region }) { groups[g].rules.append(i) } else { groups.append((region, [i])) }
         }
-        groups.sort { ($0.region == nil ? 0 : 1) < ($1.region == nil ? 0 : 1) }
+        groups.removeAll { $0.rules.isEmpty }
         var wholeFrame: EncodedImage?
         var answers = [Answer](repeating: .unread, count: rules.count)
         var confidences: [Double?]?
@@ -204,7 +204,11 @@ public final class WatchLoop {
         let t4 = clock.now()
         let fired = outcomes.indices.filter { outcomes[$0] == .fired }
         let suppressed = outcomes.indices.filter { outcomes[$0] == .suppressed }
-        let places = self.places(fired: fired, active: active, reply: generation.text, image: wholeFrame ?? (try? model.encode(shown)), frame: index)
+        // Place questions look at the whole frame: encoded only when one is asked and no question had it.
+        let places = self.places(fired: fired, active: active, reply: generation.text, frame: index) {
+            if wholeFrame == nil { wholeFrame = try? self.model.encode(shown) }
+            return wholeFrame
+        }
         var outcome = FrameOutcome(
             index: index, captureT: frame.captured - runStart, sourceT: frame.sourceTime, label: frame.label,
             size: (frame.image.width, frame.image.height), age: frame.age, grab: grab, decode: frame.decodeSeconds,
@@ -231,14 +235,15 @@ public final class WatchLoop {
     /// Asks the numbered question for `indices` about one picture: constrained when the engine can
     /// (and the cell is not asked inside the answer), else free text, read.
     private func ask(_ image: EncodedImage, rules indices: [Int]) throws -> (
-        generation: Generation, answers: [Answer], confidence: [Double]?, steps: Int?
+        generation: Generation, answers: [Answer], confidence: [Double?]?, steps: Int?
     ) {
         let prompt = config.prompt(for: indices.map { rules[$0] })
         if config.constrain, config.cells != .batch,
             let c = try model.yesNo(image: image, prompt: prompt, count: indices.count, cancellation: stop.cancellation)
         {
             let answers = indices.indices.map { $0 < c.yes.count ? (c.yes[$0] ? Answer.yes : .no) : .unread }
-            return (c.generation, answers, indices.indices.map { $0 < c.confidence.count ? c.confidence[$0] : 0.5 }, c.decodeSteps)
+            // A line the answer did not reach (stopped, context full) has no confidence.
+            return (c.generation, answers, indices.indices.map { $0 < c.confidence.count ? c.confidence[$0] : nil }, c.decodeSteps)
         }
         let g = try model.generate(
             image: image, prompt: prompt, maxTokens: config.answerTokens(rules: indices.count), cancellation: stop.cancellation, onText: { _ in })
@@ -278,7 +283,7 @@ public final class WatchLoop {
     }
 
     /// Where each fired rule's thing is: asked (`--cells box|ask`) or read from the reply (`batch`).
-    private func places(fired: [Int], active: [Int], reply: String, image: EncodedImage?, frame index: Int) -> [Int: Place] {
+    private func places(fired: [Int], active: [Int], reply: String, frame index: Int, image: () -> EncodedImage?) -> [Int: Place] {
         var places: [Int: Place] = [:]
         switch config.cells {
         case .none: break
@@ -291,7 +296,7 @@ public final class WatchLoop {
             // A place question that fails leaves the fire without a place (an effect plays on the
             // whole frame): the rule's yes has been counted, so its reaction must still run.
             for i in fired where asker.wants(rules[i].reaction) {
-                guard let image else { continue }
+                guard let image = image() else { continue }
                 do {
                     places[i] = try asker.ask(rule: i, condition: rules[i].condition, image: image)
                 } catch {
