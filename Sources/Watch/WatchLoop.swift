@@ -180,6 +180,8 @@ public final class WatchLoop {
         var confidences: [Double?]?
         var generation = Generation(text: "", stop: .endOfText, timings: .none)
         var decodeSteps: Int?
+        // --cells batch: what each rule's line says after its Yes, read within its own question.
+        var afterYes = [String?](repeating: nil, count: rules.count)
         do {
             for group in groups {
                 let picture = group.region.map { shown.cropped(x: $0.x, y: $0.y, w: $0.w, h: $0.h) } ?? shown
@@ -194,6 +196,10 @@ public final class WatchLoop {
                     }
                 }
                 if let steps = asked.steps { decodeSteps = (decodeSteps ?? 0) + steps }
+                if config.cells == .batch {
+                    let after = AnswerParser.afterYes(asked.generation.text, ruleCount: group.rules.count)
+                    for (k, i) in group.rules.enumerated() { afterYes[i] = after[k] }
+                }
                 generation.append(asked.generation, encoded: encoded.encodeSeconds)
             }
         } catch {
@@ -205,7 +211,7 @@ public final class WatchLoop {
         let fired = outcomes.indices.filter { outcomes[$0] == .fired }
         let suppressed = outcomes.indices.filter { outcomes[$0] == .suppressed }
         // Place questions look at the whole frame: encoded only when one is asked and no question had it.
-        let places = self.places(fired: fired, active: active, reply: generation.text, frame: index) {
+        let places = self.places(fired: fired, afterYes: afterYes, frame: index) {
             if wholeFrame == nil { wholeFrame = try? self.model.encode(shown) }
             return wholeFrame
         }
@@ -283,14 +289,13 @@ public final class WatchLoop {
     }
 
     /// Where each fired rule's thing is: asked (`--cells box|ask`) or read from the reply (`batch`).
-    private func places(fired: [Int], active: [Int], reply: String, frame index: Int, image: () -> EncodedImage?) -> [Int: Place] {
+    private func places(fired: [Int], afterYes: [String?], frame index: Int, image: () -> EncodedImage?) -> [Int: Place] {
         var places: [Int: Place] = [:]
         switch config.cells {
         case .none: break
         case .batch:
-            // The reply's lines are numbered over the active rules.
-            let cells = CellParser.batch(afterYes: AnswerParser.afterYes(reply, ruleCount: active.count))
-            for i in fired { places[i] = active.firstIndex(of: i).map { Place(rule: i, cell: cells[$0]) } }
+            let cells = CellParser.batch(afterYes: afterYes)
+            for i in fired { places[i] = Place(rule: i, cell: cells[i]) }
         case .box, .ask:
             let asker = PlaceAsker(model: model, form: config.cells, cellWords: config.cellWords, cancellation: stop.cancellation)
             // A place question that fails leaves the fire without a place (an effect plays on the
