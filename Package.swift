@@ -20,6 +20,8 @@ let package = Package(
         .systemLibrary(name: "CEspeak", path: "Sources/CEspeak", pkgConfig: "espeak-ng"),
         .systemLibrary(name: "CCrypto", path: "Sources/CCrypto", pkgConfig: "libcrypto"),
         .systemLibrary(name: "CV4L2", path: "Sources/CV4L2", pkgConfig: "libv4l2"),
+        .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl"),
+        .systemLibrary(name: "CMosquitto", path: "Sources/CMosquitto", pkgConfig: "libmosquitto"),
 
         .target(name: "LookCore", path: "Sources/LookCore"),
         .target(name: "Media", dependencies: ["LookCore", "CFFmpeg"], path: "Sources/Media"),
@@ -28,11 +30,11 @@ let package = Package(
         .target(name: "ModelStore", dependencies: ["LookCore", "VLM", "CCrypto"], path: "Sources/ModelStore"),
         .target(name: "Rules", dependencies: ["LookCore", "CYAML"], path: "Sources/Rules"),
         .target(name: "Grounding", dependencies: ["LookCore", "VLM"], path: "Sources/Grounding"),
-        .target(name: "Reactions", dependencies: ["LookCore", "Media", "CPulse", "CEspeak"], path: "Sources/Reactions"),
+        .target(name: "Reactions", dependencies: ["LookCore", "Media", "CPulse", "CEspeak", "CCurl"], path: "Sources/Reactions"),
         .target(name: "Records", dependencies: ["LookCore", "Rules"], path: "Sources/Records"),
         .target(
             name: "Watch",
-            dependencies: ["LookCore", "Media", "Capture", "VLM", "Rules", "Grounding", "Reactions", "Records"],
+            dependencies: ["LookCore", "Media", "Capture", "VLM", "Rules", "Grounding", "Reactions", "Records", "CMosquitto"],
             path: "Sources/Watch"
         ),
         .executableTarget(

@@ -7,6 +7,10 @@ public enum Reaction: Sendable, Equatable {
     case log
     /// The frame is held and edited at the thing's place, with the edit's sound (its own unless chosen).
     case effect(Effect, sound: EffectSound)
+    /// A command started with the fire (no shell).
+    case run(Command)
+    /// An HTTP POST of the fire.
+    case post(Post)
 
     /// The reaction's name in records and status (`chime`, `say`, `timer`, `count`, `log`, `ripple · water`).
     public var name: String {
@@ -17,6 +21,8 @@ public enum Reaction: Sendable, Equatable {
         case .count: return "count"
         case .log: return "log"
         case .effect(let e, let s): return "\(e.rawValue) · \(s.rawValue)"
+        case .run: return "run"
+        case .post: return "post"
         }
     }
 
@@ -29,6 +35,8 @@ public enum Reaction: Sendable, Equatable {
         case .count: return "count"
         case .log: return "log"
         case .effect: return "effect"
+        case .run: return "run"
+        case .post: return "post"
         }
     }
 
@@ -41,6 +49,8 @@ public enum Reaction: Sendable, Equatable {
         case .count: return "count"
         case .log: return "log"
         case .effect(let e, let s): return s == e.ownSound ? "effect:\(e.rawValue)" : "effect:\(e.rawValue)/\(s.rawValue)"
+        case .run(let c): return "run:" + c.arguments.joined(separator: " ")
+        case .post(let p): return "post:" + p.url
         }
     }
 

@@ -1,9 +1,11 @@
 /// What a reaction reports when it finishes later than its fire: a sound played, a line spoken,
-/// a countdown ended. Reactions send these from their own threads; the records keep them.
+/// a countdown ended, a command run, a post sent. Reactions send these from their own threads; the records keep them.
 public enum ReactionReport: Sendable, Equatable {
     case sound(SoundPlayed)
     case speech(LineSpoken)
     case timer(TimerEnded)
+    case command(CommandRan)
+    case post(PostSent)
 
     /// A sound of a fire (its own, or an effect's).
     public struct SoundPlayed: Sendable, Equatable {
@@ -77,5 +79,55 @@ public enum ReactionReport: Sendable, Equatable {
             self.chimeError = chimeError
             self.speechError = speechError
         }
+    }
+
+    /// A `run:` command ended (or could not start, or was dropped).
+    public struct CommandRan: Sendable, Equatable {
+        public var fire: Int
+        public var condition: String
+        public var arguments: [String]
+        /// The exit status, or the signal that ended it.
+        public var exitStatus: Int32?
+        public var signal: Int32?
+        public var seconds = 0.0
+        /// Killed at the time limit.
+        public var killed = false
+        /// Standard output and error together, cut at the runner's limit; all the bytes it wrote.
+        public var output = ""
+        public var outputBytes = 0
+        public var cut = false
+        public var error: String?
+
+        public init(fire: Int, condition: String, arguments: [String]) {
+            self.fire = fire
+            self.condition = condition
+            self.arguments = arguments
+        }
+
+        /// Started and exited with status 0.
+        public var succeeded: Bool { error == nil && exitStatus == 0 }
+    }
+
+    /// A `post:` sent (or given up on after its tries).
+    public struct PostSent: Sendable, Equatable {
+        public var fire: Int
+        public var condition: String
+        /// The URL without a password.
+        public var url: String
+        /// The last HTTP status (nil when no answer came).
+        public var status: Int?
+        public var attempts = 0
+        public var seconds = 0.0
+        public var snapshot = false
+        /// Why it was not performed; nil when a 2xx came.
+        public var error: String?
+
+        public init(fire: Int, condition: String, url: String) {
+            self.fire = fire
+            self.condition = condition
+            self.url = url
+        }
+
+        public var performed: Bool { error == nil }
     }
 }

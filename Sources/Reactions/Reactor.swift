@@ -4,8 +4,8 @@ import Media
 
 /// Something that carries out a rule's reaction when it fires.
 public protocol ReactionPerformer: AnyObject, Sendable {
-    /// Performs `reaction` for the rule with `condition`; `fire` numbers the fire in the run.
-    func perform(_ reaction: Reaction, condition: String, fire: Int, at time: Date) -> ReactionResult
+    /// Performs `reaction` for `fire`; what finishes later is reported.
+    func perform(_ reaction: Reaction, fire: FireContext) -> ReactionResult
     /// What a rule's row shows now (`×3`, `3:59 left`, the reaction's name).
     func shown(_ reaction: Reaction, condition: String) -> String
     /// After a reload: drops the state of rules whose words are gone.
@@ -13,6 +13,10 @@ public protocol ReactionPerformer: AnyObject, Sendable {
 }
 
 extension ReactionPerformer {
+    /// Performs `reaction` for the rule with `condition`; `fire` numbers the fire in the run.
+    public func perform(_ reaction: Reaction, condition: String, fire: Int, at time: Date) -> ReactionResult {
+        perform(reaction, fire: FireContext(fire: fire, rule: 0, condition: condition, reaction: reaction.name, frame: 0, time: time))
+    }
     public func shown(_ reaction: Reaction, condition: String) -> String { reaction.name }
     public func keep(only conditions: Set<String>) {}
 }
@@ -33,7 +37,8 @@ public struct Audio: Sendable {
 }
 
 /// Carries out reactions: counts and log lines here, sounds and spoken lines through `Audio`,
-/// countdowns through `Timers`. What finishes later (a sound played, a line spoken, a timer's end)
+/// countdowns through `Timers`, commands through `CommandRunner`, posts through `Poster`. What
+/// finishes later (a sound played, a line spoken, a timer's end, a command's exit, a post's answer)
 /// is reported through `onReport` as a typed `ReactionReport`.
 public final class Reactor: ReactionPerformer, @unchecked Sendable {
     private let lock = NSLock()
@@ -43,17 +48,25 @@ public final class Reactor: ReactionPerformer, @unchecked Sendable {
     private let timestamp: @Sendable (Date) -> String
     public let audio: Audio?
     public let timers = Timers()
+    public let commands: CommandRunner
+    public let poster: Poster
     /// Later outcomes: sounds played, lines spoken, countdowns ended.
     public var onReport: (@Sendable (ReactionReport) -> Void)?
 
-    public init(audio: Audio? = nil, log: Log = .shared, timestamp: @escaping @Sendable (Date) -> String = Reactor.clockTime) {
+    public init(
+        audio: Audio? = nil, log: Log = .shared, commands: CommandRunner.Settings = .init(), posts: Poster.Settings = .init(),
+        timestamp: @escaping @Sendable (Date) -> String = Reactor.clockTime
+    ) {
         self.audio = audio
+        self.commands = CommandRunner(settings: commands)
+        self.poster = Poster(settings: posts)
         self.log = log
         self.timestamp = timestamp
         timers.onEnd = { [weak self] condition, minutes in self?.timerEnded(condition, minutes: minutes) }
     }
 
-    public func perform(_ reaction: Reaction, condition: String, fire: Int, at time: Date) -> ReactionResult {
+    public func perform(_ reaction: Reaction, fire context: FireContext) -> ReactionResult {
+        let (condition, fire, time) = (context.condition, context.fire, context.time)
         switch reaction {
         case .count:
             let n = lock.withLock { () -> Int in
@@ -79,7 +92,36 @@ public final class Reactor: ReactionPerformer, @unchecked Sendable {
         case .effect(_, let sound):
             // The edit itself is drawn by the watch loop, which holds the frame; here, its sound.
             return play(sound.rawValue, fire: fire, condition: condition, shown: reaction.name)
+        case .run(let command):
+            let started = commands.start(command, fire: context) { [weak self] ran in self?.commandEnded(ran) }
+            if !started { return dropped("run", commands.dropped, "commands", commands.settings.limit, commands.settings.waiting) }
+            return ReactionResult(performed: true, shown: "run")
+        case .post(let post):
+            let started = poster.start(post, fire: context) { [weak self] sent in
+                if let error = sent.error { self?.log.error("post: \(sent.condition): \(sent.url): \(error)") }
+                self?.onReport?(.post(sent))
+            }
+            if !started { return dropped("post", poster.dropped, "posts", poster.settings.limit, poster.settings.waiting) }
+            return ReactionResult(performed: true, shown: "post")
         }
+    }
+
+    private func dropped(_ shown: String, _ count: Int, _ what: String, _ limit: Int, _ waiting: Int) -> ReactionResult {
+        let note = "dropped: \(limit) \(what) running and \(waiting) waiting (\(count) dropped in this run)"
+        log.error("\(shown): \(note)")
+        return ReactionResult(performed: false, shown: shown, note: note)
+    }
+
+    /// A command ended: its status and output to the journal, and a `command` report.
+    private func commandEnded(_ ran: ReactionReport.CommandRan) {
+        let program = ran.arguments.first ?? ""
+        let how = ran.error ?? "exited 0"
+        let line = "run: \(ran.condition): \(program) \(how) in \(String(format: "%.2f", ran.seconds)) s"
+        if ran.succeeded { log.notice(line) } else { log.error(line) }
+        let lines = ran.output.split(separator: "\n", omittingEmptySubsequences: false).prefix(20)
+        for text in lines where !text.isEmpty { log.notice("run: \(program): \(String(text).withVisibleControls())") }
+        if ran.cut { log.notice("run: \(program): output cut at \(ran.output.utf8.count) of \(ran.outputBytes) bytes") }
+        onReport?(.command(ran))
     }
 
     /// Starts a sound; its `sound` report follows when it has played.

@@ -25,6 +25,8 @@ public struct FireOutcome: Sendable {
     public var confidence: Double?
     /// The fire's snapshot (`--snapshots`): the frame at the source's size, as JPEG.
     public var snapshot: String?
+    /// The fire as it leaves lookd (commands, posts, MQTT).
+    public var context: FireContext?
 
     public init(
         number: Int, rule: Int, condition: String, reaction: Reaction, frame: Int, latency: Double, sinceChange: Double?,

@@ -7,6 +7,8 @@ extension ReactionReport {
         case .sound: return "sound"
         case .speech: return "speech"
         case .timer: return "timer"
+        case .command: return "command"
+        case .post: return "post"
         }
     }
 
@@ -34,6 +36,20 @@ extension ReactionReport {
             if let chime = t.chimeError { fields.append(("chime_error", .optional(chime))) }
             if let speech = t.speechError { fields.append(("speech_error", .optional(speech))) }
             return fields
+        case .command(let c):
+            return [
+                ("fire", .int(c.fire)), ("condition", .string(c.condition)), ("argv", .strings(c.arguments)),
+                ("exit", c.exitStatus.map { .int(Int($0)) } ?? .null), ("signal", c.signal.map { .int(Int($0)) } ?? .null),
+                ("run_s", .number(c.seconds)), ("killed", .bool(c.killed)), ("output", .string(c.output)),
+                ("output_bytes", .int(c.outputBytes)), ("output_cut", .bool(c.cut)), ("performed", .bool(c.succeeded)),
+                ("error", .optional(c.error)),
+            ]
+        case .post(let p):
+            return [
+                ("fire", .int(p.fire)), ("condition", .string(p.condition)), ("url", .string(p.url)), ("status", .optional(p.status)),
+                ("attempts", .int(p.attempts)), ("post_s", .number(p.seconds)), ("snapshot", .bool(p.snapshot)),
+                ("performed", .bool(p.performed)), ("error", .optional(p.error)),
+            ]
         }
     }
 }

@@ -41,6 +41,8 @@ public final class RunRecord: @unchecked Sendable {
     private var sounds: Recent<JSON>
     private var speech: Recent<JSON>
     private var timers: Recent<JSON>
+    private var commands: Recent<JSON>
+    private var posts: Recent<JSON>
 
     /// Keeps a later report (a sound played, a line spoken, a timer's end); safe from any thread.
     public func add(_ report: ReactionReport) {
@@ -50,6 +52,8 @@ public final class RunRecord: @unchecked Sendable {
             case .sound: sounds.append(entry)
             case .speech: speech.append(entry)
             case .timer: timers.append(entry)
+            case .command: commands.append(entry)
+            case .post: posts.append(entry)
             }
         }
     }
@@ -87,6 +91,7 @@ public final class RunRecord: @unchecked Sendable {
         self.window = window
         (frames, fires, suppressed, failures) = (Recent(limit: window), Recent(limit: window), Recent(limit: window), Recent(limit: window))
         (sounds, speech, timers, holds) = (Recent(limit: window), Recent(limit: window), Recent(limit: window), Recent(limit: window))
+        (commands, posts) = (Recent(limit: window), Recent(limit: window))
         adopt(rules)
     }
 
@@ -241,6 +246,8 @@ public final class RunRecord: @unchecked Sendable {
                 ("sounds", .array(reportLock.withLock { sounds.all })),
                 ("speech", .array(reportLock.withLock { speech.all })),
                 ("timers", .array(reportLock.withLock { timers.all })),
+                ("commands", .array(reportLock.withLock { commands.all })),
+                ("posts", .array(reportLock.withLock { posts.all })),
                 ("summary", summary(stopReason: stopReason, seconds: seconds)),
             ])
         try SafeFile.write(json.text(indent: 1) + "\n", to: path)

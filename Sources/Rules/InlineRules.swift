@@ -4,7 +4,8 @@ import LookCore
 /// The inline form of rules, as the seed's `-rules` writes them:
 /// `a chessboard=chime|a lighthouse=say:There is the lighthouse|stones=effect:ripple/water`.
 /// Reactions: chime, glass, bell, say:<line>, timer:<minutes>, count, log,
-/// effect:ripple|zoom|spotlight with an optional /water|horn|bells|chime.
+/// effect:ripple|zoom|spotlight with an optional /water|horn|bells|chime, run:<program> <arguments>
+/// (split at spaces), post:<URL>.
 public enum InlineRules {
     public static let source = "--rules"
 
@@ -50,15 +51,18 @@ public enum InlineRules {
                 let effect = try need(ReactionWords.effect(pieces.first ?? ""))
                 let sound = pieces.count > 1 ? try need(ReactionWords.effectSound(pieces[1])) : effect.ownSound
                 reaction = .effect(effect, sound: sound)
+            case ("run", let words?): reaction = .run(try need(ReactionWords.command(words.split(whereSeparator: \.isWhitespace).map(String.init))))
+            case ("post", let url?): reaction = .post(try need(ReactionWords.post(url: url)))
             case ("haptic", nil):
                 throw fail("haptic: there is no buzz on Linux; use a sound or say:")
             case (_, nil) where Sound(rawValue: name) != nil:
                 reaction = .sound(Sound(rawValue: name)!)
-            case ("say", nil), ("timer", nil), ("effect", nil):
-                throw fail("\(name) needs a value after a colon, like \(name == "say" ? "say:Hello" : name == "timer" ? "timer:5" : "effect:ripple")")
+            case ("say", nil), ("timer", nil), ("effect", nil), ("run", nil), ("post", nil):
+                let example = ["say": "say:Hello", "timer": "timer:5", "effect": "effect:ripple", "run": "run:notify-send Door", "post": "post:http://host/hook"]
+                throw fail("\(name) needs a value after a colon, like \(example[name]!)")
             default:
                 throw fail(
-                    "unknown reaction \"\(word)\"; use chime, glass, bell, say:<line>, timer:<minutes>, count, log or effect:<ripple|zoom|spotlight>")
+                    "unknown reaction \"\(word)\"; use chime, glass, bell, say:<line>, timer:<minutes>, count, log, effect:<ripple|zoom|spotlight>, run:<program> or post:<URL>")
             }
             rules.append(Rule(condition: condition, reaction: reaction, line: 0, column: column))
         }

@@ -16,7 +16,9 @@ enum ReactionWords {
     static let maxTimerMinutes = 24.0 * 60
 
     /// The keys of a rule in the file that name its reaction.
-    static let fileKeys = ["sound", "say", "timer", "count", "log", "effect"]
+    static let fileKeys = ["sound", "say", "timer", "count", "log", "effect", "run", "post"]
+    /// The reactions in words, for messages.
+    static let listed = "sound, say, timer, count, log, effect, run or post"
 
     static func sound(_ word: String) -> Result<Sound, Problem> {
         if let s = Sound(rawValue: word.lowercased()) { return .success(s) }
@@ -52,6 +54,55 @@ enum ReactionWords {
         if let problem = controlCharacter(in: line, what: "the spoken line") { return .failure(problem) }
         guard line.count <= maxSpokenLength else { return .failure("the spoken line is over \(maxSpokenLength) characters") }
         return .success(line)
+    }
+
+    /// A `run:` command: the program must exist and be executable now (a bare name is looked up
+    /// in `PATH`); the arguments are kept exactly as written.
+    static func command(_ arguments: [String], path: String? = ProcessInfo.processInfo.environment["PATH"]) -> Result<Command, Problem> {
+        guard let program = arguments.first, !program.trimmingCharacters(in: .whitespaces).isEmpty else {
+            return .failure("run needs a program, like run: [notify-send, \"At the door\"]")
+        }
+        for argument in arguments {
+            if argument.contains("\0") { return .failure("a command's words cannot hold NUL") }
+        }
+        let manager = FileManager.default
+        func runnable(_ file: String) -> Bool {
+            var folder: ObjCBool = false
+            return manager.fileExists(atPath: file, isDirectory: &folder) && !folder.boolValue && manager.isExecutableFile(atPath: file)
+        }
+        if program.contains("/") {
+            guard manager.fileExists(atPath: program) else { return .failure("the program \(program) does not exist") }
+            guard runnable(program) else { return .failure("\(program) is not an executable file") }
+            return .success(Command(arguments: arguments, executable: program))
+        }
+        let folders = (path ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":").map(String.init)
+        guard let found = folders.map({ ($0 as NSString).appendingPathComponent(program) }).first(where: runnable) else {
+            return .failure("no program \"\(program)\" in PATH; write its full path")
+        }
+        return .success(Command(arguments: arguments, executable: found))
+    }
+
+    /// A `post:` target: an http or https URL with a host; headers are single lines.
+    static func post(url: String, format: String? = nil, headers: [(String, String)] = [], snapshot: Bool = false) -> Result<Post, Problem> {
+        let text = url.trimmingCharacters(in: .whitespaces)
+        guard let parts = URLComponents(string: text), let scheme = parts.scheme?.lowercased(), ["http", "https"].contains(scheme),
+            let host = parts.host, !host.isEmpty
+        else { return .failure("post needs an http:// or https:// URL with a host, not \"\(url)\"") }
+        var chosen = Post.Format.json
+        if let format {
+            guard let f = Post.Format(rawValue: format.lowercased()) else { return .failure("format: is json or text, not \"\(format)\"") }
+            chosen = f
+        }
+        if snapshot && chosen == .text { return .failure("snapshot: true needs format: json (a text post is one line)") }
+        var list: [Post.Header] = []
+        for (name, value) in headers {
+            guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_".contains($0)) }) else {
+                return .failure("\"\(name)\" is not a header name (letters, digits, - and _)")
+            }
+            if let problem = controlCharacter(in: value, what: "the header \(name)") { return .failure(problem) }
+            list.append(Post.Header(name: name, value: value))
+        }
+        return .success(Post(url: text, format: chosen, headers: list, snapshot: snapshot))
     }
 
     static func condition(_ text: String) -> Result<String, Problem> {

@@ -105,11 +105,13 @@ public enum RulesFile {
                 if key == "haptic" { throw fail(pair.key, "haptic: there is no buzz on Linux; use sound: or say:") }
                 throw fail(
                     pair.key,
-                    "unknown key \"\(key)\"; a rule has when:, one reaction (sound, say, timer, count, log or effect) and settings "
+                    "unknown key \"\(key)\"; a rule has when:, one reaction (\(ReactionWords.listed)) and settings "
                         + "(cooldown, confirm, min_confidence, on, when_active, region, enabled)")
             }
             if values[key] != nil { throw fail(pair.key, "\(key): is written twice in this rule") }
-            guard pair.value.text != nil || key == "region" else { throw fail(pair.value, "\(key): takes a single value, not \(pair.value.kind)") }
+            guard pair.value.text != nil || ["region", "run", "post"].contains(key) else {
+                throw fail(pair.value, "\(key): takes a single value, not \(pair.value.kind)")
+            }
             values[key] = pair
         }
         guard let when = values["when"] else { throw fail(node, "a rule needs a condition: when: <what to look for>") }
@@ -142,20 +144,23 @@ public enum RulesFile {
             reaction = .effect(effect, sound: sound)
         } else {
             guard let key = reactionKeys.first else {
-                throw fail(node, "the rule \"\(condition)\" has no reaction; add one of sound, say, timer, count, log or effect")
+                throw fail(node, "the rule \"\(condition)\" has no reaction; add one of \(ReactionWords.listed)")
             }
             guard reactionKeys.count == 1 else {
                 throw fail(
                     values[reactionKeys[1]]!.key,
                     "a rule has exactly one reaction; this one has \(reactionKeys.joined(separator: " and "))")
             }
-            let text = values[key]!.value.text!
+            let node = values[key]!.value
+            if key == "run" { reaction = .run(try command(node, fail: fail)) } else if key == "post" { reaction = .post(try post(node, fail: fail)) } else {
+            let text = node.text!
             switch key {
             case "sound": reaction = .sound(try check(ReactionWords.sound(text), key))
             case "say": reaction = .say(try check(ReactionWords.spoken(text), key))
             case "timer": reaction = .timer(minutes: try check(ReactionWords.timer(text), key))
             case "count": try flag(key); reaction = .count
             default: try flag(key); reaction = .log
+            }
             }
         }
         var settings = RuleSettings()
@@ -173,6 +178,62 @@ public enum RulesFile {
             }
         }
         return Rule(condition: condition, reaction: reaction, line: when.key.mark.line, column: when.key.mark.column, settings: settings)
+    }
+
+    /// `run: [program, arg, …]`, or `run: program arg …` (split at spaces).
+    private static func command(_ node: YAMLNode, fail: (YAMLNode, String) -> RulesError) throws(RulesError) -> Command {
+        let words: [String]
+        switch node {
+        case .scalar(let text, _, _): words = text.split(whereSeparator: \.isWhitespace).map(String.init)
+        case .sequence(let items, _):
+            var list: [String] = []
+            for item in items {
+                guard let text = item.text else { throw fail(item, "run: is a list of words: [program, argument, …]") }
+                list.append(text)
+            }
+            words = list
+        case .mapping: throw fail(node, "run: is a list of words: [program, argument, …]")
+        }
+        switch ReactionWords.command(words) {
+        case .success(let c): return c
+        case .failure(let problem): throw fail(node, problem.text)
+        }
+    }
+
+    /// `post: URL`, or `post:` with `url`, `format` (json|text), `headers` (a map) and `snapshot` (true|false).
+    private static func post(_ node: YAMLNode, fail: (YAMLNode, String) -> RulesError) throws(RulesError) -> Post {
+        var url: String?
+        var format: String?
+        var headers: [(String, String)] = []
+        var snapshot = false
+        switch node {
+        case .scalar(let text, _, _): url = text
+        case .sequence: throw fail(node, "post: is a URL, or a map with url, format, headers and snapshot")
+        case .mapping(let pairs, _):
+            for pair in pairs {
+                switch pair.key.text {
+                case "url": url = pair.value.text
+                case "format": format = pair.value.text
+                case "snapshot":
+                    guard let t = pair.value.text?.lowercased(), ["true", "false", "yes", "no", "on", "off"].contains(t) else {
+                        throw fail(pair.value, "snapshot: is true or false")
+                    }
+                    snapshot = ["true", "yes", "on"].contains(t)
+                case "headers":
+                    guard case .mapping(let list, _) = pair.value else { throw fail(pair.value, "headers: is a map, like {Title: Door}") }
+                    for header in list {
+                        guard let name = header.key.text, let value = header.value.text else { throw fail(header.value, "a header is a name and one value") }
+                        headers.append((name, value))
+                    }
+                default: throw fail(pair.key, "unknown key \"\(pair.key.text ?? "")\" in post:; use url, format, headers or snapshot")
+                }
+            }
+            guard url != nil else { throw fail(node, "post: needs url:") }
+        }
+        switch ReactionWords.post(url: url ?? "", format: format, headers: headers, snapshot: snapshot) {
+        case .success(let p): return p
+        case .failure(let problem): throw fail(node, problem.text)
+        }
     }
 
     /// libyaml's words for a parse error, with what a person most often did: a tab in the indentation.

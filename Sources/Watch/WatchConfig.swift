@@ -2,6 +2,7 @@ import Capture
 import Foundation
 import Grounding
 import LookCore
+import Reactions
 import Rules
 import VLM
 
@@ -47,12 +48,28 @@ public struct WatchConfig: Sendable {
     /// off for `--pace frames` and photo folders (`gateEnabled(for:)`).
     public var gate = ChangeGate.Settings()
     public var gateMode: Bool?
+    /// This instance's name: MQTT topics and Home Assistant's device, and `LOOKD_INSTANCE` for commands.
+    public var name = WatchConfig.defaultName
+    /// The MQTT broker (`--mqtt`), Home Assistant's discovery prefix (nil: no discovery) and how many
+    /// fire events wait while the broker is away.
+    public var mqtt: MQTTBroker?
+    public var mqttDiscovery: String? = "homeassistant"
+    public var mqttQueue = 256
+    /// Limits of `run:` commands and `post:` requests.
+    public var commands = CommandRunner.Settings()
+    public var posts = Poster.Settings()
     /// What each photo shows, rule by rule, keyed by the photo's name without its extension.
     public var truth: [String: [Answer]] = [:]
 
     public init(source: String, rules: String) {
         self.source = source
         self.rulesSpec = rules
+    }
+
+    /// The host's name, up to its first dot (`lookd` when it has none).
+    public static var defaultName: String {
+        let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? ""
+        return host.isEmpty || host == "localhost" ? "lookd" : host
     }
 
     /// The rules `rulesSpec` names.

@@ -12,6 +12,8 @@ public enum WatchError: Error, CustomStringConvertible, Equatable {
     case rules(String)
     /// A record could not be made or written.
     case record(String)
+    /// An output (MQTT) could not be set up.
+    case output(String)
 
     public var description: String {
         switch self {
@@ -20,6 +22,7 @@ public enum WatchError: Error, CustomStringConvertible, Equatable {
         case .place(let frame, let reason): return "FAILED: the model failed on frame \(frame)'s place question: \(reason)"
         case .record(let reason): return reason
         case .rules(let reason): return reason
+        case .output(let reason): return reason
         case .failedInARow(let count, let reason):
             return "FAILED: the model failed on \(count) frames in a row; the last: \(reason)"
 

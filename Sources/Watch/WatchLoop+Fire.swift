@@ -10,24 +10,30 @@ extension WatchLoop {
     /// edit there, and its `hold` line follows when the hold ends. `number` counts the fire in the run.
     func fire(rule i: Int, number: Int, frame index: Int, captured frame: Frame, shown: RGBImage, place: Place?) -> FireOutcome {
         let rule = rules[i]
-        let result = reactor.perform(rule.reaction, condition: rule.condition, fire: number, at: Date())
+        let state = machine.states[i]
+        // The snapshot is saved first: commands, posts and MQTT are handed its path.
+        let snapshot = snapshots.flatMap { $0.save(source.original() ?? frame.image, fire: number, epoch: recorder.record.epoch) }
+        lastSnapshot = snapshot ?? lastSnapshot
+        let context = FireContext(
+            fire: number, rule: i + 1, condition: rule.condition, reaction: rule.reaction.name, frame: index, time: Date(),
+            edge: state.lastEdge?.rawValue ?? "appear", confidence: state.confidence, snapshot: snapshot, box: place?.editBox,
+            instance: config.name)
+        let result = reactor.perform(rule.reaction, fire: context)
         let now = clock.now()
         var fire = FireOutcome(
             number: number, rule: i, condition: rule.condition, reaction: rule.reaction, frame: index,
             latency: now - frame.captured, sinceChange: frame.shownAt.map { now - $0 }, result: result,
             place: place, holdSetting: config.hold)
-        let state = machine.states[i]
-        fire.edge = state.lastEdge?.rawValue ?? "appear"
-        fire.confidence = state.confidence
+        fire.edge = context.edge
+        fire.confidence = context.confidence
+        fire.snapshot = snapshot
+        fire.context = context
         if rule.settings.window > 1 {
             let agreeing = state.recent.filter { $0 == (fire.edge == "appear") }.count
             fire.confirmed = "\(agreeing) of \(state.recent.count)"
         }
-        if let snapshots {
-            fire.snapshot = snapshots.save(source.original() ?? frame.image, fire: number, epoch: recorder.record.epoch)
-            lastSnapshot = fire.snapshot ?? lastSnapshot
-        }
         recorder.fired(fire)
+        onFire?(fire, rule)
         let outcome = result.performed ? result.shown : "recorded, not performed: \(result.note ?? "")"
         Log.shared.notice("fire: \(rule.condition) → \(rule.reaction.name) (frame \(index); \(outcome))")
         guard case .effect(let effect, _) = rule.reaction else { return fire }

@@ -29,6 +29,8 @@ public final class WatchLoop {
     public var onReload: ((WatchSnapshot?) -> Void)?
     /// Called after each frame the change gate skipped (the service's watchdog and status).
     public var onSkip: ((WatchSnapshot) -> Void)?
+    /// Each fire, as it fires (after its `fire` line), with its rule.
+    public var onFire: ((FireOutcome, Rule) -> Void)?
     /// The change gate and its counts; frames skipped since the last answer.
     var gate: ChangeGate
     public private(set) var gateCounts = GateCounts()

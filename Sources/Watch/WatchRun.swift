@@ -97,7 +97,7 @@ public final class WatchRun {
 
         let record = RunRecord(epoch: epoch, rules: rules.rules, window: Self.window(for: info))
         record.header = header(model: model, source: sourceJSON, info: info, rules: rules, rulesSource: rulesSource)
-        let reactor = Reactor(audio: config.sound ? Audio() : nil)
+        let reactor = Reactor(audio: config.sound ? Audio() : nil, commands: config.commands, posts: config.posts)
         reactor.onReport = { [events] report in
             events.write(report.event, report.fields)
             record.add(report)
@@ -112,6 +112,19 @@ public final class WatchRun {
             onFrame(frame)
         }
         loop.onReload = { service.reload($0) }
+        let mqtt = try Self.startMQTT(config, rules: rules.rules, reactor: reactor, events: events)
+        if let mqtt {
+            let frameDone = loop.onFrame
+            loop.onFrame = { frame, snapshot in
+                frameDone?(frame, snapshot)
+                mqtt.frame(snapshot)
+            }
+            loop.onReload = { snapshot in
+                service.reload(snapshot)
+                if let snapshot { mqtt.adopt(snapshot.rows.map(\.rule)) }
+            }
+            loop.onFire = { fire, rule in mqtt.fired(fire, rule: rule) }
+        }
         loop.onSkip = { service.skipped($0) }
         loop.gate.settings.enabled = config.gateEnabled(for: info)
         loop.gate.settings.masks = config.gate.masks + rules.gateMasks
@@ -133,6 +146,7 @@ public final class WatchRun {
         record.gate = loop.gateCounts
         service.stopping(loop.snapshot, reason: reason)
         Self.settleSounds(reactor)
+        mqtt?.stop()
         let seconds = clock.now() - runStart
         events.write("stop", [("reason", .string(reason)), ("frames", .int(record.frameCount))])
         let path: String
@@ -231,6 +245,25 @@ public final class WatchRun {
 
     /// Lets sounds and spoken lines that are still playing finish (at most a few seconds), so their
     /// reports reach the records.
+    /// Connects to the MQTT broker, when one is set; the connection itself is made (and remade) by
+    /// the client's own thread, so a broker that is down delays nothing.
+    private static func startMQTT(_ config: WatchConfig, rules: [Rule], reactor: Reactor, events: EventLog) throws(WatchError) -> MQTTOutput? {
+        guard let broker = config.mqtt else { return nil }
+        let output: MQTTOutput
+        do {
+            output = try MQTTOutput(broker: broker, name: config.name, discoveryPrefix: config.mqttDiscovery, capacity: config.mqttQueue)
+        } catch {
+            throw .output(error.description)
+        }
+        output.count = { [weak reactor] condition in reactor?.count(for: condition) ?? 0 }
+        output.onState = { state, detail, dropped in
+            events.write("mqtt", [("state", .string(state)), ("broker", .string(broker.shown)), ("reason", .optional(detail)), ("dropped", .int(dropped))])
+        }
+        events.write("mqtt", [("state", .string("connecting")), ("broker", .string(broker.shown)), ("name", .string(output.name))])
+        output.start(rules: rules)
+        return output
+    }
+
     private static func settleSounds(_ reactor: Reactor) {
         guard reactor.audio != nil else { return }
         let until = Date().addingTimeInterval(5)

@@ -32,7 +32,7 @@ enum WatchCommand {
         Rules and model:
           --rules FILE          a rules file (YAML; see rules.example.yaml and lookd check)
           --rules "a=b|…"       rules inline: condition=chime|glass|bell|say:<line>|timer:<minutes>|count|log|
-                                effect:ripple|zoom|spotlight[/water|horn|bells|chime]
+                                effect:ripple|zoom|spotlight[/water|horn|bells|chime]|run:<program> <args>|post:<URL>
           --model ID            a catalog model (lookd models; default minicpm-v-4.7-1b), pulled the first time
           --model FILE.gguf --mmproj FILE.gguf   a local GGUF pair
           --model script:FILE   answers from a text file instead of a model (README: the scripted engine)
@@ -59,6 +59,15 @@ enum WatchCommand {
           --gate-fps N          frames taken a second while skipping (default 2)
           --gate-max S          ask at least this often, changed or not (default 60)
           --gate-mask "l,t,r,b;…"   regions the gate ignores, fractions of the picture (also gate: in the file)
+        Fires that leave the machine (run:, post:, MQTT):
+          --run-timeout S       a run: command is killed (with what it started) after S seconds (default 30);
+                                4 run at once, 16 more wait, the rest are dropped and counted
+          --post-timeout S      each try of a post: has S seconds (default 10); 3 tries, 1 s and 2 s apart
+          --mqtt URL            publish states, fires and snapshots to an MQTT broker: mqtt://[user@]host[:port]
+                                or mqtts:// (TLS); the password from LOOKD_MQTT_PASSWORD (README: Home Assistant)
+          --mqtt-discovery P    Home Assistant's discovery prefix (default homeassistant), or off
+          --mqtt-queue N        fire events kept while the broker is away (default 256; older ones are dropped)
+          --name NAME           this instance's name in MQTT topics and Home Assistant (default: the host name)
         Run:
           --seconds N           watch this long (the frame being answered is finished)
           --delay S             wait this long before the first frame

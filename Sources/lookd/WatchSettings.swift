@@ -11,7 +11,8 @@ enum WatchSettings {
         "source", "rules", "model", "mmproj", "cooldown", "tokens", "seconds", "delay",
         "trigger", "pace", "every", "hold", "photo-seconds", "size", "frames", "log", "record",
         "truth", "context", "threads", "cells", "effects", "status", "camera-size", "gate", "gate-threshold", "gate-fps",
-        "gate-max", "gate-mask", "constrain", "snapshots", "keep-snapshots",
+        "gate-max", "gate-mask", "constrain", "snapshots", "keep-snapshots", "name", "mqtt", "mqtt-discovery", "mqtt-queue",
+        "run-timeout", "post-timeout",
     ]
     static let switches: Set<String> = ["no-sound", "cell-words", "grid", "watch-rules"]
 
@@ -68,6 +69,25 @@ enum WatchSettings {
         c.gate.fps = try Self.number(args, "gate-fps", default: 2, in: 0.1...30)
         c.gate.maxSeconds = try Self.number(args, "gate-max", default: 60, in: 1...86400)
         do { c.gate.masks = try args.value("gate-mask").map(GateMask.parse(inline:)) ?? [] } catch { throw usage(error.description) }
+        c.name = args.value("name") ?? WatchConfig.defaultName
+        guard !c.name.isEmpty, c.name.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_".unicodeScalars.contains($0)) }) else {
+            throw usage("--name is letters, digits, - and _ (it names MQTT topics), not \"\(c.name)\"")
+        }
+        if let url = args.value("mqtt") {
+            switch MQTTBroker.parse(url) {
+            case .success(let broker): c.mqtt = broker
+            case .failure(let problem): throw usage(problem.text)
+            }
+        }
+        switch args.value("mqtt-discovery") ?? "homeassistant" {
+        case "off": c.mqttDiscovery = nil
+        case let prefix where !prefix.isEmpty && !prefix.contains("#") && !prefix.contains("+"): c.mqttDiscovery = prefix
+        case let other: throw usage("--mqtt-discovery is a topic prefix (homeassistant) or off, not \"\(other)\"")
+        }
+        c.mqttQueue = try args.integer("mqtt-queue", default: 256, in: 1...100_000)
+        c.commands.timeLimit = try Self.number(args, "run-timeout", default: 30, in: 0.1...86400)
+        c.posts.timeLimit = try Self.number(args, "post-timeout", default: 10, in: 0.1...600)
+        c.posts.connectLimit = min(c.posts.connectLimit, c.posts.timeLimit)
         if let t = args.value("truth") {
             do { c.truth = try WatchConfig.truth(parsing: t) } catch { throw usage(error.problem) }
         }

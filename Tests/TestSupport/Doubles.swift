@@ -44,13 +44,19 @@ public final class ScriptedSource: FrameSource {
 public final class RecordingReactions: ReactionPerformer, @unchecked Sendable {
     private let lock = NSLock()
     private var _performed: [(reaction: Reaction, condition: String)] = []
+    private var _fires: [FireContext] = []
 
     public init() {}
 
     public var performed: [(reaction: Reaction, condition: String)] { lock.withLock { _performed } }
+    /// The fires as the reactions got them.
+    public var fires: [FireContext] { lock.withLock { _fires } }
 
-    public func perform(_ reaction: Reaction, condition: String, fire: Int, at time: Date) -> ReactionResult {
-        lock.withLock { _performed.append((reaction, condition)) }
+    public func perform(_ reaction: Reaction, fire: FireContext) -> ReactionResult {
+        lock.withLock {
+            _performed.append((reaction, fire.condition))
+            _fires.append(fire)
+        }
         return ReactionResult(performed: true, shown: reaction.name)
     }
 }

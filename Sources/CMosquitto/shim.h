@@ -1,0 +1,2 @@
+// libmosquitto from Debian (libmosquitto-dev): the MQTT client behind --mqtt.
+#include <mosquitto.h>

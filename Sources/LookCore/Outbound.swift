@@ -1,0 +1,130 @@
+import Foundation
+
+/// What a `run:` rule starts: a program and its arguments, passed as they are (no shell).
+public struct Command: Sendable, Equatable {
+    /// The program as written, then its arguments.
+    public var arguments: [String]
+    /// The program's full path, found at load (`PATH` searched for a bare name).
+    public var executable: String
+
+    public init(arguments: [String], executable: String) {
+        self.arguments = arguments
+        self.executable = executable
+    }
+}
+
+/// Where a `post:` rule sends its fire, and how.
+public struct Post: Sendable, Equatable {
+    public enum Format: String, Sendable, CaseIterable {
+        /// The fire as JSON (`application/json`).
+        case json
+        /// One line of plain text, as ntfy and chat webhooks take it.
+        case text
+    }
+
+    public struct Header: Sendable, Equatable {
+        public var name: String
+        public var value: String
+
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    public var url: String
+    public var format: Format
+    public var headers: [Header]
+    /// Whether the fire's snapshot goes too, as a second part of a `multipart/form-data` body.
+    public var snapshot: Bool
+
+    public init(url: String, format: Format = .json, headers: [Header] = [], snapshot: Bool = false) {
+        self.url = url
+        self.format = format
+        self.headers = headers
+        self.snapshot = snapshot
+    }
+
+    /// The URL without a password (`https://user@host/…`), for records and the journal.
+    public var shownURL: String {
+        guard var parts = URLComponents(string: url), parts.password != nil else { return url }
+        parts.password = nil
+        return parts.string ?? url
+    }
+}
+
+/// One fire as it leaves lookd: the JSON that `run:` commands read on standard input, `post:` sends
+/// and MQTT publishes, and the environment commands get.
+public struct FireContext: Sendable, Equatable {
+    /// The fire's number in the run, the rule's number in the prompt (from 1), its words and reaction.
+    public var fire: Int
+    public var rule: Int
+    public var condition: String
+    public var reaction: String
+    /// The frame that fired and when it fired.
+    public var frame: Int
+    public var time: Date
+    /// `appear` or `disappear`.
+    public var edge: String
+    /// P(yes) of the answer that fired, when the answer was constrained.
+    public var confidence: Double?
+    /// The fired frame as JPEG, when snapshots are on.
+    public var snapshot: String?
+    /// Where the thing is, when the rule asked.
+    public var box: Box?
+    /// The instance that fired (`--name`), for outputs that several instances share.
+    public var instance: String
+
+    public init(
+        fire: Int, rule: Int, condition: String, reaction: String, frame: Int, time: Date, edge: String = "appear",
+        confidence: Double? = nil, snapshot: String? = nil, box: Box? = nil, instance: String = "lookd"
+    ) {
+        self.fire = fire
+        self.rule = rule
+        self.condition = condition
+        self.reaction = reaction
+        self.frame = frame
+        self.time = time
+        self.edge = edge
+        self.confidence = confidence
+        self.snapshot = snapshot
+        self.box = box
+        self.instance = instance
+    }
+
+    /// The time as ISO 8601 with milliseconds, UTC.
+    public var isoTime: String {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return f.string(from: time)
+    }
+
+    /// The box as `left,top,right,bottom` in per mille, or nil.
+    public var boxText: String? { box.map { "\($0.left),\($0.top),\($0.right),\($0.bottom)" } }
+
+    public var json: JSON {
+        .object([
+            ("instance", .string(instance)), ("fire", .int(fire)), ("rule", .int(rule)), ("condition", .string(condition)),
+            ("reaction", .string(reaction)), ("edge", .string(edge)), ("frame", .int(frame)), ("time", .string(isoTime)),
+            ("confidence", .optional(confidence, places: 4)), ("snapshot", .optional(snapshot)),
+            ("box", box.map { .ints([$0.left, $0.top, $0.right, $0.bottom]) } ?? .null),
+        ])
+    }
+
+    /// The plain-text line a `format: text` post sends.
+    public var line: String {
+        var words = "\(condition) (rule \(rule), \(edge == "appear" ? "seen" : "gone")"
+        if let confidence { words += String(format: ", %.0f%%", confidence * 100) }
+        return words + ", \(instance), \(isoTime))"
+    }
+
+    /// The variables a command gets: `LOOKD_RULE`, `LOOKD_CONDITION`, … (empty when unknown).
+    public var environment: [String: String] {
+        [
+            "LOOKD_INSTANCE": instance, "LOOKD_FIRE": String(fire), "LOOKD_RULE": String(rule), "LOOKD_CONDITION": condition,
+            "LOOKD_REACTION": reaction, "LOOKD_EDGE": edge, "LOOKD_FRAME": String(frame), "LOOKD_TIME": isoTime,
+            "LOOKD_CONFIDENCE": confidence.map { String(format: "%.4f", $0) } ?? "", "LOOKD_SNAPSHOT": snapshot ?? "",
+            "LOOKD_BOX": boxText ?? "",
+        ]
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import LookCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Runs `run:` commands: no shell, the fire in the environment (`LOOKD_*`) and as JSON on standard
+/// input, standard output and error read together and kept up to `outputLimit` bytes, killed (with
+/// the process group it started) at `timeLimit`. At most `limit` run at once; `waiting` more wait.
+public final class CommandRunner: @unchecked Sendable {
+    public struct Settings: Sendable, Equatable {
+        public var timeLimit: Double
+        public var limit: Int
+        public var waiting: Int
+        public var outputLimit: Int
+
+        public init(timeLimit: Double = 30, limit: Int = 4, waiting: Int = 16, outputLimit: Int = 4096) {
+            self.timeLimit = timeLimit
+            self.limit = limit
+            self.waiting = waiting
+            self.outputLimit = outputLimit
+        }
+    }
+
+    public let settings: Settings
+    private let workers: Workers
+
+    public init(settings: Settings = Settings()) {
+        self.settings = settings
+        workers = Workers(name: "lookd run", limit: settings.limit, waiting: settings.waiting)
+        // A command that exits before reading its input must not end lookd with SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// Commands dropped because too many were running and waiting.
+    public var dropped: Int { workers.dropped }
+
+    /// Starts (or queues) `command` for `fire`; `done` gets its outcome on the command's thread.
+    /// False when it was dropped (`done` is then not called).
+    public func start(_ command: Command, fire: FireContext, done: @escaping @Sendable (ReactionReport.CommandRan) -> Void) -> Bool {
+        let settings = settings
+        return workers.submit { done(Self.run(command, fire: fire, settings: settings)) }
+    }
+
+    /// Runs `command` and waits for it (on the calling thread).
+    static func run(_ command: Command, fire: FireContext, settings: Settings) -> ReactionReport.CommandRan {
+        var ran = ReactionReport.CommandRan(fire: fire.fire, condition: fire.condition, arguments: command.arguments)
+        let started = Date()
+        defer { ran.seconds = Date().timeIntervalSince(started) }
+        var input: [Int32] = [-1, -1]
+        var output: [Int32] = [-1, -1]
+        var environment = ProcessInfo.processInfo.environment
+        for (key, value) in fire.environment { environment[key] = value }
+        // Pipes are made and the command started under one lock, so that no other command started
+        // meanwhile inherits this one's pipe ends (its end of file would then wait for that one).
+        let started_ = spawnLock.withLock { () -> Result<pid_t, SpawnError> in
+            guard pipe(&input) == 0 else { return .failure(SpawnError(text: "pipe: \(String(cString: strerror(errno)))")) }
+            guard pipe(&output) == 0 else {
+                close(input[0]); close(input[1])
+                return .failure(SpawnError(text: "pipe: \(String(cString: strerror(errno)))"))
+            }
+            for fd in input + output { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+            let result = spawn(command.executable, arguments: command.arguments, environment: environment, stdin: input[0], stdout: output[1])
+            if case .failure = result { for fd in input + output { close(fd) } }
+            return result
+        }
+        let pid: pid_t
+        switch started_ {
+        case .success(let p): pid = p
+        case .failure(let error):
+            ran.error = error.text
+            return ran
+        }
+        close(input[0])
+        close(output[1])
+        // The fire as JSON; the pipe takes it whole (it is far below the pipe's 64 KiB).
+        _ = fcntl(input[1], F_SETFL, fcntl(input[1], F_GETFL) | O_NONBLOCK)
+        let json = Array((fire.json.text() + "\n").utf8)
+        _ = json.withUnsafeBytes { write(input[1], $0.baseAddress, $0.count) }
+        close(input[1])
+
+        let deadline = started.addingTimeInterval(settings.timeLimit)
+        var kept: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 8192)
+        var open = true
+        while open {
+            let left = deadline.timeIntervalSinceNow
+            if left <= 0 { break }
+            var poller = pollfd(fd: output[0], events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, Int32(min(left * 1000, 1000).rounded(.up)))
+            if ready < 0 && errno == EINTR { continue }
+            if ready <= 0 { continue }
+            let n = buffer.withUnsafeMutableBytes { read(output[0], $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { open = false; break }
+            ran.outputBytes += n
+            if kept.count < settings.outputLimit { kept += buffer[0..<min(n, settings.outputLimit - kept.count)] }
+        }
+        close(output[0])
+        var status: Int32 = 0
+        var reaped = false
+        while !reaped && Date() < deadline {
+            let r = waitpid(pid, &status, WNOHANG)
+            if r == pid { reaped = true } else if r < 0 && errno != EINTR { break } else { usleep(10_000) }
+        }
+        if !reaped {
+            kill(-pid, SIGKILL)
+            kill(pid, SIGKILL)
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            ran.killed = true
+            ran.error = "killed at the time limit of \(Reaction.number(settings.timeLimit)) s"
+        } else {
+            // Whatever the command left running in its group goes with it.
+            kill(-pid, SIGKILL)
+        }
+        if status & 0x7f == 0 {
+            ran.exitStatus = (status >> 8) & 0xff
+        } else {
+            ran.signal = status & 0x7f
+        }
+        ran.output = String(decoding: kept, as: UTF8.self)
+        ran.cut = ran.outputBytes > kept.count
+        if !ran.killed, let code = ran.exitStatus, code != 0 { ran.error = "exited with status \(code)" }
+        if !ran.killed, let signal = ran.signal { ran.error = "ended by signal \(signal)" }
+        return ran
+    }
+
+    struct SpawnError: Error { let text: String }
+    private static let spawnLock = NSLock()
+
+    /// posix_spawn in a process group of its own, with the signals lookd ignores or blocks set back.
+    private static func spawn(
+        _ path: String, arguments: [String], environment: [String: String], stdin: Int32, stdout: Int32
+    ) -> Result<pid_t, SpawnError> {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, stdin, 0)
+        posix_spawn_file_actions_adddup2(&actions, stdout, 1)
+        posix_spawn_file_actions_adddup2(&actions, stdout, 2)
+        // Nothing else lookd has open reaches the command (glibc skips fds closed meanwhile).
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd"))?.compactMap { Int32($0) } ?? []
+        for fd in open where fd > 2 { posix_spawn_file_actions_addclose(&actions, fd) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        var mask = sigset_t()
+        sigemptyset(&mask)
+        posix_spawnattr_setsigmask(&attributes, &mask)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for s in [SIGPIPE, SIGXFSZ, SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2, SIGQUIT] { sigaddset(&defaults, s) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for p in argv { free(p) }
+            for p in envp { free(p) }
+        }
+        var pid: pid_t = 0
+        let result = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        guard result == 0 else { return .failure(SpawnError(text: "\(path): \(String(cString: strerror(result)))")) }
+        return .success(pid)
+    }
+}

@@ -1,0 +1,89 @@
+internal import CMosquitto
+import Foundation
+import LookCore
+
+/// One connection to a broker through libmosquitto: its own network thread (`mosquitto_loop_start`)
+/// connects, keeps the connection alive and reconnects with backoff (1 s doubling to 30 s). A last
+/// will marks the instance offline if lookd dies. `publish` never blocks on the network.
+final class MQTTClient: @unchecked Sendable {
+    private let handle: OpaquePointer
+    let broker: MQTTBroker
+    /// Called on the network thread when a connection is made, and when it is lost (with a reason).
+    var onConnect: (@Sendable () -> Void)?
+    var onDisconnect: (@Sendable (String) -> Void)?
+    private static let ready: Bool = mosquitto_lib_init() == MOSQ_ERR_SUCCESS.rawValue
+
+    init(broker: MQTTBroker, clientID: String, will: (topic: String, payload: String)) throws(MQTTURLError) {
+        guard Self.ready, let handle = mosquitto_new(clientID, true, nil) else {
+            throw MQTTURLError(text: "mqtt: libmosquitto could not start")
+        }
+        self.handle = handle
+        self.broker = broker
+        mosquitto_user_data_set(handle, Unmanaged.passUnretained(self).toOpaque())
+        mosquitto_connect_callback_set(handle) { _, object, code in
+            guard let object else { return }
+            let client = Unmanaged<MQTTClient>.fromOpaque(object).takeUnretainedValue()
+            if code == 0 { client.onConnect?() } else { client.onDisconnect?(String(cString: mosquitto_connack_string(code))) }
+        }
+        mosquitto_disconnect_callback_set(handle) { _, object, code in
+            guard let object else { return }
+            let client = Unmanaged<MQTTClient>.fromOpaque(object).takeUnretainedValue()
+            client.onDisconnect?(code == 0 ? "disconnected" : String(cString: mosquitto_strerror(code)))
+        }
+        var problem: String?
+        if let user = broker.user, mosquitto_username_pw_set(handle, user, broker.password) != MOSQ_ERR_SUCCESS.rawValue {
+            problem = "mqtt: the user name was refused"
+        }
+        if broker.tls {
+            let rc = mosquitto_tls_set(handle, nil, "/etc/ssl/certs", nil, nil, nil)
+            if rc != MOSQ_ERR_SUCCESS.rawValue { problem = "mqtt: TLS: \(String(cString: mosquitto_strerror(rc)))" }
+        }
+        let bytes = Array(will.payload.utf8)
+        if mosquitto_will_set(handle, will.topic, Int32(bytes.count), bytes, 1, true) != MOSQ_ERR_SUCCESS.rawValue {
+            problem = "mqtt: the last will was refused (topic \(will.topic))"
+        }
+        mosquitto_reconnect_delay_set(handle, 1, 30, true)
+        if let problem {
+            mosquitto_destroy(handle)
+            throw MQTTURLError(text: problem)
+        }
+    }
+
+    deinit { mosquitto_destroy(handle) }
+
+    /// Starts the network thread and the first connection (which may fail; it is retried).
+    func start() {
+        mosquitto_loop_start(handle)
+        let rc = mosquitto_connect_async(handle, broker.host, Int32(broker.port), 30)
+        if rc != MOSQ_ERR_SUCCESS.rawValue {
+            let reason = rc == MOSQ_ERR_ERRNO.rawValue ? String(cString: strerror(errno)) : String(cString: mosquitto_strerror(rc))
+            onDisconnect?(reason)
+        }
+    }
+
+    enum Published: Equatable {
+        case sent, noConnection
+        case refused(String)
+    }
+
+    /// Hands one message to libmosquitto (QoS 1), which sends it from its network thread.
+    @discardableResult
+    func publish(_ topic: String, _ payload: [UInt8], retain: Bool) -> Published {
+        let rc = payload.withUnsafeBytes { mosquitto_publish(handle, nil, topic, Int32($0.count), $0.baseAddress, 1, retain) }
+        switch rc {
+        case MOSQ_ERR_SUCCESS.rawValue: return .sent
+        case MOSQ_ERR_NO_CONN.rawValue, MOSQ_ERR_CONN_LOST.rawValue: return .noConnection
+        default: return .refused(String(cString: mosquitto_strerror(rc)))
+        }
+    }
+
+    /// Publishes `payload` and disconnects cleanly, waiting up to `seconds` for it to leave.
+    func stop(last: (topic: String, payload: [UInt8])?, seconds: Double = 2) {
+        if let last { publish(last.topic, last.payload, retain: true) }
+        let deadline = Date().addingTimeInterval(seconds)
+        // Give the network thread a moment to send what is queued before the disconnect.
+        while Date() < deadline, mosquitto_want_write(handle) { usleep(10_000) }
+        mosquitto_disconnect(handle)
+        mosquitto_loop_stop(handle, false)
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import LookCore
+
+/// The watch's side of MQTT: the loop hands messages over and goes on; a thread of the publisher's
+/// own sends them while the broker is there.
+/// - Retained topics (states, discovery, snapshots) keep only their newest payload, and all of them
+///   are sent again on each new connection, so a broker that restarted empty is filled again.
+/// - Other messages (fire events) wait in a queue of `capacity`; past it the oldest is dropped,
+///   counted, and logged once per outage.
+final class MQTTPublisher: @unchecked Sendable {
+    struct Message: Sendable {
+        var topic: String
+        var payload: [UInt8]
+    }
+
+    let client: MQTTClient
+    let capacity: Int
+    let availability: String
+    private let condition = NSCondition()
+    private var retained: [String: [UInt8]] = [:]
+    private var retainedOrder: [String] = []
+    private var dirty: Set<String> = []
+    private var queue: [Message] = []
+    private var connected = false
+    private var stopping = false
+    private var thread: Thread?
+    /// Dropped in this outage, and in the run.
+    private var droppedNow = 0
+    private(set) var dropped = 0
+    private(set) var sent = 0
+    private var everConnected = false
+    private var outageLogged = false
+    /// Connection changes, for the event log: `connected` (with what was dropped while away) or `lost`.
+    var onState: (@Sendable (_ state: String, _ detail: String?, _ dropped: Int) -> Void)?
+
+    init(client: MQTTClient, availability: String, capacity: Int = 256) {
+        self.client = client
+        self.availability = availability
+        self.capacity = max(1, capacity)
+        client.onConnect = { [weak self] in self?.connectionMade() }
+        client.onDisconnect = { [weak self] reason in self?.connectionLost(reason) }
+    }
+
+    func start() {
+        let thread = Thread { [weak self] in self?.run() }
+        thread.name = "lookd mqtt"
+        self.thread = thread
+        thread.start()
+        client.start()
+    }
+
+    /// Sets a retained topic's payload (an empty payload removes the topic at the broker).
+    func retain(_ topic: String, _ payload: [UInt8]) {
+        condition.withLock {
+            if retained[topic] == payload { return }
+            if retained[topic] == nil { retainedOrder.append(topic) }
+            retained[topic] = payload
+            dirty.insert(topic)
+            condition.signal()
+        }
+    }
+
+    func retain(_ topic: String, _ text: String) { retain(topic, Array(text.utf8)) }
+
+    /// Queues a message that is not retained; the oldest is dropped when the queue is full.
+    func send(_ topic: String, _ text: String) {
+        condition.withLock {
+            if queue.count >= capacity {
+                queue.removeFirst()
+                dropped += 1
+                droppedNow += 1
+                if !outageLogged {
+                    outageLogged = true
+                    Log.shared.error("mqtt: \(client.broker.shown) is away and \(capacity) messages wait; dropping the oldest until it is back")
+                }
+            }
+            queue.append(Message(topic: topic, payload: Array(text.utf8)))
+            condition.signal()
+        }
+    }
+
+    /// Messages waiting, and whether the broker is connected.
+    var state: (waiting: Int, connected: Bool, dropped: Int) { condition.withLock { (queue.count, connected, dropped) } }
+
+    /// Marks the instance offline, sends what can go within `seconds`, and disconnects.
+    func stop(seconds: Double = 2) {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline, condition.withLock({ connected && (!queue.isEmpty || !dirty.isEmpty) }) { usleep(10_000) }
+        condition.withLock {
+            stopping = true
+            condition.broadcast()
+        }
+        client.stop(last: (availability, Array("offline".utf8)), seconds: max(0.2, deadline.timeIntervalSinceNow))
+    }
+
+    private func connectionMade() {
+        condition.withLock {
+            connected = true
+            dirty = Set(retained.keys)
+            let away = droppedNow
+            droppedNow = 0
+            outageLogged = false
+            if everConnected {
+                Log.shared.notice("mqtt: \(client.broker.shown) is back\(away > 0 ? "; \(away) messages were dropped while it was away" : "")")
+            } else {
+                Log.shared.notice("mqtt: connected to \(client.broker.shown)")
+            }
+            everConnected = true
+            onState?("connected", nil, away)
+            condition.signal()
+        }
+        client.publish(availability, Array("online".utf8), retain: true)
+    }
+
+    private func connectionLost(_ reason: String) {
+        let wasConnected = condition.withLock { () -> Bool in
+            let was = connected
+            connected = false
+            return was
+        }
+        if wasConnected || !everConnected {
+            Log.shared.error("mqtt: \(client.broker.shown): \(reason); reconnecting with backoff")
+            onState?("lost", reason, 0)
+        }
+    }
+
+    /// The publishing thread: retained topics first (in the order they were first set), then the queue.
+    private func run() {
+        while true {
+            condition.lock()
+            while !stopping && !(connected && (!dirty.isEmpty || !queue.isEmpty)) { condition.wait() }
+            if stopping {
+                condition.unlock()
+                return
+            }
+            var next: (topic: String, payload: [UInt8], retain: Bool)?
+            if let topic = retainedOrder.first(where: { dirty.contains($0) }) {
+                dirty.remove(topic)
+                next = (topic, retained[topic] ?? [], true)
+                // An emptied topic is gone at the broker once sent: it is not sent again on reconnect.
+                if retained[topic]?.isEmpty == true {
+                    retained[topic] = nil
+                    retainedOrder.removeAll { $0 == topic }
+                }
+            } else if !queue.isEmpty {
+                let m = queue.removeFirst()
+                next = (m.topic, m.payload, false)
+            }
+            condition.unlock()
+            guard let next else { continue }
+            switch client.publish(next.topic, next.payload, retain: next.retain) {
+            case .sent: condition.withLock { sent += 1 }
+            case .refused(let reason): Log.shared.error("mqtt: \(next.topic): \(reason); not sent")
+            case .noConnection:
+                // No connection after all: put it back and wait for the next one.
+                condition.withLock {
+                    connected = false
+                    if next.retain {
+                        if retained[next.topic] == nil {
+                            retained[next.topic] = next.payload
+                            retainedOrder.append(next.topic)
+                        }
+                        dirty.insert(next.topic)
+                    } else {
+                        queue.insert(Message(topic: next.topic, payload: next.payload), at: 0)
+                    }
+                }
+            }
+        }
+    }
+}
