@@ -8,7 +8,8 @@ import LookCore
 /// break; blank lines and lines starting with `#` are skipped; after the last line, the last line
 /// answers every further question. The file is read again at every question, so lines appended
 /// while lookd runs are used when their turn comes. A line `!fail REASON` makes that question fail
-/// (how the tests show a watch living through failed model calls).
+/// (how the tests show a watch living through failed model calls). A line `!wait S ANSWER` answers
+/// ANSWER after S seconds, as a model that takes its time.
 ///
 ///     # three rules; the chessboard turns up on the third frame
 ///     1. No\n2. No\n3. No
@@ -41,7 +42,15 @@ public final class ScriptedModel: VisionLanguageModel, @unchecked Sendable {
             asked += 1; return asked - 1
         }
         let lines = Self.answers(in: (try? String(contentsOfFile: path, encoding: .utf8)) ?? "")
-        let answer = lines.isEmpty ? "" : lines[min(index, lines.count - 1)]
+        var answer = lines.isEmpty ? "" : lines[min(index, lines.count - 1)]
+        if answer.hasPrefix("!wait ") {
+            let words = answer.dropFirst(6).split(separator: " ", maxSplits: 1)
+            if let seconds = words.first.flatMap({ Double($0) }), seconds > 0 {
+                let deadline = MonotonicClock().now() + min(seconds, 3600)
+                while MonotonicClock().now() < deadline && cancellation?.isCancelled != true { usleep(5_000) }
+            }
+            answer = words.count > 1 ? String(words[1]) : ""
+        }
         if answer.hasPrefix("!fail") { throw VLMError.scripted(reason: answer.dropFirst(5).trimmingCharacters(in: .whitespaces)) }
         // Stream word by word, like a model; a token per word.
         var text = ""

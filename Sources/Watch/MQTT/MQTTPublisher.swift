@@ -113,12 +113,12 @@ final class MQTTPublisher: @unchecked Sendable {
     }
 
     private func connectionLost(_ reason: String) {
-        let wasConnected = condition.withLock { () -> Bool in
+        let (wasConnected, ending) = condition.withLock { () -> (Bool, Bool) in
             let was = connected
             connected = false
-            return was
+            return (was, stopping)
         }
-        if wasConnected || !everConnected {
+        if !ending && (wasConnected || !everConnected) {
             Log.shared.error("mqtt: \(client.broker.shown): \(reason); reconnecting with backoff")
             onState?("lost", reason, 0)
         }

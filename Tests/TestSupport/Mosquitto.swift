@@ -1,0 +1,93 @@
+import Foundation
+
+/// A real mosquitto broker on a free loopback port, for the MQTT tests; it keeps its state on disk
+/// (`persistence`), so a restart on the same port brings back retained messages and the queued
+/// messages of persistent subscribers, as a broker that was restarted does.
+public final class Mosquitto {
+    public let port: Int
+    public let folder: URL
+    private var process: Process?
+
+    public init() throws {
+        folder = try Fixtures.scratch("mosquitto")
+        port = Self.freePort()
+        let config = """
+            listener \(port) 127.0.0.1
+            allow_anonymous true
+            persistence true
+            persistence_location \(folder.path)/
+            max_queued_messages 100000
+            message_size_limit 0
+            log_dest none
+
+            """
+        try config.write(to: folder.appendingPathComponent("mosquitto.conf"), atomically: true, encoding: .utf8)
+        try start()
+    }
+
+    deinit { stop() }
+
+    /// Starts the broker and waits until it takes connections.
+    public func start() throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/sbin/mosquitto")
+        p.arguments = ["-c", folder.appendingPathComponent("mosquitto.conf").path]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        process = p
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            if Self.accepts(port) { return }
+            usleep(20_000)
+        }
+        throw NSError(domain: "Mosquitto", code: 1, userInfo: [NSLocalizedDescriptionKey: "mosquitto did not start on \(port)"])
+    }
+
+    /// Stops the broker (SIGTERM: it saves its state).
+    public func stop() {
+        guard let p = process else { return }
+        p.terminate()
+        p.waitUntilExit()
+        process = nil
+    }
+
+    public var url: String { "mqtt://127.0.0.1:\(port)" }
+
+    /// The retained payload of `topic` (nil when none comes within `seconds`).
+    public func retained(_ topic: String, seconds: Int = 2) throws -> Data? {
+        let file = folder.appendingPathComponent("read-\(UUID().uuidString.prefix(8))").path
+        let r = try Subprocess.run(
+            "/bin/sh", ["-c", "mosquitto_sub -p \(port) -h 127.0.0.1 -t \"$1\" -C 1 -W \(seconds) -N --retained-only > \"$2\"", "sh", topic, file])
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        guard r.status == 0 else { return nil }
+        return FileManager.default.contents(atPath: file)
+    }
+
+    public func retainedText(_ topic: String) throws -> String? { try retained(topic).map { String(decoding: $0, as: UTF8.self) } }
+
+    static func freePort() -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    static func accepts(_ port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        } == 0
+    }
+}
