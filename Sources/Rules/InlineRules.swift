@@ -58,11 +58,14 @@ public enum InlineRules {
             case (_, nil) where Sound(rawValue: name) != nil:
                 reaction = .sound(Sound(rawValue: name)!)
             case ("say", nil), ("timer", nil), ("effect", nil), ("run", nil), ("post", nil):
-                let example = ["say": "say:Hello", "timer": "timer:5", "effect": "effect:ripple", "run": "run:notify-send Door", "post": "post:http://host/hook"]
+                let example = [
+                    "say": "say:Hello", "timer": "timer:5", "effect": "effect:ripple", "run": "run:notify-send Door", "post": "post:http://host/hook",
+                ]
                 throw fail("\(name) needs a value after a colon, like \(example[name]!)")
             default:
                 throw fail(
-                    "unknown reaction \"\(word)\"; use chime, glass, bell, say:<line>, timer:<minutes>, count, log, effect:<ripple|zoom|spotlight>, run:<program> or post:<URL>")
+                    "unknown reaction \"\(word)\"; use chime, glass, bell, say:<line>, timer:<minutes>, count, log, effect:<ripple|zoom|spotlight>, run:<program> or post:<URL>"
+                )
             }
             rules.append(Rule(condition: condition, reaction: reaction, line: 0, column: column))
         }

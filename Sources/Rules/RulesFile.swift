@@ -152,15 +152,19 @@ public enum RulesFile {
                     "a rule has exactly one reaction; this one has \(reactionKeys.joined(separator: " and "))")
             }
             let node = values[key]!.value
-            if key == "run" { reaction = .run(try command(node, fail: fail)) } else if key == "post" { reaction = .post(try post(node, fail: fail)) } else {
-            let text = node.text!
-            switch key {
-            case "sound": reaction = .sound(try check(ReactionWords.sound(text), key))
-            case "say": reaction = .say(try check(ReactionWords.spoken(text), key))
-            case "timer": reaction = .timer(minutes: try check(ReactionWords.timer(text), key))
-            case "count": try flag(key); reaction = .count
-            default: try flag(key); reaction = .log
-            }
+            if key == "run" {
+                reaction = .run(try command(node, fail: fail))
+            } else if key == "post" {
+                reaction = .post(try post(node, fail: fail))
+            } else {
+                let text = node.text!
+                switch key {
+                case "sound": reaction = .sound(try check(ReactionWords.sound(text), key))
+                case "say": reaction = .say(try check(ReactionWords.spoken(text), key))
+                case "timer": reaction = .timer(minutes: try check(ReactionWords.timer(text), key))
+                case "count": try flag(key); reaction = .count
+                default: try flag(key); reaction = .log
+                }
             }
         }
         var settings = RuleSettings()
@@ -222,7 +226,9 @@ public enum RulesFile {
                 case "headers":
                     guard case .mapping(let list, _) = pair.value else { throw fail(pair.value, "headers: is a map, like {Title: Door}") }
                     for header in list {
-                        guard let name = header.key.text, let value = header.value.text else { throw fail(header.value, "a header is a name and one value") }
+                        guard let name = header.key.text, let value = header.value.text else {
+                            throw fail(header.value, "a header is a name and one value")
+                        }
                         headers.append((name, value))
                     }
                 default: throw fail(pair.key, "unknown key \"\(pair.key.text ?? "")\" in post:; use url, format, headers or snapshot")

@@ -257,7 +257,8 @@ public final class WatchRun {
         }
         output.count = { [weak reactor] condition in reactor?.count(for: condition) ?? 0 }
         output.onState = { state, detail, dropped in
-            events.write("mqtt", [("state", .string(state)), ("broker", .string(broker.shown)), ("reason", .optional(detail)), ("dropped", .int(dropped))])
+            events.write(
+                "mqtt", [("state", .string(state)), ("broker", .string(broker.shown)), ("reason", .optional(detail)), ("dropped", .int(dropped))])
         }
         events.write("mqtt", [("state", .string("connecting")), ("broker", .string(broker.shown)), ("name", .string(output.name))])
         output.start(rules: rules)

@@ -70,7 +70,9 @@ enum WatchSettings {
         c.gate.maxSeconds = try Self.number(args, "gate-max", default: 60, in: 1...86400)
         do { c.gate.masks = try args.value("gate-mask").map(GateMask.parse(inline:)) ?? [] } catch { throw usage(error.description) }
         c.name = args.value("name") ?? WatchConfig.defaultName
-        guard !c.name.isEmpty, c.name.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_".unicodeScalars.contains($0)) }) else {
+        guard !c.name.isEmpty,
+            c.name.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_".unicodeScalars.contains($0)) })
+        else {
             throw usage("--name is letters, digits, - and _ (it names MQTT topics), not \"\(c.name)\"")
         }
         if let url = args.value("mqtt") {

@@ -10,7 +10,8 @@ import XCTest
 final class CommandRunnerTests: XCTestCase {
     private let fire = FireContext(
         fire: 7, rule: 2, condition: "a person at the door", reaction: "run", frame: 41, time: Date(timeIntervalSince1970: 1_800_000_000),
-        edge: "appear", confidence: 0.93, snapshot: "/var/lib/lookd/snapshots/fire-1-00007.jpg", box: Box(left: 100, top: 200, right: 300, bottom: 400),
+        edge: "appear", confidence: 0.93, snapshot: "/var/lib/lookd/snapshots/fire-1-00007.jpg",
+        box: Box(left: 100, top: 200, right: 300, bottom: 400),
         instance: "porch")
 
     private func command(_ words: [String]) -> Command { Command(arguments: words, executable: words[0]) }

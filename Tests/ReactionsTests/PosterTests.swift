@@ -53,7 +53,8 @@ final class PosterTests: XCTestCase {
     }
 
     func testTextWithHeadersAsNtfyTakesIt() throws {
-        let post = Post(url: server.url("/ok"), format: .text, headers: [.init(name: "Title", value: "Porch"), .init(name: "Priority", value: "high")])
+        let post = Post(
+            url: server.url("/ok"), format: .text, headers: [.init(name: "Title", value: "Porch"), .init(name: "Priority", value: "high")])
         let sent = Poster.send(post, fire: fire(), settings: quick)
         XCTAssertTrue(sent.performed, sent.error ?? "")
         let request = try XCTUnwrap(server.requests.first)
@@ -79,7 +80,8 @@ final class PosterTests: XCTestCase {
 
     func testAServerThatNeverAnswersIsGivenUpAtTheLimit() throws {
         let started = Date()
-        let sent = Poster.send(Post(url: server.url("/hang")), fire: fire(), settings: .init(timeLimit: 0.5, connectLimit: 0.5, attempts: 2, backoff: 0.1))
+        let sent = Poster.send(
+            Post(url: server.url("/hang")), fire: fire(), settings: .init(timeLimit: 0.5, connectLimit: 0.5, attempts: 2, backoff: 0.1))
         let took = Date().timeIntervalSince(started)
         XCTAssertFalse(sent.performed)
         XCTAssertNil(sent.status)

@@ -67,15 +67,19 @@ final class OutboundRulesTests: XCTestCase {
         XCTAssertEqual(
             problem("rules:\n  - when: a cat\n    run: no-such-program-here"),
             "rules.yaml:3:10: no program \"no-such-program-here\" in PATH; write its full path")
-        XCTAssertEqual(problem("rules:\n  - when: a cat\n    run: []"), "rules.yaml:3:10: run needs a program, like run: [notify-send, \"At the door\"]")
         XCTAssertEqual(
-            problem("rules:\n  - when: a cat\n    post: ftp://host/x"), "rules.yaml:3:11: post needs an http:// or https:// URL with a host, not \"ftp://host/x\"")
+            problem("rules:\n  - when: a cat\n    run: []"), "rules.yaml:3:10: run needs a program, like run: [notify-send, \"At the door\"]")
         XCTAssertEqual(
-            problem("rules:\n  - when: a cat\n    post: not a url"), "rules.yaml:3:11: post needs an http:// or https:// URL with a host, not \"not a url\"")
+            problem("rules:\n  - when: a cat\n    post: ftp://host/x"),
+            "rules.yaml:3:11: post needs an http:// or https:// URL with a host, not \"ftp://host/x\"")
+        XCTAssertEqual(
+            problem("rules:\n  - when: a cat\n    post: not a url"),
+            "rules.yaml:3:11: post needs an http:// or https:// URL with a host, not \"not a url\"")
         XCTAssertEqual(
             problem("rules:\n  - when: a cat\n    post: {url: 'http://h/x', format: text, snapshot: true}"),
             "rules.yaml:3:11: snapshot: true needs format: json (a text post is one line)")
-        XCTAssertEqual(problem("rules:\n  - when: a cat\n    post: {url: 'http://h/x', format: xml}"), "rules.yaml:3:11: format: is json or text, not \"xml\"")
+        XCTAssertEqual(
+            problem("rules:\n  - when: a cat\n    post: {url: 'http://h/x', format: xml}"), "rules.yaml:3:11: format: is json or text, not \"xml\"")
         XCTAssertEqual(
             problem("rules:\n  - when: a cat\n    post: {url: 'http://h/x', headers: {\"Bad Name\": x}}"),
             "rules.yaml:3:11: \"Bad Name\" is not a header name (letters, digits, - and _)")

@@ -40,7 +40,8 @@ final class MQTTTests: XCTestCase {
     func testHomeAssistantSeesEachRuleAndAFireReachesTheBrokerWithItsSnapshot() throws {
         let broker = try Mosquitto()
         let rulesFile = path("rules.yaml")
-        try "rules:\n  - when: a test card\n    count: true\n  - when: a dog\n    log: true\n".write(toFile: rulesFile, atomically: true, encoding: .utf8)
+        try "rules:\n  - when: a test card\n    count: true\n  - when: a dog\n    log: true\n".write(
+            toFile: rulesFile, atomically: true, encoding: .utf8)
         // A subscriber on the events topic from before the fire, stamping when each message arrived.
         let received = path("received.txt")
         let subscriber = Process()
@@ -64,8 +65,11 @@ final class MQTTTests: XCTestCase {
         // Discovery: a binary sensor and an image a rule, a counter for the count rule, one device.
         let cardConfigs = try ["a_test_card", "a_dog"].map { slug -> [String: Any] in
             let topic = try XCTUnwrap(
-                try Subprocess.run("/usr/bin/mosquitto_sub", ["-p", String(broker.port), "-t", "homeassistant/binary_sensor/porch/+/config", "-v", "-W", "1", "--retained-only"])
-                    .stdout.split(separator: "\n").first { $0.contains("/\(slug)_") })
+                try Subprocess.run(
+                    "/usr/bin/mosquitto_sub",
+                    ["-p", String(broker.port), "-t", "homeassistant/binary_sensor/porch/+/config", "-v", "-W", "1", "--retained-only"]
+                )
+                .stdout.split(separator: "\n").first { $0.contains("/\(slug)_") })
             return try XCTUnwrap(json(Data(topic.split(separator: " ", maxSplits: 1)[1].utf8)))
         }
         let device = try XCTUnwrap(cardConfigs[0]["device"] as? [String: Any])
@@ -106,14 +110,18 @@ final class MQTTTests: XCTestCase {
         print("MEASURE mqtt fire→subscriber latency: \(String(format: "%.1f", (arrived - firedAt.timeIntervalSince1970) * 1000)) ms")
 
         // A reload: the dog goes (its entities are removed), a fox comes.
-        try "rules:\n  - when: a test card\n    count: true\n  - when: a fox\n    log: true\n".write(toFile: rulesFile, atomically: true, encoding: .utf8)
+        try "rules:\n  - when: a test card\n    count: true\n  - when: a fox\n    log: true\n".write(
+            toFile: rulesFile, atomically: true, encoding: .utf8)
         kill(p.processIdentifier, SIGHUP)
         EventLogFile.waitForLines(log, containing: "\"action\":\"reloaded\"")
         try waitFor("the dog's config to go") { try broker.retained("homeassistant/binary_sensor/porch/\(dogID)/config", seconds: 1) == nil }
         XCTAssertNil(try broker.retained("lookd/porch/rule/\(dogID)/state", seconds: 1))
         try waitFor("the fox's config") {
-            try Subprocess.run("/usr/bin/mosquitto_sub", ["-p", String(broker.port), "-t", "homeassistant/binary_sensor/porch/+/config", "-v", "-W", "1", "--retained-only"])
-                .stdout.contains("\"name\":\"a fox\"")
+            try Subprocess.run(
+                "/usr/bin/mosquitto_sub",
+                ["-p", String(broker.port), "-t", "homeassistant/binary_sensor/porch/+/config", "-v", "-W", "1", "--retained-only"]
+            )
+            .stdout.contains("\"name\":\"a fox\"")
         }
 
         // Killed outright: the broker publishes the last will.
@@ -129,10 +137,13 @@ final class MQTTTests: XCTestCase {
             let s = Process()
             s.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_sub")
             s.arguments = ["-p", String(broker.port), "-h", "127.0.0.1", "-t", "lookd/yard/events", "-q", "1", "-c", "-i", "lookd-test-sub"]
-            let out = FileManager.default.fileExists(atPath: path("got.txt")) ? FileHandle(forUpdatingAtPath: path("got.txt"))! : {
-                FileManager.default.createFile(atPath: path("got.txt"), contents: nil)
-                return FileHandle(forWritingAtPath: path("got.txt"))!
-            }()
+            let out =
+                FileManager.default.fileExists(atPath: path("got.txt"))
+                ? FileHandle(forUpdatingAtPath: path("got.txt"))!
+                : {
+                    FileManager.default.createFile(atPath: path("got.txt"), contents: nil)
+                    return FileHandle(forWritingAtPath: path("got.txt"))!
+                }()
             out.seekToEndOfFile()
             s.standardOutput = out
             try s.run()
@@ -142,7 +153,9 @@ final class MQTTTests: XCTestCase {
         var subscriber = try subscribe()
         // A fire every other frame, a frame every 20 ms; 5 events may wait while the broker is away.
         let p = try watch(
-            "a test card=count", script: ["!wait 0.02 1. Yes", "!wait 0.02 1. No"] + Array(repeating: ["!wait 0.02 1. Yes", "!wait 0.02 1. No"], count: 2000).flatMap { $0 },
+            "a test card=count",
+            script: ["!wait 0.02 1. Yes", "!wait 0.02 1. No"]
+                + Array(repeating: ["!wait 0.02 1. Yes", "!wait 0.02 1. No"], count: 2000).flatMap { $0 },
             broker: broker, more: ["--name", "yard", "--mqtt-queue", "5", "--cooldown", "0"])
         defer { if p.isRunning { p.terminate() } }
         let log = path("events.jsonl")
@@ -176,7 +189,9 @@ final class MQTTTests: XCTestCase {
         // What waited past the queue's 5 was dropped (a fire or two about the loss may have been handed
         // to the client before it knew).
         XCTAssertLessThanOrEqual(abs(dropped - (firesAway - 5)), 2, "dropped \(dropped) of \(firesAway) fires while away")
-        let got = try String(contentsOfFile: path("got.txt"), encoding: .utf8).split(separator: "\n").compactMap { json(Data($0.utf8))?["fire"] as? Int }
+        let got = try String(contentsOfFile: path("got.txt"), encoding: .utf8).split(separator: "\n").compactMap {
+            json(Data($0.utf8))?["fire"] as? Int
+        }
         XCTAssertEqual(Set(got).count + dropped, fires, "every fire not dropped reached the subscriber (\(got.count) lines)")
 
         // The loop's frame times while the broker was away, against those before (printed; the

@@ -10,7 +10,8 @@ public struct MQTTBroker: Sendable, Equatable {
     public var user: String?
     public var password: String?
 
-    public static func parse(_ text: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> Result<MQTTBroker, MQTTURLError> {
+    public static func parse(_ text: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> Result<MQTTBroker, MQTTURLError>
+    {
         guard let parts = URLComponents(string: text), let scheme = parts.scheme?.lowercased(), ["mqtt", "mqtts"].contains(scheme) else {
             return .failure(MQTTURLError(text: "--mqtt takes mqtt://[user@]host[:port] or mqtts://…, not \"\(text)\""))
         }
