@@ -49,7 +49,9 @@ public enum Reaction: Sendable, Equatable {
         case .count: return "count"
         case .log: return "log"
         case .effect(let e, let s): return s == e.ownSound ? "effect:\(e.rawValue)" : "effect:\(e.rawValue)/\(s.rawValue)"
-        case .run(let c): return "run:" + c.arguments.joined(separator: " ")
+        case .run(let c):
+            // A word with spaces is shown quoted (the inline form itself splits at spaces).
+            return "run:" + c.arguments.map { $0.contains(where: \.isWhitespace) || $0.isEmpty ? "\"\($0)\"" : $0 }.joined(separator: " ")
         case .post(let p): return "post:" + p.url
         }
     }

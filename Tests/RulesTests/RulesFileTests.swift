@@ -56,7 +56,7 @@ final class RulesFileTests: XCTestCase {
 
     func testTheExampleFileShipsValidWithEveryReaction() throws {
         let set = try RulesFile.load(path: Fixtures.root.appendingPathComponent("rules.example.yaml").path)
-        XCTAssertEqual(Set(set.rules.map(\.reaction.kind)), ["sound", "say", "timer", "count", "log", "effect"])
+        XCTAssertEqual(Set(set.rules.map(\.reaction.kind)), ["sound", "say", "timer", "count", "log", "effect", "run", "post"])
     }
 
     func testBadFilesSayWhereAndWhat() {
@@ -72,13 +72,13 @@ final class RulesFileTests: XCTestCase {
             "rules.yaml:2:5: a rule needs a condition: when: <what to look for>")
         XCTAssertEqual(
             problem("rules:\n  - when: a cat\n"),
-            "rules.yaml:2:5: the rule \"a cat\" has no reaction; add one of sound, say, timer, count, log or effect")
+            "rules.yaml:2:5: the rule \"a cat\" has no reaction; add one of sound, say, timer, count, log, effect, run or post")
         XCTAssertEqual(
             problem("rules:\n  - when: a cat\n    sound: chime\n    say: Hello\n"),
             "rules.yaml:4:5: a rule has exactly one reaction; this one has sound and say")
         XCTAssertEqual(
             problem("rules:\n  - when: a cat\n    beep: loud\n"),
-            "rules.yaml:3:5: unknown key \"beep\"; a rule has when:, one reaction (sound, say, timer, count, log or effect) and settings (cooldown, confirm, min_confidence, on, when_active, region, enabled)"
+            "rules.yaml:3:5: unknown key \"beep\"; a rule has when:, one reaction (sound, say, timer, count, log, effect, run or post) and settings (cooldown, confirm, min_confidence, on, when_active, region, enabled)"
         )
         XCTAssertEqual(
             problem("rules:\n  - when: a cat\n    sound: trumpet\n"),

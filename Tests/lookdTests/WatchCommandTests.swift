@@ -93,11 +93,11 @@ final class WatchCommandTests: XCTestCase {
         let frames = try XCTUnwrap(rec["frames"] as? [[String: Any]])
         XCTAssertGreaterThan(frames.count, 1)
         for frame in frames {
-            // Nine rules (one disabled is not asked); the night-time rule is asked only from 22:00 to 06:00.
+            // Eleven rules (one disabled is not asked); the night-time rule is asked only from 22:00 to 06:00.
             let answers = try XCTUnwrap(frame["answers"] as? [String])
-            XCTAssertEqual(answers.count, 9)
+            XCTAssertEqual(answers.count, 11)
             let inactive = try XCTUnwrap(frame["inactive"] as? [Int])
-            XCTAssertTrue(inactive == [] || inactive == [9], "\(inactive)")
+            XCTAssertTrue(inactive == [] || inactive == [11], "\(inactive)")
             XCTAssertEqual(answers.enumerated().filter { $0.element == "?" }.map { $0.offset + 1 }, inactive, "constrained: the rest all read")
             XCTAssertGreaterThan(frame["tokens_in"] as? Int ?? 0, 64)
             XCTAssertNotNil(frame["raw"] as? String)
@@ -235,11 +235,13 @@ final class WatchCommandTests: XCTestCase {
     func testCheckPrintsTheRulesAsUnderstood() throws {
         let r = try Subprocess.run(Fixtures.lookd, ["check", Fixtures.root.appendingPathComponent("rules.example.yaml").path])
         XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertTrue(r.stdout.contains("9 rules in"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("11 rules in"), r.stdout)
         XCTAssertTrue(r.stdout.contains("  1. a chessboard → chime  (line 13)"), r.stdout)
         XCTAssertTrue(
-            r.stdout.contains("  7. a delivery van → say:The van is here  [cooldown 600 s · confirm 2 of 3 · min confidence 0.8]"), r.stdout)
-        XCTAssertTrue(r.stdout.contains("  (disabled, line 45) a bird on the feeder → count"), r.stdout)
+            r.stdout.contains("  9. a delivery van → say:The van is here  [cooldown 600 s · confirm 2 of 3 · min confidence 0.8]"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("  (disabled, line 52) a bird on the feeder → count"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("  7. a package on the doorstep → run:logger -t lookd \"a package was left\"  (line 26)"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("  8. a dog on the sofa → post:http://127.0.0.1:8123/api/webhook/lookd-dog  (line 28)"), r.stdout)
         XCTAssertTrue(r.stdout.contains("  6. water rushing over rows of stones → effect:ripple"), r.stdout)
         XCTAssertTrue(r.stdout.contains("  2. Is there a lighthouse?"), r.stdout)
         let bad = try Subprocess.run(Fixtures.lookd, ["check", "a cat=woof"])
