@@ -50,6 +50,15 @@ public final class Reactor: ReactionPerformer, @unchecked Sendable {
     public let timers = Timers()
     public let commands: CommandRunner
     public let poster: Poster
+    /// Commands and posts that ended, and those of them that failed (dropped ones are the runner's).
+    public struct Outbound: Sendable, Equatable {
+        public var commands = 0
+        public var commandsFailed = 0
+        public var posts = 0
+        public var postsFailed = 0
+    }
+    private var outbound = Outbound()
+    public var outboundCounts: Outbound { lock.withLock { outbound } }
     /// Later outcomes: sounds played, lines spoken, countdowns ended.
     public var onReport: (@Sendable (ReactionReport) -> Void)?
 
@@ -97,10 +106,7 @@ public final class Reactor: ReactionPerformer, @unchecked Sendable {
             if !started { return dropped("run", commands.dropped, "commands", commands.settings.limit, commands.settings.waiting) }
             return ReactionResult(performed: true, shown: "run")
         case .post(let post):
-            let started = poster.start(post, fire: context) { [weak self] sent in
-                if let error = sent.error { self?.log.error("post: \(sent.condition): \(sent.url): \(error)") }
-                self?.onReport?(.post(sent))
-            }
+            let started = poster.start(post, fire: context) { [weak self] sent in self?.postEnded(sent) }
             if !started { return dropped("post", poster.dropped, "posts", poster.settings.limit, poster.settings.waiting) }
             return ReactionResult(performed: true, shown: "post")
         }
@@ -112,8 +118,22 @@ public final class Reactor: ReactionPerformer, @unchecked Sendable {
         return ReactionResult(performed: false, shown: shown, note: note)
     }
 
+    /// A post was answered (or given up on): a failure to the journal, and a `post` report.
+    private func postEnded(_ sent: ReactionReport.PostSent) {
+        lock.withLock {
+            outbound.posts += 1
+            if !sent.performed { outbound.postsFailed += 1 }
+        }
+        if let error = sent.error { log.error("post: \(sent.condition): \(sent.url): \(error)") }
+        onReport?(.post(sent))
+    }
+
     /// A command ended: its status and output to the journal, and a `command` report.
     private func commandEnded(_ ran: ReactionReport.CommandRan) {
+        lock.withLock {
+            outbound.commands += 1
+            if !ran.succeeded { outbound.commandsFailed += 1 }
+        }
         let program = ran.arguments.first ?? ""
         let how = ran.error ?? "exited 0"
         let line = "run: \(ran.condition): \(program) \(how) in \(String(format: "%.2f", ran.seconds)) s"

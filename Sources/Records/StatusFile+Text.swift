@@ -40,6 +40,7 @@ extension StatusFile {
                     + "\(Int((share * 100).rounded())) % skipped\(hour)")
         }
         if let snapshot = s["last_snapshot"] as? String { lines.append("last fire's snapshot: \(snapshot)") }
+        if let outputs = s["outputs"] as? [String: Any] { lines += outputLines(outputs) }
         if let events = s["events"] as? String { lines.append("events: \(events)") }
         lines.append("status: \(path)")
         return lines.joined(separator: "\n")
@@ -50,5 +51,22 @@ extension StatusFile {
         if s < 120 { return "\(s) s" }
         if s < 7200 { return "\(s / 60) min" }
         return "\(s / 3600) h \(s % 3600 / 60) min"
+    }
+
+    /// `MQTT: mqtt://host:1883 connected · 0 dropped` and the commands' and posts' counts, when any ran.
+    private static func outputLines(_ outputs: [String: Any]) -> [String] {
+        var lines: [String] = []
+        if let mqtt = outputs["mqtt"] as? [String: Any], let broker = mqtt["broker"] as? String {
+            let state = (mqtt["connected"] as? Bool) == true ? "connected" : "away (reconnecting)"
+            let waiting = mqtt["waiting"] as? Int ?? 0
+            lines.append("MQTT: \(broker) \(state) · \(waiting) waiting · \(mqtt["dropped"] as? Int ?? 0) dropped")
+        }
+        for (key, name) in [("commands", "commands"), ("posts", "posts")] {
+            guard let o = outputs[key] as? [String: Any], let ended = o["ended"] as? Int else { continue }
+            let dropped = o["dropped"] as? Int ?? 0
+            guard ended + dropped > 0 else { continue }
+            lines.append("\(name): \(ended) ended · \(o["failed"] as? Int ?? 0) failed · \(dropped) dropped")
+        }
+        return lines
     }
 }

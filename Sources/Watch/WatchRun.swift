@@ -113,6 +113,7 @@ public final class WatchRun {
         }
         loop.onReload = { service.reload($0) }
         let mqtt = try Self.startMQTT(config, rules: rules.rules, reactor: reactor, events: events)
+        service.outputs = { Self.outputs(mqtt, reactor) }
         if let mqtt {
             let frameDone = loop.onFrame
             loop.onFrame = { frame, snapshot in
@@ -263,6 +264,30 @@ public final class WatchRun {
         events.write("mqtt", [("state", .string("connecting")), ("broker", .string(broker.shown)), ("name", .string(output.name))])
         output.start(rules: rules)
         return output
+    }
+
+    /// The outputs' state for the status: MQTT's connection and drops, commands' and posts' outcomes.
+    private static func outputs(_ mqtt: MQTTOutput?, _ reactor: Reactor) -> JSON {
+        let counts = reactor.outboundCounts
+        var fields: [(String, JSON)] = [
+            (
+                "commands",
+                .object([("ended", .int(counts.commands)), ("failed", .int(counts.commandsFailed)), ("dropped", .int(reactor.commands.dropped))])
+            ),
+            ("posts", .object([("ended", .int(counts.posts)), ("failed", .int(counts.postsFailed)), ("dropped", .int(reactor.poster.dropped))])),
+        ]
+        if let mqtt, let broker = mqtt.broker {
+            let state = mqtt.state
+            fields.insert(
+                (
+                    "mqtt",
+                    .object([
+                        ("broker", .string(broker)), ("connected", .bool(state.connected)), ("waiting", .int(state.waiting)),
+                        ("dropped", .int(state.dropped)),
+                    ])
+                ), at: 0)
+        }
+        return .object(fields)
     }
 
     private static func settleSounds(_ reactor: Reactor) {

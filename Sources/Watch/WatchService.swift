@@ -24,6 +24,8 @@ public final class WatchService: @unchecked Sendable {
     private var state = "starting"
     private var statusProblem: String?
     private var lastStatus = -Double.infinity
+    /// The outputs' state for the status (MQTT, commands, posts), when any is in use.
+    var outputs: (() -> JSON)?
 
     public init(config: WatchConfig, engine: String, eventsPath: String?, notifier: any ServiceNotifier) {
         self.statusPath = StatusFile.path(explicit: config.statusPath)
@@ -100,7 +102,7 @@ public final class WatchService: @unchecked Sendable {
                 ("frame", .int(snapshot.frame)), ("fires", .int(snapshot.fires)),
                 ("numbers", snapshot.numbers.map { .strings($0) } ?? .null),
                 ("gate", snapshot.gate.map { $0.json(at: snapshot.runT) } ?? .null),
-                ("last_snapshot", .optional(snapshot.lastSnapshot)),
+                ("last_snapshot", .optional(snapshot.lastSnapshot)), ("outputs", outputs?() ?? .null),
                 ("log", .strings(Log.shared.recent)), ("events", .optional(eventsPath)),
             ] + extra)
         lastStatus = MonotonicClock().now()

@@ -96,6 +96,8 @@ final class MQTTTests: XCTestCase {
         XCTAssertEqual(fired["condition"] as? String, "a test card")
         XCTAssertEqual(fired["snapshot"] as? String, snapshot)
         XCTAssertEqual(try broker.retainedText("lookd/porch/availability"), "online")
+        let status = try Subprocess.run(Fixtures.lookd, ["status", "--status", path("status.json")])
+        XCTAssertTrue(status.stdout.contains("MQTT: \(broker.url) connected · 0 waiting · 0 dropped"), status.stdout)
         subscriber.waitUntilExit()
         let line = try String(contentsOfFile: received, encoding: .utf8)
         let parts = line.split(separator: " ", maxSplits: 1)

@@ -87,6 +87,9 @@ public final class MQTTOutput: @unchecked Sendable {
     /// Marks the instance offline and disconnects.
     public func stop() { publisher.stop() }
 
+    /// The broker, as shown.
+    public var broker: String? { publisher.client.broker.shown }
+
     /// Connected now, messages waiting, and dropped in the run.
     public var state: (connected: Bool, waiting: Int, dropped: Int) {
         let s = publisher.state
