@@ -22,6 +22,7 @@ let package = Package(
         .systemLibrary(name: "CV4L2", path: "Sources/CV4L2", pkgConfig: "libv4l2"),
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl"),
         .systemLibrary(name: "CMosquitto", path: "Sources/CMosquitto", pkgConfig: "libmosquitto"),
+        .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd"),
 
         .target(name: "LookCore", path: "Sources/LookCore"),
         .target(name: "Media", dependencies: ["LookCore", "CFFmpeg"], path: "Sources/Media"),
@@ -34,7 +35,7 @@ let package = Package(
         .target(name: "Records", dependencies: ["LookCore", "Rules"], path: "Sources/Records"),
         .target(
             name: "Watch",
-            dependencies: ["LookCore", "Media", "Capture", "VLM", "Rules", "Grounding", "Reactions", "Records", "CMosquitto"],
+            dependencies: ["LookCore", "Media", "Capture", "VLM", "Rules", "Grounding", "Reactions", "Records", "CMosquitto", "CMicroHTTPD"],
             path: "Sources/Watch"
         ),
         .executableTarget(

@@ -55,6 +55,9 @@ public struct WatchConfig: Sendable {
     public var mqtt: MQTTBroker?
     public var mqttDiscovery: String? = "homeassistant"
     public var mqttQueue = 256
+    /// The page and `/metrics` (`--http`), and the token every request must carry (`--http-token`).
+    public var http: WebOutput.Listen?
+    public var httpToken: String?
     /// Limits of `run:` commands and `post:` requests.
     public var commands = CommandRunner.Settings()
     public var posts = Poster.Settings()

@@ -38,6 +38,7 @@ extension WatchLoop {
             for warning in set.warnings { Log.shared.warning(warning) }
             Log.shared.notice("rules reloaded from \(source) (\(why)): \(set.rules.count) rules, \(kept) kept their state")
             onReload?(snapshot)
+            onReloaded?(true)
             return true
         } catch {
             events.write(
@@ -49,6 +50,7 @@ extension WatchLoop {
             Log.shared.error("rules not reloaded: \(error.description); the old rules stay")
         }
         onReload?(snapshot)
+        onReloaded?(false)
         return false
     }
 }

@@ -42,6 +42,11 @@ public final class WatchLoop {
     /// `--snapshots`: where each fire's frame goes, and the latest written.
     var snapshots: Snapshots?
     var lastSnapshot: String?
+    /// The picture the model got on the latest answered frame (with the grid when `--grid` is on).
+    public private(set) var lastShown: RGBImage?
+    /// A frame whose model call failed, and each reload's outcome (true: the new rules are in force).
+    public var onFailure: ((FrameFailure) -> Void)?
+    public var onReloaded: ((Bool) -> Void)?
     /// Where the rules came from (a file's path, or `inline`).
     public private(set) var rulesSource: String
     private var rulesStamp: Date?
@@ -122,7 +127,9 @@ public final class WatchLoop {
                 guard case .model(_, let reason) = error else { throw error }
                 failures += 1
                 gate.force(.retry)
-                recorder.failed(FrameFailure(index: index, runT: clock.now() - runStart, stage: "model", reason: reason, inARow: failures))
+                let failure = FrameFailure(index: index, runT: clock.now() - runStart, stage: "model", reason: reason, inARow: failures)
+                recorder.failed(failure)
+                onFailure?(failure)
                 Log.shared.error("frame \(index): the model failed (\(failures) in a row): \(reason)")
                 if failures >= Self.failureLimit { throw .failedInARow(count: failures, reason: reason) }
                 pause(Double(1 << (failures - 1)))
@@ -168,6 +175,7 @@ public final class WatchLoop {
     private func step(_ frame: Frame, index: Int, grab: Double, active: [Int], gate note: GateNote) throws(WatchError) -> FrameOutcome {
         let t1 = clock.now()
         let shown = config.grid ? GridOverlay.draw(on: frame.image) : frame.image
+        lastShown = shown
         let t2 = clock.now()
         // One question per region, the whole frame first, then the regions as the rules name them:
         // rules that share one share its prompt.

@@ -81,7 +81,8 @@ public final class WatchRun {
             throw .rules("\(rulesSource): \(problem)")
         }
         if let warning = config.tokensWarning(rules: rules.rules.count) { Log.shared.warning(warning) }
-        if let live = source as? any LiveSource { Self.watchLive(live, events: events, stop: stop) }
+        let web = try Self.startWeb(config)
+        if let live = source as? any LiveSource { Self.watchLive(live, events: events, stop: stop) { web?.metrics.source(up: $0) } }
         let sourceJSON: [(String, JSON)] = [
             ("kind", .string(info.kind)), ("name", .string(info.name)), ("size", .ints([info.width, info.height])),
             ("fps", .optional(info.fps)), ("duration", .optional(info.duration)), ("pace", .string(info.pace)),
@@ -101,32 +102,35 @@ public final class WatchRun {
         reactor.onReport = { [events] report in
             events.write(report.event, report.fields)
             record.add(report)
+            web?.metrics.reported(report)
         }
         if let audio = reactor.audio { events.write("sounds", [("in_build", .strings(audio.library.soundsInBuild))]) }
         let loop = WatchLoop(
             source: source, model: model, rules: rules.rules, rulesSource: rulesSource, config: config, events: events,
             record: record, reactor: reactor, stop: stop, reloads: reloads, clock: clock)
         let service = WatchService(config: config, engine: model.engineName, eventsPath: events.path, notifier: notifier)
-        loop.onFrame = { frame, snapshot in
-            service.frameDone(frame, snapshot)
-            onFrame(frame)
-        }
-        loop.onReload = { service.reload($0) }
         let mqtt = try Self.startMQTT(config, rules: rules.rules, reactor: reactor, events: events)
         service.outputs = { Self.outputs(mqtt, reactor) }
-        if let mqtt {
-            let frameDone = loop.onFrame
-            loop.onFrame = { frame, snapshot in
-                frameDone?(frame, snapshot)
-                mqtt.frame(snapshot)
-            }
-            loop.onReload = { snapshot in
-                service.reload(snapshot)
-                if let snapshot { mqtt.adopt(snapshot.rows.map(\.rule)) }
-            }
-            loop.onFire = { fire, rule in mqtt.fired(fire, rule: rule) }
+        service.onStatus = { web?.state.status($0) }
+        web?.metrics.mqttDropped = { mqtt?.state.dropped ?? 0 }
+        // The outputs, after each frame, fire, skip, failed frame and reload.
+        loop.onFrame = { [unowned loop] frame, snapshot in
+            service.frameDone(frame, snapshot)
+            mqtt?.frame(snapshot)
+            web?.frame(frame, shown: loop.lastShown)
+            onFrame(frame)
         }
-        loop.onSkip = { service.skipped($0) }
+        loop.onFire = { fire, rule in mqtt?.fired(fire, rule: rule) }
+        loop.onSkip = { snapshot in
+            service.skipped(snapshot)
+            web?.metrics.skipped()
+        }
+        loop.onFailure = { _ in web?.metrics.failed() }
+        loop.onReload = { snapshot in
+            service.reload(snapshot)
+            if let snapshot { mqtt?.adopt(snapshot.rows.map(\.rule)) }
+        }
+        loop.onReloaded = { web?.metrics.reloaded($0) }
         loop.gate.settings.enabled = config.gateEnabled(for: info)
         loop.gate.settings.masks = config.gate.masks + rules.gateMasks
         service.ready(loop.snapshot)
@@ -148,6 +152,7 @@ public final class WatchRun {
         service.stopping(loop.snapshot, reason: reason)
         Self.settleSounds(reactor)
         mqtt?.stop()
+        web?.stop()
         let seconds = clock.now() - runStart
         events.write("stop", [("reason", .string(reason)), ("frames", .int(record.frameCount))])
         let path: String
@@ -246,6 +251,14 @@ public final class WatchRun {
 
     /// Lets sounds and spoken lines that are still playing finish (at most a few seconds), so their
     /// reports reach the records.
+    /// Opens the page and `/metrics` (`--http`), when asked.
+    private static func startWeb(_ config: WatchConfig) throws(WatchError) -> WebOutput? {
+        guard let listen = config.http else { return nil }
+        let web = try WebOutput(listen: listen, token: config.httpToken, snapshotsDir: config.snapshotsDir)
+        Log.shared.notice("the page is at http://\(listen.host.contains(":") ? "[\(listen.host)]" : listen.host):\(listen.port)/")
+        return web
+    }
+
     /// Connects to the MQTT broker, when one is set; the connection itself is made (and remade) by
     /// the client's own thread, so a broker that is down delays nothing.
     private static func startMQTT(_ config: WatchConfig, rules: [Rule], reactor: Reactor, events: EventLog) throws(WatchError) -> MQTTOutput? {

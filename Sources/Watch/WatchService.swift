@@ -26,6 +26,8 @@ public final class WatchService: @unchecked Sendable {
     private var lastStatus = -Double.infinity
     /// The outputs' state for the status (MQTT, commands, posts), when any is in use.
     var outputs: (() -> JSON)?
+    /// Each status as it is written (the page's).
+    var onStatus: ((JSON) -> Void)?
 
     public init(config: WatchConfig, engine: String, eventsPath: String?, notifier: any ServiceNotifier) {
         self.statusPath = StatusFile.path(explicit: config.statusPath)
@@ -106,6 +108,7 @@ public final class WatchService: @unchecked Sendable {
                 ("log", .strings(Log.shared.recent)), ("events", .optional(eventsPath)),
             ] + extra)
         lastStatus = MonotonicClock().now()
+        onStatus?(status)
         let problem = StatusFile.write(status, to: statusPath)
         if let problem, problem != statusProblem { Log.shared.warning(problem) }
         statusProblem = problem

@@ -68,6 +68,11 @@ enum WatchCommand {
           --mqtt-discovery P    Home Assistant's discovery prefix (default homeassistant), or off
           --mqtt-queue N        fire events kept while the broker is away (default 256; older ones are dropped)
           --name NAME           this instance's name in MQTT topics and Home Assistant (default: the host name)
+        The page (read-only; README: The page):
+          --http ADDR:PORT      serve the live page, /api/status, /api/events and /metrics (Prometheus) there;
+                                the service's is 127.0.0.1:8470 (this machine only)
+          --http-token T        the token every request must carry (?token=T or Authorization: Bearer T); needed
+                                when ADDR is not loopback; LOOKD_HTTP_TOKEN in the environment does the same
         Run:
           --seconds N           watch this long (the frame being answered is finished)
           --delay S             wait this long before the first frame

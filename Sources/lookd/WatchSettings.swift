@@ -12,7 +12,7 @@ enum WatchSettings {
         "trigger", "pace", "every", "hold", "photo-seconds", "size", "frames", "log", "record",
         "truth", "context", "threads", "cells", "effects", "status", "camera-size", "gate", "gate-threshold", "gate-fps",
         "gate-max", "gate-mask", "constrain", "snapshots", "keep-snapshots", "name", "mqtt", "mqtt-discovery", "mqtt-queue",
-        "run-timeout", "post-timeout",
+        "run-timeout", "post-timeout", "http", "http-token",
     ]
     static let switches: Set<String> = ["no-sound", "cell-words", "grid", "watch-rules"]
 
@@ -87,6 +87,18 @@ enum WatchSettings {
         case let other: throw usage("--mqtt-discovery is a topic prefix (homeassistant) or off, not \"\(other)\"")
         }
         c.mqttQueue = try args.integer("mqtt-queue", default: 256, in: 1...100_000)
+        if let text = args.value("http") {
+            guard let listen = WebOutput.Listen.parse(text) else {
+                throw usage("--http is ADDRESS:PORT (127.0.0.1:8470, 0.0.0.0:8470, [::1]:8470), not \"\(text)\"")
+            }
+            c.http = listen
+            c.httpToken = args.value("http-token") ?? ProcessInfo.processInfo.environment["LOOKD_HTTP_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+            if !listen.isLoopback && c.httpToken == nil {
+                throw usage("--http \(text) is reachable from other machines: set a token (LOOKD_HTTP_TOKEN in the env file, or --http-token)")
+            }
+        } else if args.value("http-token") != nil {
+            throw usage("--http-token goes with --http")
+        }
         c.commands.timeLimit = try Self.number(args, "run-timeout", default: 30, in: 0.1...86400)
         c.posts.timeLimit = try Self.number(args, "post-timeout", default: 10, in: 0.1...600)
         c.posts.connectLimit = min(c.posts.connectLimit, c.posts.timeLimit)

@@ -10,7 +10,7 @@ public final class Mosquitto {
 
     public init() throws {
         folder = try Fixtures.scratch("mosquitto")
-        port = Self.freePort()
+        port = LoopbackPort.free()
         let config = """
             listener \(port) 127.0.0.1
             allow_anonymous true
@@ -38,7 +38,7 @@ public final class Mosquitto {
         process = p
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
-            if Self.accepts(port) { return }
+            if LoopbackPort.accepts(port) { return }
             usleep(20_000)
         }
         throw NSError(domain: "Mosquitto", code: 1, userInfo: [NSLocalizedDescriptionKey: "mosquitto did not start on \(port)"])
@@ -65,29 +65,4 @@ public final class Mosquitto {
     }
 
     public func retainedText(_ topic: String) throws -> String? { try retained(topic).map { String(decoding: $0, as: UTF8.self) } }
-
-    static func freePort() -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    static func accepts(_ port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        } == 0
-    }
 }

@@ -1,0 +1,23 @@
+// GNU libmicrohttpd from Debian (libmicrohttpd-dev): the page, the API and /metrics behind --http.
+// MHD_start_daemon takes its options as varargs, which Swift cannot pass: this wrapper passes the
+// ones lookd sets.
+#include <sys/socket.h>
+#include <microhttpd.h>
+
+static inline struct MHD_Daemon *lookd_mhd_start(unsigned int flags, const struct sockaddr *address,
+                                                 MHD_AccessHandlerCallback handler, void *context,
+                                                 unsigned int connection_limit, unsigned int timeout_seconds) {
+    return MHD_start_daemon(flags, 0, NULL, NULL, handler, context,
+                            MHD_OPTION_SOCK_ADDR, address,
+                            MHD_OPTION_CONNECTION_LIMIT, connection_limit,
+                            MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
+                            MHD_OPTION_END);
+}
+
+// Enumerators and macros as constants Swift can name.
+static const enum MHD_Result LOOKD_MHD_YES = MHD_YES;
+static const enum MHD_Result LOOKD_MHD_NO = MHD_NO;
+static const uint64_t LOOKD_MHD_SIZE_UNKNOWN = MHD_SIZE_UNKNOWN;
+static const enum MHD_ResponseMemoryMode LOOKD_MHD_RESPMEM_MUST_COPY = MHD_RESPMEM_MUST_COPY;
+static const enum MHD_ValueKind LOOKD_MHD_HEADER_KIND = MHD_HEADER_KIND;
+static const enum MHD_ValueKind LOOKD_MHD_GET_ARGUMENT_KIND = MHD_GET_ARGUMENT_KIND;

@@ -1,0 +1,125 @@
+import Foundation
+import LookCore
+import Records
+
+/// The watch's counters, kept as outcomes arrive (on the loop's and the reactions' threads) and
+/// written in Prometheus' text format for `/metrics`.
+final class Metrics: @unchecked Sendable {
+    /// Histogram buckets, seconds: a CPU frame takes seconds, a GPU server's a fraction of one.
+    static let buckets: [Double] = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60]
+
+    struct Histogram {
+        var counts = [Int](repeating: 0, count: Metrics.buckets.count)
+        var sum = 0.0
+        var count = 0
+
+        mutating func observe(_ x: Double) {
+            for (i, edge) in Metrics.buckets.enumerated() where x <= edge { counts[i] += 1 }
+            sum += x
+            count += 1
+        }
+    }
+
+    private let lock = NSLock()
+    private var frames: [String: Int] = ["answered": 0, "skipped": 0, "failed": 0]
+    private var fires: [String: [String: Int]] = [:]
+    private var model = Histogram()
+    private var firstToken = Histogram()
+    private var frameTime = Histogram()
+    private var reloads: [String: Int] = ["ok": 0, "rejected": 0]
+    private var failures: [String: Int] = ["sound": 0, "speech": 0, "mqtt": 0, "post": 0, "run": 0]
+    private var sourceUp = 1
+    /// MQTT's dropped messages, read when scraped.
+    var mqttDropped: (@Sendable () -> Int)?
+
+    func answered(_ frame: FrameOutcome) {
+        lock.withLock {
+            frames["answered", default: 0] += 1
+            model.observe(frame.model)
+            if let first = frame.timings.firstToken { firstToken.observe(first) }
+            frameTime.observe(frame.done)
+            for fire in frame.fires {
+                fires[fire.condition, default: [:]][fire.reaction.kind, default: 0] += 1
+                if !fire.result.performed, let output = Self.output(fire.reaction) { failures[output, default: 0] += 1 }
+            }
+        }
+    }
+
+    func skipped() { lock.withLock { frames["skipped", default: 0] += 1 } }
+    func failed() { lock.withLock { frames["failed", default: 0] += 1 } }
+    func reloaded(_ ok: Bool) { lock.withLock { reloads[ok ? "ok" : "rejected", default: 0] += 1 } }
+    func source(up: Bool) { lock.withLock { sourceUp = up ? 1 : 0 } }
+
+    /// A reaction's later outcome: a sound or line that did not play, a command or post that failed.
+    func reported(_ report: ReactionReport) {
+        let output: String?
+        switch report {
+        case .sound(let s): output = s.error == nil ? nil : "sound"
+        case .speech(let s): output = s.error == nil ? nil : "speech"
+        case .timer: output = nil
+        case .command(let c): output = c.succeeded ? nil : "run"
+        case .post(let p): output = p.performed ? nil : "post"
+        }
+        if let output { lock.withLock { failures[output, default: 0] += 1 } }
+    }
+
+    /// The output a reaction goes through, for its failures.
+    private static func output(_ reaction: Reaction) -> String? {
+        switch reaction {
+        case .sound, .effect: return "sound"
+        case .say: return "speech"
+        case .run: return "run"
+        case .post: return "post"
+        default: return nil
+        }
+    }
+
+    /// The text `/metrics` serves.
+    func text() -> String {
+        lock.lock()
+        var failures = self.failures
+        let (frames, fires, model, firstToken, frameTime, reloads, sourceUp) =
+            (self.frames, self.fires, self.model, self.firstToken, self.frameTime, self.reloads, self.sourceUp)
+        lock.unlock()
+        failures["mqtt"] = mqttDropped?() ?? 0
+        var out = ""
+        func family(_ name: String, _ type: String, _ help: String) { out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n" }
+        func sample(_ name: String, _ labels: [(String, String)] = [], _ value: String) {
+            let text = labels.map { "\($0.0)=\"\(Self.escape($0.1))\"" }.joined(separator: ",")
+            out += labels.isEmpty ? "\(name) \(value)\n" : "\(name){\(text)} \(value)\n"
+        }
+        func histogram(_ name: String, _ help: String, _ h: Histogram) {
+            family(name, "histogram", help)
+            for (i, edge) in Self.buckets.enumerated() { sample(name + "_bucket", [("le", Self.number(edge))], String(h.counts[i])) }
+            sample(name + "_bucket", [("le", "+Inf")], String(h.count))
+            sample(name + "_sum", [], Self.number(h.sum))
+            sample(name + "_count", [], String(h.count))
+        }
+        family("lookd_frames_total", "counter", "Frames taken, by what became of them: answered by the model, skipped by the change gate, failed.")
+        for key in ["answered", "skipped", "failed"] { sample("lookd_frames_total", [("outcome", key)], String(frames[key] ?? 0)) }
+        family("lookd_fires_total", "counter", "Fires, by rule and reaction.")
+        for (rule, kinds) in fires.sorted(by: { $0.key < $1.key }) {
+            for (kind, n) in kinds.sorted(by: { $0.key < $1.key }) { sample("lookd_fires_total", [("rule", rule), ("reaction", kind)], String(n)) }
+        }
+        histogram("lookd_model_seconds", "The model's answer to a frame's question, seconds.", model)
+        histogram("lookd_first_token_seconds", "From the question to the answer's first token, seconds.", firstToken)
+        histogram("lookd_frame_seconds", "From a frame's capture until its answer was read and its places asked, seconds.", frameTime)
+        family("lookd_source_up", "gauge", "1 while the source gives frames, 0 while a camera or stream is lost.")
+        sample("lookd_source_up", [], String(sourceUp))
+        family("lookd_reloads_total", "counter", "Rule reloads, by result.")
+        for key in ["ok", "rejected"] { sample("lookd_reloads_total", [("result", key)], String(reloads[key] ?? 0)) }
+        family(
+            "lookd_output_failures_total", "counter",
+            "Reactions and outputs that failed: sounds, spoken lines, commands, posts, MQTT messages dropped.")
+        for key in ["sound", "speech", "run", "post", "mqtt"] { sample("lookd_output_failures_total", [("output", key)], String(failures[key] ?? 0)) }
+        family("process_resident_memory_bytes", "gauge", "Resident memory size in bytes.")
+        sample("process_resident_memory_bytes", [], String(SystemStats.residentBytes() ?? 0))
+        return out
+    }
+
+    static func escape(_ s: String) -> String {
+        s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n")
+    }
+
+    static func number(_ x: Double) -> String { x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(x) }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import LookCore
+import Records
+
+/// `--http ADDR:PORT`: the page (`/`), `/api/status`, `/api/fires`, `/api/events` (server-sent
+/// events), `/frame.jpg`, `/snapshots/<fire>.jpg` and `/metrics`, read-only, on threads of the
+/// server's own. With a token (required off loopback), every request must carry it, as
+/// `Authorization: Bearer TOKEN` or `?token=TOKEN`.
+public final class WebOutput: @unchecked Sendable {
+    public struct Listen: Sendable, Equatable {
+        public var host: String
+        public var port: Int
+
+        /// `127.0.0.1:8470`, `0.0.0.0:8470`, `[::1]:8470`.
+        public static func parse(_ text: String) -> Listen? {
+            let host: Substring, port: Substring
+            if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
+                host = text[text.index(after: text.startIndex)..<close]
+                let rest = text[text.index(after: close)...]
+                guard rest.hasPrefix(":") else { return nil }
+                port = rest.dropFirst()
+            } else {
+                guard let colon = text.lastIndex(of: ":"), !text[..<colon].contains(":") else { return nil }
+                host = text[..<colon]
+                port = text[text.index(after: colon)...]
+            }
+            guard let p = Int(port), (1...65535).contains(p), !host.isEmpty else { return nil }
+            return Listen(host: String(host), port: p)
+        }
+
+        /// Whether only this machine can reach it (127.0.0.0/8 or ::1).
+        public var isLoopback: Bool { host.hasPrefix("127.") || host == "::1" || host == "localhost" }
+    }
+
+    let state = WebState()
+    let metrics = Metrics()
+    private let token: String?
+    private let snapshotsDir: String?
+    private var server: WebServer?
+
+    public init(listen: Listen, token: String?, snapshotsDir: String?) throws(WatchError) {
+        self.token = token
+        self.snapshotsDir = snapshotsDir
+        do {
+            server = try WebServer(host: listen.host == "localhost" ? "127.0.0.1" : listen.host, port: listen.port) { [weak self] request in
+                self?.answer(request) ?? .text(503, "stopping\n")
+            }
+        } catch {
+            throw .output(error.description)
+        }
+    }
+
+    public func stop() {
+        state.closeAll()
+        server?.stop()
+        server = nil
+    }
+
+    func answer(_ request: WebServer.Request) -> WebServer.Response {
+        if let token, !Self.matches(token, request) { return .text(401, "401: this page needs its token (?token= or Authorization: Bearer)\n") }
+        switch request.path {
+        case "/", "/index.html": return .text(200, WebPage.html(state: state.pageState), type: "text/html; charset=utf-8")
+        case "/api/status": return .text(200, state.statusText, type: "application/json")
+        case "/api/fires": return .text(200, state.firesText, type: "application/json")
+        case "/metrics": return .text(200, metrics.text(), type: "text/plain; version=0.0.4; charset=utf-8")
+        case "/frame.jpg":
+            guard let jpeg = state.frameJPEG() else { return .text(404, "no frame answered yet\n") }
+            return .bytes(status: 200, type: "image/jpeg", body: jpeg)
+        case "/api/events":
+            guard let reader = state.subscribe() else { return .text(503, "too many event streams are open\n") }
+            let state = state
+            return .stream(next: { reader.next() }, closed: { state.unsubscribe(reader) })
+        default:
+            if request.path.hasPrefix("/snapshots/") { return snapshot(String(request.path.dropFirst("/snapshots/".count))) }
+            return .text(404, "404: lookd serves /, /api/status, /api/fires, /api/events, /frame.jpg, /snapshots/ and /metrics\n")
+        }
+    }
+
+    /// A fire's snapshot, by its file name only (`fire-<epoch>-<n>.jpg`): nothing else in or out of
+    /// the folder is served.
+    private func snapshot(_ name: String) -> WebServer.Response {
+        let valid =
+            name.hasPrefix("fire-") && name.hasSuffix(".jpg") && name.dropFirst(5).dropLast(4).allSatisfy { $0.isASCII && ($0.isNumber || $0 == "-") }
+        guard valid, let dir = snapshotsDir, let data = FileManager.default.contents(atPath: (dir as NSString).appendingPathComponent(name)) else {
+            return .text(404, "no such snapshot\n")
+        }
+        return .bytes(status: 200, type: "image/jpeg", body: [UInt8](data))
+    }
+
+    /// The token, compared in constant time.
+    static func matches(_ token: String, _ request: WebServer.Request) -> Bool {
+        var given = request.query["token"] ?? ""
+        if let header = request.authorization, header.hasPrefix("Bearer ") { given = String(header.dropFirst(7)) }
+        let a = Array(token.utf8), b = Array(given.utf8)
+        guard a.count == b.count else { return false }
+        return zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+
+    /// Each answered frame: counters, the picture, the fires.
+    func frame(_ outcome: FrameOutcome, shown: RGBImage?) {
+        metrics.answered(outcome)
+        if let shown { state.frame(outcome.index, shown) }
+        for fire in outcome.fires {
+            guard var json = fire.context?.json, case .object(var fields) = json else { continue }
+            fields.append(("shown", .string(fire.result.performed ? fire.result.shown : "not performed: \(fire.result.note ?? "")")))
+            json = .object(fields)
+            state.fire(json)
+        }
+    }
+}

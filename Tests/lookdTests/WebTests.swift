@@ -1,0 +1,233 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// The page (`--http`) from a watch driven by the scripted engine: read by headless Chromium, its
+/// `/metrics` checked by promtool against the event log, and its faults: wrong methods and paths,
+/// a missing token, slow and stalled clients.
+final class WebTests: XCTestCase {
+    private var dir: URL!
+    override func setUpWithError() throws { dir = try Fixtures.scratch() }
+    private func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+
+    private func watch(_ rules: String, script: [String], port: Int, more: [String] = [], environment: [String: String] = [:]) throws -> Process {
+        let photos = try TestMedia.photoFolder(in: dir)
+        let scriptFile = try Fixtures.script(script, in: dir)
+        try FileManager.default.createDirectory(atPath: path("snapshots"), withIntermediateDirectories: true)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Fixtures.lookd)
+        p.arguments =
+            [
+                "watch", "--source", photos, "--rules", rules, "--model", "script:" + scriptFile, "--photo-seconds", "0", "--no-sound",
+                "--record", dir.path, "--log", path("events.jsonl"), "--snapshots", path("snapshots"), "--status", path("status.json"),
+                "--seconds", "120", "--http", "127.0.0.1:\(port)",
+            ] + more
+        p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        p.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try p.run()
+        return p
+    }
+
+    /// `curl`'s status code and body for `url` (`method` other than GET with -X).
+    private func fetch(_ url: String, method: String = "GET", header: String? = nil) throws -> (code: Int, body: String) {
+        let out = path("body-\(UUID().uuidString.prefix(6))")
+        var args = ["-s", "-o", out, "-w", "%{http_code}", "-X", method, "--max-time", "10", url]
+        if let header { args += ["-H", header] }
+        let r = try Subprocess.run("/usr/bin/curl", args)
+        let body = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
+        return (Int(r.stdout) ?? 0, body)
+    }
+
+    private func waitForPage(_ port: Int) {
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, (try? fetch("http://127.0.0.1:\(port)/api/status").code) != 200 { usleep(100_000) }
+    }
+
+    /// The page's DOM after headless Chromium has run its script for `ms` milliseconds.
+    private func dom(_ port: Int, ms: Int = 2500, screenshot: String? = nil) throws -> String {
+        var args = ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--timeout=\(ms)", "--user-data-dir=\(path("chromium"))"]
+        if let screenshot { args += ["--window-size=1200,800", "--screenshot=\(screenshot)"] } else { args.append("--dump-dom") }
+        return try Subprocess.run("/usr/bin/chromium", args + ["http://127.0.0.1:\(port)/"]).stdout
+    }
+
+    /// The page's DOM once it holds `text` (Chromium dumps it at its load event, which may come before
+    /// the first server-sent events: it is loaded again until they are in, up to 10 times).
+    private func dom(_ port: Int, holding text: String) throws -> String {
+        var last = ""
+        for _ in 0..<10 {
+            last = try dom(port)
+            if last.contains(text) { return last }
+            usleep(300_000)
+        }
+        return last
+    }
+
+    private func frameNumber(_ dom: String) -> Int? {
+        guard let range = dom.range(of: #"data-frame="(\d+)""#, options: .regularExpression) else { return nil }
+        return Int(dom[range].dropFirst(12).dropLast())
+    }
+
+    func testChromiumShowsTheRulesTheirAnswersAFireWithItsSnapshotAndTheFrame() throws {
+        let port = LoopbackPort.free()
+        let script = path("script.txt")
+        let p = try watch("a test card=count|a cat=log", script: ["!wait 0.1 1. No\\n2. No"], port: port)
+        defer { if p.isRunning { p.terminate() } }
+        waitForPage(port)
+        let before = try dom(port, holding: "data-frame=")
+        XCTAssertTrue(before.contains("1. a test card → count"), before)
+        XCTAssertTrue(before.contains(#"<td class="answer no">no</td><td>1. a test card"#), before)
+        XCTAssertTrue(before.contains(#"<td class="answer no">no</td><td>2. a cat"#), before)
+        XCTAssertFalse(before.contains(#"class="fire" data-fire="#), "no fire yet")
+        let firstFrame = try XCTUnwrap(frameNumber(before))
+
+        // A reader of the event stream, from before the fire.
+        let stream = Process()
+        stream.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        stream.arguments = ["-sN", "--max-time", "20", "http://127.0.0.1:\(port)/api/events"]
+        FileManager.default.createFile(atPath: path("stream.txt"), contents: nil)
+        stream.standardOutput = FileHandle(forWritingAtPath: path("stream.txt"))
+        try stream.run()
+        defer { stream.terminate() }
+        usleep(500_000)
+
+        // The card turns up: its answer, its fire with the snapshot, and a newer frame.
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: script))
+        handle.seekToEndOfFile()
+        handle.write(Data("!wait 0.1 1. Yes\\n2. No\n".utf8))
+        try handle.close()
+        EventLogFile.waitForLines(path("events.jsonl"), containing: "\"event\":\"fire\"")
+        let after = try dom(port, holding: #"class="fire" data-fire="#)
+        XCTAssertTrue(after.contains(#"<td class="answer yes">yes</td><td>1. a test card"#), after)
+        XCTAssertTrue(after.contains(#"<td class="shown">×1</td><td class="fired">fired ×1</td>"#), after)
+        let fire = try XCTUnwrap(EventLogFile.read(path("events.jsonl")).first { $0["event"] as? String == "fire" })
+        let snapshot = try XCTUnwrap((fire["snapshot"] as? String).map { ($0 as NSString).lastPathComponent })
+        XCTAssertEqual(after.components(separatedBy: #"class="fire" data-fire="1""#).count, 2, "the fire, once")
+        XCTAssertTrue(after.contains(#"<img src="/snapshots/\#(snapshot)""#), after)
+        XCTAssertGreaterThan(try XCTUnwrap(frameNumber(after)), firstFrame, "the frame image moved on")
+        // The stream carried the status, the new frames and the fire as they came.
+        EventLogFile.waitForLines(path("stream.txt"), containing: "event: fire")
+        let streamed = try String(contentsOfFile: path("stream.txt"), encoding: .utf8)
+        XCTAssertTrue(streamed.contains("event: status\ndata: {"), streamed)
+        XCTAssertTrue(streamed.contains("event: frame\ndata: {\"frame\":"), streamed)
+        XCTAssertTrue(streamed.contains("event: fire\ndata: {\"instance\""), streamed)
+        // The snapshot and the frame are served as JPEG.
+        let jpeg = try Subprocess.run(
+            "/usr/bin/curl", ["-s", "-o", path("s.jpg"), "-w", "%{http_code} %{content_type}", "http://127.0.0.1:\(port)/snapshots/\(snapshot)"])
+        XCTAssertEqual(jpeg.stdout, "200 image/jpeg")
+        XCTAssertEqual(FileManager.default.contents(atPath: path("s.jpg")), FileManager.default.contents(atPath: path("snapshots/\(snapshot)")))
+        XCTAssertEqual(try fetch("http://127.0.0.1:\(port)/frame.jpg").code, 200)
+        _ = try dom(port, screenshot: path("page.png"))
+        XCTAssertGreaterThan((try? FileManager.default.attributesOfItem(atPath: path("page.png"))[.size] as? Int) ?? 0, 10_000, "a screenshot")
+    }
+
+    func testMetricsPassPromtoolAndMatchTheEventLog() throws {
+        let port = LoopbackPort.free()
+        // Six answered frames (two fires of the card, one of the cat), then the model takes its time,
+        // so the counts stand still while they are read.
+        let lines = [
+            "1. Yes\\n2. No", "1. No\\n2. No", "1. Yes\\n2. Yes", "1. Yes\\n2. Yes", "1. No\\n2. No", "1. No\\n2. No", "!wait 60 1. No\\n2. No",
+        ]
+        let p = try watch("a test card=count|a cat=log", script: lines, port: port, more: ["--cooldown", "0"])
+        defer { if p.isRunning { p.terminate() } }
+        EventLogFile.waitForLines(path("events.jsonl"), containing: "\"event\":\"watch\"", count: 6)
+        waitForPage(port)
+        let metrics = try fetch("http://127.0.0.1:\(port)/metrics")
+        XCTAssertEqual(metrics.code, 200)
+        try metrics.body.write(toFile: path("metrics.txt"), atomically: true, encoding: .utf8)
+        let check = try Subprocess.run("/bin/sh", ["-c", "promtool check metrics < \"$1\"", "sh", path("metrics.txt")])
+        XCTAssertEqual(check.status, 0, check.stdout + check.stderr)
+
+        let events = try EventLogFile.read(path("events.jsonl"))
+        let answered = events.filter { $0["event"] as? String == "watch" }.count
+        let fires = events.filter { $0["event"] as? String == "fire" }
+        func value(_ sample: String) -> Int? {
+            metrics.body.split(separator: "\n").first { $0.hasPrefix(sample + " ") }.flatMap { Int($0.split(separator: " ").last!) }
+        }
+        XCTAssertEqual(value(#"lookd_frames_total{outcome="answered"}"#), answered)
+        XCTAssertEqual(answered, 6)
+        XCTAssertEqual(
+            value(#"lookd_fires_total{rule="a test card",reaction="count"}"#), fires.filter { $0["condition"] as? String == "a test card" }.count)
+        XCTAssertEqual(value(#"lookd_fires_total{rule="a cat",reaction="log"}"#), fires.filter { $0["condition"] as? String == "a cat" }.count)
+        XCTAssertEqual(fires.count, 3)
+        XCTAssertEqual(value(#"lookd_model_seconds_count"#), answered)
+        XCTAssertEqual(value(#"lookd_reloads_total{result="ok"}"#), 0)
+        XCTAssertEqual(value(#"lookd_source_up"#), 1)
+        XCTAssertGreaterThan(value("process_resident_memory_bytes") ?? 0, 1_000_000)
+    }
+
+    func testOnlyGETOnlyItsPathsAndATokenOffLoopback() throws {
+        // Off loopback without a token: refused before the run.
+        let photos = try TestMedia.photoFolder(in: dir)
+        let refused = try Subprocess.run(
+            Fixtures.lookd, ["watch", "--source", photos, "--rules", "a cat=log", "--model", "script:/dev/null", "--http", "0.0.0.0:8470"])
+        XCTAssertEqual(refused.status, 2)
+        XCTAssertTrue(refused.stderr.contains("reachable from other machines: set a token"), refused.stderr)
+
+        let port = LoopbackPort.free()
+        let p = try watch("a cat=log", script: ["!wait 0.05 1. No"], port: port, environment: ["LOOKD_HTTP_TOKEN": "s3cret"])
+        defer { if p.isRunning { p.terminate() } }
+        p.arguments = nil
+        let base = "http://127.0.0.1:\(port)"
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, (try? fetch(base + "/api/status?token=s3cret").code) != 200 { usleep(100_000) }
+        XCTAssertEqual(try fetch(base + "/api/status").code, 401)
+        XCTAssertEqual(try fetch(base + "/api/status?token=wrong").code, 401)
+        XCTAssertEqual(try fetch(base + "/api/status?token=s3cret").code, 200)
+        XCTAssertEqual(try fetch(base + "/metrics", header: "Authorization: Bearer s3cret").code, 200)
+        XCTAssertEqual(try fetch(base + "/metrics", header: "Authorization: Bearer s3cre").code, 401)
+        for method in ["POST", "PUT", "DELETE", "PATCH"] { XCTAssertEqual(try fetch(base + "/?token=s3cret", method: method).code, 405, method) }
+        for bad in ["/etc/passwd", "/snapshots/../status.json", "/snapshots/notes.txt", "/api", "/frame.png"] {
+            XCTAssertEqual(try fetch(base + bad + "?token=s3cret").code, 404, bad)
+        }
+    }
+
+    func testSlowAndStalledClientsLeaveTheFrameTimesAlone() throws {
+        let port = LoopbackPort.free()
+        let p = try watch(
+            "a test card=count", script: ["!wait 0.05 1. Yes", "!wait 0.05 1. No"] + Array(repeating: "!wait 0.05 1. No", count: 1), port: port)
+        defer { if p.isRunning { p.terminate() } }
+        waitForPage(port)
+        let log = path("events.jsonl")
+        func frameTimes(from: Int) throws -> [Double] {
+            try EventLogFile.read(log).filter { $0["event"] as? String == "watch" && ($0["frame"] as? Int ?? 0) > from }.compactMap {
+                $0["done_ms"] as? Double
+            }
+        }
+        func lastFrame() throws -> Int { try EventLogFile.read(log).last { $0["event"] as? String == "watch" }?["frame"] as? Int ?? 0 }
+        func clients(_ mode: String, _ n: Int, _ seconds: Int) throws -> Process {
+            let c = Process()
+            c.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            c.arguments = [
+                "python3", Fixtures.root.appendingPathComponent("Tests/Fixtures/page_clients.py").path, String(port), mode, String(n),
+                String(seconds),
+            ]
+            let out = Pipe()
+            c.standardOutput = out
+            try c.run()
+            _ = out.fileHandleForReading.availableData // "ready"
+            return c
+        }
+        sleep(3)
+        let quiet = try frameTimes(from: 0)
+        var mark = try lastFrame()
+        let pages = try clients("pages", 10, 3)
+        pages.waitUntilExit()
+        let withPages = try frameTimes(from: mark)
+        mark = try lastFrame()
+        let stalled = try clients("stalled", 200, 3)
+        stalled.waitUntilExit()
+        let withStalled = try frameTimes(from: mark)
+        // The page answers again once they are gone (a stream's thread finds its reader gone at the
+        // next keep-alive, within 2 s).
+        let deadline = Date().addingTimeInterval(15)
+        while Date() < deadline, (try? fetch("http://127.0.0.1:\(port)/api/status").code) != 200 { usleep(200_000) }
+        XCTAssertEqual(try fetch("http://127.0.0.1:\(port)/api/status").code, 200)
+        func median(_ xs: [Double]) -> Double { xs.isEmpty ? 0 : xs.sorted()[xs.count / 2] }
+        print(
+            "MEASURE frame done_ms median: no page \(median(quiet)) (\(quiet.count) frames), 10 pages \(median(withPages)) (\(withPages.count)), "
+                + "200 stalled clients \(median(withStalled)) (\(withStalled.count)); max \(withPages.max() ?? 0), \(withStalled.max() ?? 0)")
+        XCTAssertGreaterThan(withPages.count, 10)
+        XCTAssertGreaterThan(withStalled.count, 10)
+        XCTAssertLessThan(withStalled.max() ?? 0, 1000, "no frame waited on a client")
+    }
+}
