@@ -2,6 +2,7 @@
 // lookd: a camera, rules written in words, and a vision-language model in-process.
 // Layout and contracts: README.md (and the project's DESIGN notes). Imports point one way:
 // LookCore ← Media ← Capture, Reactions; LookCore ← VLM ← ModelStore, Grounding; LookCore ← Rules ← Records;
+// HTTP (libcurl) ← Reactions (posts), VLM (the remote engine);
 // all of them ← Watch (the pipeline) ← lookd (the command line only).
 import PackageDescription
 
@@ -26,12 +27,13 @@ let package = Package(
 
         .target(name: "LookCore", path: "Sources/LookCore"),
         .target(name: "Media", dependencies: ["LookCore", "CFFmpeg"], path: "Sources/Media"),
+        .target(name: "HTTP", dependencies: ["CCurl"], path: "Sources/HTTP"),
         .target(name: "Capture", dependencies: ["LookCore", "Media", "CV4L2"], path: "Sources/Capture"),
-        .target(name: "VLM", dependencies: ["LookCore", "CLlama"], path: "Sources/VLM"),
+        .target(name: "VLM", dependencies: ["LookCore", "HTTP", "CLlama"], path: "Sources/VLM"),
         .target(name: "ModelStore", dependencies: ["LookCore", "VLM", "CCrypto"], path: "Sources/ModelStore"),
         .target(name: "Rules", dependencies: ["LookCore", "CYAML"], path: "Sources/Rules"),
         .target(name: "Grounding", dependencies: ["LookCore", "VLM"], path: "Sources/Grounding"),
-        .target(name: "Reactions", dependencies: ["LookCore", "Media", "CPulse", "CEspeak", "CCurl"], path: "Sources/Reactions"),
+        .target(name: "Reactions", dependencies: ["LookCore", "Media", "HTTP", "CPulse", "CEspeak"], path: "Sources/Reactions"),
         .target(name: "Records", dependencies: ["LookCore", "Rules"], path: "Sources/Records"),
         .target(
             name: "Watch",

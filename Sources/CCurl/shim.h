@@ -20,3 +20,7 @@ static inline long lookd_curl_response_code(CURL *curl) {
     curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &code);
     return code;
 }
+typedef int (*lookd_curl_progress_callback)(void *, curl_off_t, curl_off_t, curl_off_t, curl_off_t);
+static inline CURLcode lookd_curl_set_progress(CURL *curl, lookd_curl_progress_callback callback) {
+    return curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, callback);
+}

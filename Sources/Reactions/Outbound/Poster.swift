@@ -1,5 +1,5 @@
-internal import CCurl
 import Foundation
+import HTTP
 import LookCore
 
 /// Sends `post:` fires with libcurl: the fire as JSON (with the snapshot as a second part of a
@@ -28,12 +28,9 @@ public final class Poster: @unchecked Sendable {
 
     public let settings: Settings
     private let workers: Workers
-    private static let ready: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
-
     public init(settings: Settings = Settings()) {
         self.settings = settings
         workers = Workers(name: "lookd post", limit: settings.limit, waiting: settings.waiting)
-        _ = Self.ready
     }
 
     /// Posts dropped because too many were sending and waiting.
@@ -71,56 +68,20 @@ public final class Poster: @unchecked Sendable {
 
     /// One try: the HTTP status, or why none came.
     private static func once(_ post: Post, fire: FireContext, settings: Settings) -> (Int?, String?) {
-        guard ready, let curl = curl_easy_init() else { return (nil, "libcurl could not start") }
-        defer { curl_easy_cleanup(curl) }
-        var headers: UnsafeMutablePointer<curl_slist>?
-        defer { curl_slist_free_all(headers) }
-        var mime: OpaquePointer?
-        defer { curl_mime_free(mime) }
-        let body = post.format == .json ? fire.json.text() : fire.line
-        let strings = [post.url, body]
-        return strings.withCStrings { c -> (Int?, String?) in
-            _ = lookd_curl_set_pointer(curl, CURLOPT_URL, c[0])
-            _ = lookd_curl_set_pointer(curl, CURLOPT_PROTOCOLS_STR, "http,https")
-            _ = lookd_curl_set_long(curl, CURLOPT_NOSIGNAL, 1)
-            _ = lookd_curl_set_long(curl, CURLOPT_CONNECTTIMEOUT_MS, Int(settings.connectLimit * 1000))
-            _ = lookd_curl_set_long(curl, CURLOPT_TIMEOUT_MS, Int(settings.timeLimit * 1000))
-            _ = lookd_curl_set_pointer(curl, CURLOPT_USERAGENT, "lookd")
-            _ = lookd_curl_set_write(curl) { _, size, count, _ in size * count }
-            if post.snapshot, let snapshot = fire.snapshot {
-                mime = curl_mime_init(curl)
-                let part = curl_mime_addpart(mime)
-                curl_mime_name(part, "fire")
-                curl_mime_data(part, c[1], Int(strlen(c[1]!)))
-                curl_mime_type(part, "application/json")
-                let picture = curl_mime_addpart(mime)
-                curl_mime_name(picture, "snapshot")
-                curl_mime_filedata(picture, snapshot)
-                curl_mime_type(picture, "image/jpeg")
-                _ = lookd_curl_set_pointer(curl, CURLOPT_MIMEPOST, UnsafeRawPointer(mime))
-            } else {
-                let type = post.format == .json ? "Content-Type: application/json" : "Content-Type: text/plain; charset=utf-8"
-                headers = curl_slist_append(headers, type)
-                _ = lookd_curl_set_size(curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(strlen(c[1]!)))
-                _ = lookd_curl_set_pointer(curl, CURLOPT_COPYPOSTFIELDS, c[1])
-            }
-            for header in post.headers { headers = curl_slist_append(headers, "\(header.name): \(header.value)") }
-            // No "Expect: 100-continue" wait on larger bodies.
-            headers = curl_slist_append(headers, "Expect:")
-            _ = lookd_curl_set_pointer(curl, CURLOPT_HTTPHEADER, UnsafeRawPointer(headers))
-            let code = curl_easy_perform(curl)
-            guard code == CURLE_OK else { return (nil, String(cString: curl_easy_strerror(code))) }
-            let status = lookd_curl_response_code(curl)
-            return (Int(status), nil)
+        let text = post.format == .json ? fire.json.text() : fire.line
+        let body: HTTPRequest.Body
+        if post.snapshot, let snapshot = fire.snapshot {
+            body = .multipart([
+                .init(name: "fire", type: "application/json", data: Array(text.utf8)), .init(name: "snapshot", type: "image/jpeg", file: snapshot),
+            ])
+        } else {
+            body = .bytes(Array(text.utf8), type: post.format == .json ? "application/json" : "text/plain; charset=utf-8")
         }
-    }
-}
-
-extension Array where Element == String {
-    /// Calls `body` with the strings as C strings that live for the call.
-    fileprivate func withCStrings<R>(_ body: ([UnsafePointer<CChar>?]) -> R) -> R {
-        let copies = map { strdup($0) }
-        defer { for p in copies { free(p) } }
-        return body(copies.map { UnsafePointer($0) })
+        let request = HTTPRequest(
+            url: post.url, body: body, headers: post.headers.map { ($0.name, $0.value) }, connectLimit: settings.connectLimit,
+            timeLimit: settings.timeLimit)
+        let answer = request.send()
+        if let error = answer.error { return (nil, error) }
+        return (answer.status, nil)
     }
 }
