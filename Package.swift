@@ -42,7 +42,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "lookd",
-            dependencies: ["LookCore", "Capture", "VLM", "ModelStore", "Rules", "Records", "Watch"],
+            dependencies: ["LookCore", "Media", "Capture", "VLM", "ModelStore", "Rules", "Records", "Watch"],
             path: "Sources/lookd"
         ),
         // The change gate's benchmark (tools/bench-gate): the watch loop on a simulated clock.
@@ -58,7 +58,7 @@ let package = Package(
         .testTarget(name: "RecordsTests", dependencies: ["Records", "Rules", "TestSupport"]),
         .testTarget(name: "LookCoreTests", dependencies: ["LookCore", "TestSupport"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "TestSupport"]),
-        .testTarget(name: "VLMTests", dependencies: ["VLM", "Capture", "TestSupport"]),
+        .testTarget(name: "VLMTests", dependencies: ["VLM", "Capture", "Media", "TestSupport"]),
         .testTarget(name: "ModelStoreTests", dependencies: ["ModelStore", "VLM", "TestSupport"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "TestSupport"]),
         .testTarget(name: "ReactionsTests", dependencies: ["Reactions", "Media", "Capture", "TestSupport"]),

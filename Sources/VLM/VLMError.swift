@@ -17,6 +17,8 @@ public enum VLMError: Error, CustomStringConvertible, Equatable {
     case decodeFailed(code: Int32)
     /// The scripted engine's stand-in for a failed call (a script line `!fail REASON`).
     case scripted(reason: String)
+    /// The remote engine's server failed the question.
+    case remote(reason: String)
 
     public var description: String {
         switch self {
@@ -51,6 +53,8 @@ public enum VLMError: Error, CustomStringConvertible, Equatable {
             return "The model failed while reading the prompt (llama_decode returned \(code))."
         case .scripted(let reason):
             return "The script failed this question: \(reason)."
+        case .remote(let reason):
+            return "The engine's server failed the question: \(reason)."
         }
     }
 }

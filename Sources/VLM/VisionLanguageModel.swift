@@ -26,11 +26,16 @@ public protocol VisionLanguageModel: AnyObject, Sendable {
     /// Answers `count` numbered yes/no lines under constraint, with a confidence for each; nil for
     /// an engine that cannot constrain (the scripted engine), whose free text is read instead.
     func yesNo(image: EncodedImage, prompt: String, count: Int, cancellation: Cancellation?) throws -> YesNoAnswers?
+
+    /// Whether failed questions in a row end a watch (so that systemd restarts it): true in-process;
+    /// false for a server, whose outages are waited out.
+    var endsRunAfterFailures: Bool { get }
 }
 
 extension VisionLanguageModel {
     public func inputTokens(prompt: String, width: Int, height: Int) -> (input: Int, context: Int)? { nil }
     public func yesNo(image: EncodedImage, prompt: String, count: Int, cancellation: Cancellation?) throws -> YesNoAnswers? { nil }
+    public var endsRunAfterFailures: Bool { true }
 
     /// Encodes `image` and answers one prompt about it; the times count from before the encoding.
     public func generate(

@@ -130,12 +130,20 @@ public final class WatchLoop {
                 let failure = FrameFailure(index: index, runT: clock.now() - runStart, stage: "model", reason: reason, inARow: failures)
                 recorder.failed(failure)
                 onFailure?(failure)
-                Log.shared.error("frame \(index): the model failed (\(failures) in a row): \(reason)")
-                if failures >= Self.failureLimit { throw .failedInARow(count: failures, reason: reason) }
-                pause(Double(1 << (failures - 1)))
+                if model.endsRunAfterFailures {
+                    Log.shared.error("frame \(index): the model failed (\(failures) in a row): \(reason)")
+                    if failures >= Self.failureLimit { throw .failedInARow(count: failures, reason: reason) }
+                } else if failures == 1 {
+                    // A server's outage: one error line, then one when it answers again.
+                    Log.shared.error("frame \(index): the engine's server failed: \(reason); asking again with backoff")
+                }
+                pause(min(30, Double(1 << min(failures - 1, 5))))
                 continue
             }
-            if failures > 0 { Log.shared.notice("frame \(index): the model answers again after \(failures) failed frames") }
+            if failures > 0 {
+                let who = model.endsRunAfterFailures ? "the model" : "the engine's server"
+                Log.shared.notice("frame \(index): \(who) answers again after \(failures) failed frames")
+            }
             failures = 0
             latest = outcome
             onFrame?(outcome, snapshot)

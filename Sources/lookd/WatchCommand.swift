@@ -36,6 +36,11 @@ enum WatchCommand {
           --model ID            a catalog model (lookd models; default minicpm-v-4.7-1b), pulled the first time
           --model FILE.gguf --mmproj FILE.gguf   a local GGUF pair
           --model script:FILE   answers from a text file instead of a model (README: the scripted engine)
+          --engine URL          ask an OpenAI-compatible server instead (llama-server, vLLM, Ollama: http://host:8080/v1;
+                                also LOOKD_ENGINE); --model NAME is then the server's name for the model, LOOKD_API_KEY
+                                its key; the picture goes as JPEG (--jpeg-quality 2…31, default 3); a question with no
+                                first token in --first-token-timeout S (60) is tried again; the server's outages are
+                                waited out (README: More cameras, bigger models)
           --constrain on|off    answers only as "1. Yes|No" lines, each with its confidence (default on; the
                                 scripted engine and --cells batch answer in free text)
           --tokens N            the most answer tokens per frame (default: 4 a rule and 8 more, at least 32)
@@ -175,6 +180,7 @@ enum WatchCommand {
 
     /// The engine: `script:FILE` or a GGUF pair.
     private static func loadModel(_ args: Arguments) throws(CommandFailure) -> any VisionLanguageModel {
+        if let remote = try ModelChoice.remote(args) { return remote }
         guard let spec = args.value("model"), spec.hasPrefix("script:") else { return try ModelChoice.load(args) }
         do { return try ScriptedModel(path: String(spec.dropFirst("script:".count))) } catch {
             throw CommandFailure(code: .modelFailed, message: "FAILED: \(error)")

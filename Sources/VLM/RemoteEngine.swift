@@ -1,0 +1,229 @@
+import Foundation
+import HTTP
+import LookCore
+
+/// `--engine URL`: an OpenAI-compatible server (llama-server, vLLM, Ollama) answers instead of the
+/// in-process model. Each question is one `POST {URL}/chat/completions`: the picture as a JPEG data
+/// URL, the same prompt, temperature 0, `max_tokens`, streamed, so the first token is timed as
+/// in-process. A server that is slow, down or answering errors fails the question with the reason
+/// (each try has its limits, and a try that got no text is tried again); the watch records the frame
+/// as failed and goes on.
+public final class RemoteEngine: VisionLanguageModel, @unchecked Sendable {
+    public struct Settings: Sendable {
+        /// The server's base URL, up to `/v1` (`http://gpu-box:8080/v1`).
+        public var url: String
+        /// The server's name for the model.
+        public var model: String
+        /// `LOOKD_API_KEY`, sent as `Authorization: Bearer`.
+        public var apiKey: String?
+        /// Seconds: to connect; from the request to the first token; for the whole answer.
+        public var connectLimit = 5.0
+        public var firstTokenLimit = 60.0
+        public var timeLimit = 300.0
+        /// Tries of a question that got no text, and the pause before the second (doubled after).
+        public var attempts = 3
+        public var backoff = 1.0
+
+        public init(url: String, model: String, apiKey: String? = nil) {
+            self.url = url.hasSuffix("/") ? String(url.dropLast()) : url
+            self.model = model
+            self.apiKey = apiKey
+        }
+    }
+
+    public let settings: Settings
+    /// How a picture travels: its bytes and their media type (lookd: JPEG through Media's writer,
+    /// as the VLM module has no FFmpeg).
+    public typealias PictureEncoder = @Sendable (RGBImage) throws -> (bytes: [UInt8], type: String)
+    private let picture: PictureEncoder
+
+    public init(settings: Settings, picture: @escaping PictureEncoder) {
+        self.settings = settings
+        self.picture = picture
+    }
+
+    public var engineName: String {
+        let host = URLComponents(string: settings.url)?.host ?? settings.url
+        let port = URLComponents(string: settings.url)?.port.map { ":\($0)" } ?? ""
+        return "remote · \(settings.model) @ \(host)\(port)"
+    }
+
+    /// A server's outages end no watch: it is asked again, with backoff.
+    public var endsRunAfterFailures: Bool { false }
+
+    final class Picture {
+        let dataURL: String
+        let bytes: Int
+        init(dataURL: String, bytes: Int) {
+            self.dataURL = dataURL
+            self.bytes = bytes
+        }
+    }
+
+    /// The picture as a data URL (JPEG), made once and sent with each question about it.
+    public func encode(_ image: RGBImage) throws -> EncodedImage {
+        let started = MonotonicClock().now()
+        let (bytes, type) = try picture(image)
+        let url = "data:\(type);base64," + Data(bytes).base64EncodedString()
+        return EncodedImage(
+            image: image, encodeSeconds: MonotonicClock().now() - started, tokenCount: 0, payload: Picture(dataURL: url, bytes: bytes.count))
+    }
+
+    public func generate(
+        image: EncodedImage, prompt: String, maxTokens: Int, cancellation: Cancellation?, onText: (String) -> Void
+    ) throws -> Generation {
+        let picture = try (image.payload as? Picture) ?? (encode(image.image).payload as! Picture)
+        var lastError = "no answer"
+        for attempt in 1...max(1, settings.attempts) {
+            if attempt > 1 { Thread.sleep(forTimeInterval: settings.backoff * pow(2, Double(attempt - 2))) }
+            if cancellation?.isCancelled == true { break }
+            let result = ask(picture, prompt: prompt, maxTokens: maxTokens, cancellation: cancellation, onText: onText)
+            switch result {
+            case .success(let generation): return generation
+            case .failure(let failure):
+                lastError = failure.reason
+                // Text already handed on cannot be taken back: a break mid-answer is not tried again.
+                if failure.gotText || !failure.retry { throw VLMError.remote(reason: failure.reason) }
+            }
+        }
+        throw VLMError.remote(reason: settings.attempts > 1 ? "\(lastError) (after \(settings.attempts) tries)" : lastError)
+    }
+
+    struct Failure: Error {
+        var reason: String
+        var retry: Bool
+        var gotText: Bool
+    }
+
+    /// The request's JSON.
+    func body(_ picture: Picture, prompt: String, maxTokens: Int) -> [UInt8] {
+        let message = JSON.object([
+            ("role", .string("user")),
+            (
+                "content",
+                .array([
+                    .object([("type", .string("image_url")), ("image_url", .object([("url", .string(picture.dataURL))]))]),
+                    // A line break after the picture, as lookd's own chat form has it (ChatTemplate), so a
+                    // ChatML server builds the same prompt as the in-process engine.
+                    .object([("type", .string("text")), ("text", .string("\n" + prompt))]),
+                ])
+            ),
+        ])
+        let json = JSON.object([
+            ("model", .string(settings.model)), ("messages", .array([message])), ("temperature", .int(0)), ("max_tokens", .int(maxTokens)),
+            ("stream", .bool(true)), ("stream_options", .object([("include_usage", .bool(true))])),
+        ])
+        return Array(json.text().utf8)
+    }
+
+    /// One try: the streamed answer, or why it failed.
+    private func ask(_ picture: Picture, prompt: String, maxTokens: Int, cancellation: Cancellation?, onText: (String) -> Void) -> Result<Generation, Failure> {
+        let clock = MonotonicClock()
+        let started = clock.now()
+        var headers: [(String, String)] = [("Accept", "text/event-stream")]
+        if let key = settings.apiKey { headers.append(("Authorization", "Bearer \(key)")) }
+        let request = HTTPRequest(
+            url: settings.url + "/chat/completions", body: .bytes(body(picture, prompt: prompt, maxTokens: maxTokens), type: "application/json"),
+            headers: headers, connectLimit: settings.connectLimit, timeLimit: settings.timeLimit)
+        var reader = EventStreamReader()
+        var text = ""
+        var first: Double?
+        var finish: String?
+        var promptTokens: Int?
+        var outputTokens = 0
+        var raw: [UInt8] = []
+        var problem: String?
+        var firstTokenLate = false
+        withoutActuallyEscaping(onText) { onText in
+            let answer = request.send(
+                received: { bytes in
+                    if raw.count < 4096 { raw += bytes.prefix(4096 - raw.count) }
+                    for data in reader.take(bytes) {
+                        if data == "[DONE]" { continue }
+                        guard let object = try? JSONSerialization.jsonObject(with: Data(data.utf8)) as? [String: Any] else {
+                            problem = "the server sent something that is not JSON: \(data.prefix(120))"
+                            return false
+                        }
+                        if let error = object["error"] { problem = "the server: \(Self.describe(error))"; return false }
+                        if let usage = object["usage"] as? [String: Any] {
+                            promptTokens = usage["prompt_tokens"] as? Int
+                            outputTokens = usage["completion_tokens"] as? Int ?? outputTokens
+                        }
+                        guard let choice = (object["choices"] as? [[String: Any]])?.first else { continue }
+                        if let reason = choice["finish_reason"] as? String { finish = reason }
+                        if let piece = (choice["delta"] as? [String: Any])?["content"] as? String, !piece.isEmpty {
+                            if first == nil { first = clock.now() - started }
+                            text += piece
+                            onText(piece)
+                        }
+                    }
+                    return true
+                },
+                keepGoing: {
+                    if cancellation?.isCancelled == true { return false }
+                    if first == nil && clock.now() - started > self.settings.firstTokenLimit {
+                        firstTokenLate = true
+                        return false
+                    }
+                    return true
+                })
+            if problem == nil {
+                if firstTokenLate {
+                    problem = "no first token within \(Reaction.number(settings.firstTokenLimit)) s"
+                } else if answer.status != 0 && answer.status != 200 {
+                    problem = "HTTP \(answer.status): \(Self.describe(String(decoding: raw, as: UTF8.self)))"
+                } else if let error = answer.error, cancellation?.isCancelled != true {
+                    problem = error
+                } else if finish == nil && cancellation?.isCancelled != true {
+                    problem = text.isEmpty && raw.isEmpty ? "the server closed the connection without an answer" : "the answer stopped before its end"
+                }
+            }
+        }
+        if let problem {
+            // A 4xx (a wrong model name, a bad request) gets the same answer again.
+            let status = Int(problem.dropFirst(5).prefix(3)) ?? 0
+            return .failure(Failure(reason: problem, retry: !(400..<500).contains(status) || status == 429, gotText: !text.isEmpty))
+        }
+        let stop: StopReason = cancellation?.isCancelled == true ? .cancelled : finish == "length" ? .tokenLimit : .endOfText
+        let timings = GenerationTimings(
+            firstToken: first, total: clock.now() - started, imageEncode: 0, inputTokens: promptTokens ?? 0,
+            outputTokens: outputTokens > 0 ? outputTokens : (text.isEmpty ? 0 : 1))
+        return .success(Generation(text: text, stop: stop, timings: timings))
+    }
+
+    /// A server's error in a line: its `message` when it has one.
+    static func describe(_ error: Any) -> String {
+        if let object = error as? [String: Any] {
+            if let message = object["message"] as? String { return message }
+            if let inner = object["error"] { return describe(inner) }
+        }
+        if let text = error as? String {
+            if let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) { return describe(object) }
+            return String(text.prefix(200)).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        return "\(error)"
+    }
+}
+
+/// Server-sent events, read as bytes arrive: the `data:` of each event.
+struct EventStreamReader {
+    private var pending: [UInt8] = []
+    private var data: [String] = []
+
+    mutating func take(_ bytes: [UInt8]) -> [String] {
+        pending += bytes
+        var events: [String] = []
+        while let newline = pending.firstIndex(of: 0x0A) {
+            var line = String(decoding: pending[..<newline], as: UTF8.self)
+            pending.removeSubrange(...newline)
+            if line.hasSuffix("\r") { line.removeLast() }
+            if line.isEmpty {
+                if !data.isEmpty { events.append(data.joined(separator: "\n")) }
+                data = []
+            } else if line.hasPrefix("data:") {
+                data.append(String(line.dropFirst(5)).trimmingCharacters(in: .whitespaces))
+            }
+        }
+        return events
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// The pinned llama.cpp's own llama-server (built by tools/build-llama-tools into
+/// .deps/llama-tools/bin), serving a model pair on a free loopback port, for the remote engine's tests.
+public final class LlamaServer {
+    public let port: Int
+    private let process = Process()
+
+    public static var binary: String { Fixtures.root.appendingPathComponent(".deps/llama-tools/bin/llama-server").path }
+
+    public init(model: String, mmproj: String, parallel: Int = 1, context: Int = 4096) throws {
+        port = LoopbackPort.free()
+        process.executableURL = URL(fileURLWithPath: Self.binary)
+        process.arguments = [
+            "-m", model, "--mmproj", mmproj, "--host", "127.0.0.1", "--port", String(port), "-c", String(context * parallel),
+            "--parallel", String(parallel), "--no-webui", "--threads", "2",
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Ready once /health answers 200 (it answers 503 while the model loads).
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let r = try Subprocess.run("/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/health"])
+            if r.stdout == "200" { return }
+            guard process.isRunning else { break }
+            usleep(100_000)
+        }
+        throw NSError(domain: "LlamaServer", code: 1, userInfo: [NSLocalizedDescriptionKey: "llama-server did not start on \(port)"])
+    }
+
+    deinit {
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    public var url: String { "http://127.0.0.1:\(port)/v1" }
+}
