@@ -117,7 +117,9 @@ public final class RemoteEngine: VisionLanguageModel, @unchecked Sendable {
     }
 
     /// One try: the streamed answer, or why it failed.
-    private func ask(_ picture: Picture, prompt: String, maxTokens: Int, cancellation: Cancellation?, onText: (String) -> Void) -> Result<Generation, Failure> {
+    private func ask(_ picture: Picture, prompt: String, maxTokens: Int, cancellation: Cancellation?, onText: (String) -> Void) -> Result<
+        Generation, Failure
+    > {
         let clock = MonotonicClock()
         let started = clock.now()
         var headers: [(String, String)] = [("Accept", "text/event-stream")]

@@ -39,8 +39,8 @@ enum WatchCommand {
           --engine URL          ask an OpenAI-compatible server instead (llama-server, vLLM, Ollama: http://host:8080/v1;
                                 also LOOKD_ENGINE); --model NAME is then the server's name for the model, LOOKD_API_KEY
                                 its key; the picture goes as JPEG (--jpeg-quality 2…31, default 3); a question with no
-                                first token in --first-token-timeout S (60) is tried again; the server's outages are
-                                waited out (README: More cameras, bigger models)
+                                first token in --first-token-timeout S (60) is tried again, --engine-tries N in all (3);
+                                the server's outages are waited out (README: More cameras, bigger models)
           --constrain on|off    answers only as "1. Yes|No" lines, each with its confidence (default on; the
                                 scripted engine and --cells batch answer in free text)
           --tokens N            the most answer tokens per frame (default: 4 a rule and 8 more, at least 32)

@@ -12,7 +12,7 @@ enum WatchSettings {
         "trigger", "pace", "every", "hold", "photo-seconds", "size", "frames", "log", "record",
         "truth", "context", "threads", "cells", "effects", "status", "camera-size", "gate", "gate-threshold", "gate-fps",
         "gate-max", "gate-mask", "constrain", "snapshots", "keep-snapshots", "name", "mqtt", "mqtt-discovery", "mqtt-queue",
-        "run-timeout", "post-timeout", "http", "http-token", "engine", "jpeg-quality", "first-token-timeout",
+        "run-timeout", "post-timeout", "http", "http-token", "engine", "jpeg-quality", "first-token-timeout", "engine-tries",
     ]
     static let switches: Set<String> = ["no-sound", "cell-words", "grid", "watch-rules"]
 

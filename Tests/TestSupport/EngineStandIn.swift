@@ -1,0 +1,44 @@
+import Foundation
+
+/// The remote engine's stand-in server (Tests/Fixtures/engine_server.py), for the faults llama-server
+/// cannot be made to show: 500s, hangs before and during the answer, a closed connection, garbage,
+/// a wrong model name.
+public final class EngineStandIn {
+    public let folder: URL
+    public private(set) var port = 0
+    private let process = Process()
+
+    public init() throws {
+        folder = try Fixtures.scratch("engine")
+        let out = Pipe()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Fixtures.root.appendingPathComponent("Tests/Fixtures/engine_server.py").path, folder.path]
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let more = out.fileHandleForReading.availableData
+            if more.isEmpty { break }
+            line.append(more)
+        }
+        port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+
+    deinit {
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    public var url: String { "http://127.0.0.1:\(port)/v1" }
+
+    /// How it answers from now on: ok, 500, hang-first, hang-mid, close, garbage.
+    public func answer(_ mode: String, text: String? = nil) throws {
+        try mode.write(to: folder.appendingPathComponent("MODE"), atomically: true, encoding: .utf8)
+        if let text { try text.write(to: folder.appendingPathComponent("ANSWER"), atomically: true, encoding: .utf8) }
+    }
+
+    /// The requests it got, and a fresh count.
+    public var requests: Int { Int((try? String(contentsOf: folder.appendingPathComponent("COUNT"), encoding: .utf8)) ?? "0") ?? 0 }
+    public func resetCount() throws { try "0".write(to: folder.appendingPathComponent("COUNT"), atomically: true, encoding: .utf8) }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import LookCore
+import Media
+import TestSupport
+import XCTest
+
+@testable import VLM
+
+/// The remote engine against a stand-in server's faults: each is a failed question with its reason,
+/// tried again where another try can help, never a crash or a hang past the limits.
+final class RemoteEngineFaultTests: XCTestCase {
+    private var server: EngineStandIn!
+    override func setUpWithError() throws { server = try EngineStandIn() }
+
+    private func engine(model: String = "tiny", attempts: Int = 3) -> RemoteEngine {
+        var settings = RemoteEngine.Settings(url: server.url, model: model)
+        settings.firstTokenLimit = 0.5
+        settings.timeLimit = 2
+        settings.attempts = attempts
+        settings.backoff = 0.05
+        return RemoteEngine(settings: settings) { ([UInt8](try JPEGWriter.encode($0)), "image/jpeg") }
+    }
+
+    private let picture = TestMedia.halves(width: 64, height: 48, left: (200, 40, 30), right: (30, 60, 200))
+
+    /// The reason the question failed with, or nil when it was answered.
+    private func failure(_ engine: RemoteEngine) -> String? {
+        do {
+            _ = try engine.generate(image: picture, prompt: "1. Is there a cat?", maxTokens: 16)
+            return nil
+        } catch {
+            guard case .remote(let reason) = error as? VLMError else { return "unexpected: \(error)" }
+            return reason
+        }
+    }
+
+    func testAnAnswerStreamsAndIsRead() throws {
+        try server.answer("ok", text: "1. Yes\\n2. No")
+        let g = try engine().generate(image: picture, prompt: "two rules", maxTokens: 16)
+        XCTAssertEqual(g.text, "1. Yes\n2. No")
+        XCTAssertEqual(g.stop, .endOfText)
+        XCTAssertEqual(g.timings.inputTokens, 100)
+        XCTAssertEqual(server.requests, 1)
+    }
+
+    func testEachFaultIsAReasonAndIsTriedAgainWhereThatHelps() throws {
+        let cases: [(mode: String, reason: String, tries: Int)] = [
+            ("500", "HTTP 500: the GPU is on fire (after 3 tries)", 3),
+            ("hang-first", "no first token within 0.5 s (after 3 tries)", 3),
+            ("close", "Server returned nothing (no headers, no data) (after 3 tries)", 3),
+            ("garbage", "the server sent something that is not JSON: {this is not json (after 3 tries)", 3),
+            // Text already streamed is not taken back: a break mid-answer fails at once.
+            ("hang-mid", "Timeout was reached", 1),
+        ]
+        for c in cases {
+            try server.answer(c.mode)
+            try server.resetCount()
+            let started = Date()
+            XCTAssertEqual(failure(engine()), c.reason, c.mode)
+            XCTAssertEqual(server.requests, c.tries, c.mode)
+            XCTAssertLessThan(Date().timeIntervalSince(started), 15, "\(c.mode): within its limits")
+        }
+        // A wrong model name gets the same 404 each time: asked once.
+        try server.answer("ok")
+        try server.resetCount()
+        XCTAssertEqual(failure(engine(model: "huge")), "HTTP 404: model 'huge' not found")
+        XCTAssertEqual(server.requests, 1)
+        // Nothing listening.
+        var settings = RemoteEngine.Settings(url: "http://127.0.0.1:\(LoopbackPort.free())/v1", model: "tiny")
+        settings.attempts = 1
+        XCTAssertEqual(failure(RemoteEngine(settings: settings) { ([UInt8](try JPEGWriter.encode($0)), "image/jpeg") }), "Couldn't connect to server")
+    }
+}
