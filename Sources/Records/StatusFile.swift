@@ -68,4 +68,18 @@ public enum StatusFile {
         let alive = pid > 0 && (kill(pid_t(pid), 0) == 0 || errno == EPERM)
         return Reading(path: path, data: data, status: status, running: alive && status["state"] as? String != "stopped")
     }
+
+    /// Where the instance `name` of the template unit (`lookd@NAME`) keeps its status:
+    /// `/run/lookd-NAME/status.json` (`LOOKD_RUN_DIR` stands for /run, for tests).
+    public static func instancePath(_ name: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        "\(environment["LOOKD_RUN_DIR"] ?? "/run")/lookd-\(name)/\(Self.name)"
+    }
+
+    /// The instances that have a status file, by name, sorted.
+    public static func instances(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+        let root = environment["LOOKD_RUN_DIR"] ?? "/run"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+        return names.filter { $0.hasPrefix("lookd-") }.map { String($0.dropFirst(6)) }
+            .filter { !$0.isEmpty && FileManager.default.fileExists(atPath: instancePath($0, environment: environment)) }.sorted()
+    }
 }

@@ -9,22 +9,38 @@ enum StatusCommand {
     static let switches: Set<String> = ["json"]
 
     static let help = """
-        Usage: lookd status [--status FILE] [--json]
+        Usage: lookd status [NAME] [--status FILE] [--json]
 
         Shows what the running lookd watch is doing: its source, its rules with their states (the last
         answer, fires, counts, timers), the latest numbers lines and the last three log lines. It reads
         the status file the watch rewrites after every frame: --status FILE, else the first that exists
         of $RUNTIME_DIRECTORY/status.json, $XDG_RUNTIME_DIR/lookd/status.json,
         /tmp/lookd-<uid>/status.json and the service's /run/lookd/status.json.
+          NAME      the instance lookd@NAME (/run/lookd-NAME/status.json)
           --json    print the status file as it is
+        With no NAME and no --status, when instances of lookd@ have status files, lists them (and the
+        plain service, when it has one), one line each.
 
         Exit codes: 0 a watch is running, 1 none is (its last status is shown when there is one).
         """
 
     static func run(_ words: [String]) throws(CommandFailure) {
         let args = try Arguments(words, valued: valued, switches: switches)
+        guard args.positional.count <= 1 else { throw usage("status takes at most one instance name") }
+        var explicit = args.value("status")
+        if let name = args.positional.first {
+            guard explicit == nil else { throw usage("give an instance NAME or --status FILE, not both") }
+            explicit = StatusFile.instancePath(name)
+            guard FileManager.default.fileExists(atPath: explicit!) else {
+                let known = StatusFile.instances()
+                let list = known.isEmpty ? "none has a status file" : "those with a status file: \(known.joined(separator: ", "))"
+                throw CommandFailure(code: .failure, message: "No instance \(name): \(explicit!) does not exist (\(list)).")
+            }
+        } else if explicit == nil, !args.has("json"), !StatusFile.instances().isEmpty {
+            return try list()
+        }
         let found: StatusFile.Reading
-        do { found = try StatusFile.read(explicit: args.value("status")) } catch { throw CommandFailure(code: .failure, message: error.description) }
+        do { found = try StatusFile.read(explicit: explicit) } catch { throw CommandFailure(code: .failure, message: error.description) }
         let (data, status, running, path) = (found.data, found.status, found.running, found.path)
         if args.has("json") {
             print(String(decoding: data, as: UTF8.self), terminator: "")
@@ -32,5 +48,23 @@ enum StatusCommand {
             print(StatusFile.describe(status, running: running, path: path))
         }
         if !running { throw CommandFailure(code: .failure, message: "") }
+    }
+
+    /// One line an instance (and the plain service first, when it has a status file).
+    private static func list() throws(CommandFailure) {
+        var rows: [(String, String)] = []
+        if let plain = try? StatusFile.read(explicit: "/run/lookd/status.json") { rows.append(("lookd", plain.path)) }
+        rows += StatusFile.instances().map { ("lookd@\($0)", StatusFile.instancePath($0)) }
+        var anyRunning = false
+        for (unit, path) in rows {
+            guard let found = try? StatusFile.read(explicit: path) else { continue }
+            anyRunning = anyRunning || found.running
+            let s = found.status
+            let state = found.running ? (s["state"] as? String ?? "running") : "not running"
+            let source = s["source"] as? String ?? "?"
+            print("\(unit): \(state) · \(source) · frame \(s["frame"] as? Int ?? 0) · \(s["fires"] as? Int ?? 0) fires · \(s["engine"] as? String ?? "")")
+        }
+        print("lookd status NAME shows one.")
+        if !anyRunning { throw CommandFailure(code: .failure, message: "") }
     }
 }

@@ -26,7 +26,8 @@ final class LogRotationTests: XCTestCase {
         config = config.replacingOccurrences(of: "/var/lib/lookd/lookd-events.jsonl", with: log)
             .replacingOccurrences(of: "    compress\n", with: "").replacingOccurrences(of: "    delaycompress\n", with: "")
             .replacingOccurrences(of: "create 0644 lookd lookd", with: "create 0644")
-            .replacingOccurrences(of: "systemctl kill --signal=SIGUSR1 --kill-whom=main lookd.service", with: "kill -USR1 \(watch.processIdentifier)")
+            .replacingOccurrences(
+                of: "systemctl kill --signal=SIGUSR1 --kill-whom=main lookd.service 'lookd@*.service'", with: "kill -USR1 \(watch.processIdentifier)")
         let conf = dir.appendingPathComponent("logrotate.conf").path
         try config.write(toFile: conf, atomically: true, encoding: .utf8)
         for _ in 0..<4 {

@@ -144,4 +144,23 @@ final class ServiceTests: XCTestCase {
                 .replacingOccurrences(of: "Type=notify", with: "Type=notifyy"), to: "broken.service")
         XCTAssertNotEqual(try Subprocess.run("/usr/bin/systemd-analyze", ["verify", "--man=no", broken]).stderr, "", "the check can fail")
     }
+
+    func testTheTemplateUnitVerifiesAndKeepsEachInstanceApart() throws {
+        let unit = try String(contentsOf: Fixtures.root.appendingPathComponent("systemd/lookd@.service"), encoding: .utf8)
+        for line in [
+            "EnvironmentFile=/etc/lookd/%i.env", "--rules /etc/lookd/%i.yaml", "--name %i", "--record /var/lib/lookd/%i",
+            "--log /var/lib/lookd/%i/lookd-events.jsonl", "--snapshots /var/lib/lookd/%i/snapshots", "--status /run/lookd-%i/status.json",
+            "StateDirectory=lookd/%i lookd/models", "RuntimeDirectory=lookd-%i", "ProtectSystem=strict", "Type=notify",
+        ] {
+            XCTAssertTrue(unit.contains(line), "the template has \(line)")
+        }
+        // systemd-analyze verifies an instance of it (the env file must exist for the check).
+        let env = try write("LOOKD_SOURCE=/dev/video1\n", to: "porch.env")
+        let copy = try write(
+            unit.replacingOccurrences(of: "/usr/local/bin/lookd", with: Fixtures.lookd).replacingOccurrences(of: "/etc/lookd/%i.env", with: env),
+            to: "lookd@porch.service")
+        let verify = try Subprocess.run("/usr/bin/systemd-analyze", ["verify", "--man=no", copy])
+        XCTAssertEqual(verify.status, 0, verify.stderr)
+        XCTAssertEqual(verify.stderr.trimmingCharacters(in: .whitespacesAndNewlines), "", "no warnings")
+    }
 }

@@ -1,0 +1,54 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// Several instances side by side, as `lookd@NAME` runs them: each its own status file
+/// (/run/lookd-NAME, here under a scratch run folder), event log and records; `lookd status`
+/// lists them and `lookd status NAME` shows one.
+final class InstanceTests: XCTestCase {
+    func testTwoInstancesKeepSeparateStatusesAndLogsAndStatusListsThem() throws {
+        let dir = try Fixtures.scratch()
+        let run = dir.appendingPathComponent("run").path
+        let photos = try TestMedia.photoFolder(in: dir)
+        var watches: [Process] = []
+        defer { for w in watches where w.isRunning { w.terminate() } }
+        for (name, rule) in [("front", "a test card=count"), ("back", "a cat=log")] {
+            let script = dir.appendingPathComponent("\(name).txt").path
+            try "!wait 0.05 1. Yes\n".write(toFile: script, atomically: true, encoding: .utf8)
+            let state = dir.appendingPathComponent(name).path
+            let w = Process()
+            w.executableURL = URL(fileURLWithPath: Fixtures.lookd)
+            // The template unit's own options, with /var/lib/lookd and /run moved into the scratch folder.
+            w.arguments = [
+                "watch", "--source", photos, "--rules", rule, "--model", "script:" + script, "--photo-seconds", "0", "--no-sound",
+                "--name", name, "--record", state, "--log", state + "/lookd-events.jsonl", "--snapshots", state + "/snapshots",
+                "--status", "\(run)/lookd-\(name)/status.json", "--seconds", "60",
+            ]
+            try FileManager.default.createDirectory(atPath: state + "/snapshots", withIntermediateDirectories: true)
+            w.standardError = FileHandle.nullDevice
+            try w.run()
+            watches.append(w)
+        }
+        for name in ["front", "back"] {
+            EventLogFile.waitForLines(dir.appendingPathComponent("\(name)/lookd-events.jsonl").path, containing: "\"event\":\"fire\"")
+        }
+        let env = ["LOOKD_RUN_DIR": run]
+        let all = try Subprocess.run(Fixtures.lookd, ["status"], environment: env)
+        XCTAssertEqual(all.status, 0, all.stderr)
+        XCTAssertTrue(all.stdout.contains("lookd@back: watching · \(photos)"), all.stdout)
+        XCTAssertTrue(all.stdout.contains("lookd@front: watching · \(photos)"), all.stdout)
+        let front = try Subprocess.run(Fixtures.lookd, ["status", "front"], environment: env)
+        XCTAssertEqual(front.status, 0, front.stderr)
+        XCTAssertTrue(front.stdout.contains("a test card → count"), front.stdout)
+        XCTAssertFalse(front.stdout.contains("a cat"), front.stdout)
+        let none = try Subprocess.run(Fixtures.lookd, ["status", "garage"], environment: env)
+        XCTAssertEqual(none.status, 1)
+        XCTAssertTrue(none.stderr.contains("No instance garage: \(run)/lookd-garage/status.json does not exist (those with a status file: back, front)"), none.stderr)
+        // Each log has its own rule's fires only.
+        for (name, condition) in [("front", "a test card"), ("back", "a cat")] {
+            let fires = try EventLogFile.read(dir.appendingPathComponent("\(name)/lookd-events.jsonl").path).filter { $0["event"] as? String == "fire" }
+            XCTAssertFalse(fires.isEmpty)
+            XCTAssertTrue(fires.allSatisfy { $0["condition"] as? String == condition }, name)
+        }
+    }
+}
