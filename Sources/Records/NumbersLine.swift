@@ -16,9 +16,10 @@ public enum NumbersLine {
 
     public static func seconds(_ s: Double) -> String { String(format: "%.2f s", s) }
 
-    /// `CPU · on-device · frame 18 · 52 °C · 349 MB`: where a watch frame ran, and the machine's state.
-    public static func watchPlace(frame: Int) -> String {
-        var parts = [place, "frame \(frame)", SystemStats.thermal() ?? "no thermal sensor"]
+    /// `CPU · on-device · frame 18 · 52 °C · 349 MB`: where a watch frame ran (`where`: the engine's
+    /// own words, `server · gpu-box:8080` for a remote one), and this machine's state.
+    public static func watchPlace(frame: Int, where engine: String = place) -> String {
+        var parts = [engine, "frame \(frame)", SystemStats.thermal() ?? "no thermal sensor"]
         if let bytes = SystemStats.residentBytes() { parts.append("\(bytes / 1_000_000) MB") }
         return parts.joined(separator: " · ")
     }

@@ -42,11 +42,16 @@ public final class RemoteEngine: VisionLanguageModel, @unchecked Sendable {
         self.picture = picture
     }
 
-    public var engineName: String {
+    public var engineName: String { "remote · \(settings.model) @ \(server)" }
+
+    /// `host:port` of the server.
+    public var server: String {
         let host = URLComponents(string: settings.url)?.host ?? settings.url
         let port = URLComponents(string: settings.url)?.port.map { ":\($0)" } ?? ""
-        return "remote · \(settings.model) @ \(host)\(port)"
+        return host + port
     }
+
+    public var place: String { "server · \(server)" }
 
     /// A server's outages end no watch: it is asked again, with backoff.
     public var endsRunAfterFailures: Bool { false }

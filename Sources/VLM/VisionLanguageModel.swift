@@ -30,12 +30,16 @@ public protocol VisionLanguageModel: AnyObject, Sendable {
     /// Whether failed questions in a row end a watch (so that systemd restarts it): true in-process;
     /// false for a server, whose outages are waited out.
     var endsRunAfterFailures: Bool { get }
+
+    /// Where the answers are worked out, for the numbers line: `CPU · on-device`, or the server's.
+    var place: String { get }
 }
 
 extension VisionLanguageModel {
     public func inputTokens(prompt: String, width: Int, height: Int) -> (input: Int, context: Int)? { nil }
     public func yesNo(image: EncodedImage, prompt: String, count: Int, cancellation: Cancellation?) throws -> YesNoAnswers? { nil }
     public var endsRunAfterFailures: Bool { true }
+    public var place: String { "CPU · on-device" }
 
     /// Encodes `image` and answers one prompt about it; the times count from before the encoding.
     public func generate(

@@ -6,7 +6,9 @@ import VLM
 
 /// `lookd ask PHOTO "QUESTION"`: one question about one photo, the answer streamed.
 enum AskCommand {
-    static let valued: Set<String> = ["model", "mmproj", "tokens", "json", "context", "threads", "then"]
+    static let valued: Set<String> = [
+        "model", "mmproj", "tokens", "json", "context", "threads", "then", "engine", "jpeg-quality", "first-token-timeout", "engine-tries",
+    ]
     static let switches: Set<String> = ["plain", "encode-again"]
 
     static let help = """
@@ -25,6 +27,9 @@ enum AskCommand {
           --model ID            a catalog model (lookd models; default minicpm-v-4.7-1b), pulled the first time
           --model FILE.gguf     a local language model (GGUF), with
           --mmproj FILE.gguf    its vision projector (GGUF)
+          --engine URL          ask an OpenAI-compatible server instead (also LOOKD_ENGINE), --model NAME being its
+                                name for the model (LOOKD_API_KEY its key); the photo goes as JPEG (README: More
+                                cameras, bigger models)
           --tokens N            the most answer tokens (default 256)
           --json FILE           write a record of the question and answer as JSON
           --context N           the context length in tokens (default 4096)
@@ -64,9 +69,11 @@ enum AskCommand {
         }
         let photoSeconds = clock.now() - started
 
-        if Terminal.stderrIsTTY { StandardStream.error.write("Loading the model…\r") }
-        let engine = try ModelChoice.load(args)
-        if Terminal.stderrIsTTY { StandardStream.error.write("\u{1B}[2K\r") }
+        let remote = try ModelChoice.remote(args)
+        if Terminal.stderrIsTTY && remote == nil { StandardStream.error.write("Loading the model…\r") }
+        let engine: any VisionLanguageModel
+        if let remote { engine = remote } else { engine = try ModelChoice.load(args) }
+        if Terminal.stderrIsTTY && remote == nil { StandardStream.error.write("\u{1B}[2K\r") }
         let readySeconds = clock.now() - started
 
         let cancellation = Cancellation()
@@ -79,7 +86,7 @@ enum AskCommand {
             question, about: encoded, engine: engine, maxTokens: maxTokens, styled: styled, cancellation: cancellation)
         generation.timings.addEncoding(encoded.encodeSeconds)
         let numbers = NumbersLine.ask(generation.timings)
-        report(generation, numbers: numbers)
+        report(generation, numbers: numbers, place: engine.place)
 
         var followUp: JSON?
         if let then = args.value("then")?.trimmingCharacters(in: .whitespacesAndNewlines), !then.isEmpty, generation.stop != .cancelled {
@@ -90,7 +97,7 @@ enum AskCommand {
             Terminal.out("\n")
             var (second, _) = try answer(then, about: again, engine: engine, maxTokens: maxTokens, styled: styled, cancellation: cancellation)
             if again !== encoded { second.timings.addEncoding(again.encodeSeconds) }
-            report(second, numbers: NumbersLine.ask(second.timings))
+            report(second, numbers: NumbersLine.ask(second.timings), place: engine.place)
             followUp = AskRecord.followUp(then, second)
             if second.stop == .cancelled { generation.stop = .cancelled }
         }
@@ -98,9 +105,10 @@ enum AskCommand {
         if let path = args.value("json") {
             let record = AskRecord(
                 question: question, photo: photo, photoSize: [image.width, image.height], engine: engine.engineName,
-                model: engine.modelPath, mmproj: engine.mmprojPath, photoDecodeSeconds: photoSeconds,
-                engineReadySeconds: engine.loadSeconds, readySeconds: readySeconds, generation: generation,
-                answerShown: render.shown, numbersLine: numbers, footer: NumbersLine.place, maxTokens: maxTokens, then: followUp)
+                model: (engine as? LlamaEngine)?.modelPath ?? remote?.settings.model ?? "",
+                mmproj: (engine as? LlamaEngine)?.mmprojPath ?? "", photoDecodeSeconds: photoSeconds,
+                engineReadySeconds: (engine as? LlamaEngine)?.loadSeconds ?? 0, readySeconds: readySeconds, generation: generation,
+                answerShown: render.shown, numbersLine: numbers, footer: engine.place, maxTokens: maxTokens, then: followUp)
             do throws(SafeFile.Failure) {
                 try record.write(to: path)
             } catch {
@@ -115,12 +123,12 @@ enum AskCommand {
     }
 
     /// The numbers lines under an answer (STOPPED first when it was cut short).
-    private static func report(_ generation: Generation, numbers: String) {
+    private static func report(_ generation: Generation, numbers: String, place: String) {
         let tty = Terminal.stderrIsTTY
         if generation.stop == .cancelled { Terminal.err("STOPPED") }
         if generation.stop == .contextFull { Terminal.err("The answer stopped where the context was full (a larger --context gives it room).") }
         Terminal.err(Terminal.dim(numbers, on: tty))
-        Terminal.err(Terminal.dim(NumbersLine.place, on: tty))
+        Terminal.err(Terminal.dim(place, on: tty))
     }
 
     /// Streams the answer to one question about the encoded photo.
