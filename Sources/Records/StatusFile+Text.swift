@@ -14,6 +14,10 @@ extension StatusFile {
             lines.append("lookd is not running (last status, \(updated) ago: \(state), pid \(s["pid"] as? Int ?? 0))")
         }
         if let engine = s["engine"] as? String { lines.append("engine: \(engine)") }
+        if let failing = s["failing"] as? [String: Any] {
+            lines.append(
+                "engine failing since frame \(failing["since_frame"] as? Int ?? 0) (\(failing["in_a_row"] as? Int ?? 0) in a row): \(failing["reason"] as? String ?? "")")
+        }
         let reloads = s["reloads"] as? Int ?? 0
         lines.append("rules from \(s["rules_source"] as? String ?? "?")\(reloads > 0 ? " (reloaded \(reloads)×)" : ""):")
         for rule in s["rules"] as? [[String: Any]] ?? [] {

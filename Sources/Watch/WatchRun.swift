@@ -125,7 +125,10 @@ public final class WatchRun {
             service.skipped(snapshot)
             web?.metrics.skipped()
         }
-        loop.onFailure = { _ in web?.metrics.failed() }
+        loop.onFailure = { [unowned loop] failure in
+            web?.metrics.failed()
+            service.frameFailed(failure, loop.snapshot)
+        }
         loop.onReload = { snapshot in
             service.reload(snapshot)
             if let snapshot { mqtt?.adopt(snapshot.rows.map(\.rule)) }

@@ -24,6 +24,8 @@ public final class WatchService: @unchecked Sendable {
     private var state = "starting"
     private var statusProblem: String?
     private var lastStatus = -Double.infinity
+    /// While the model's calls fail: since which frame, how many in a row, and the last reason.
+    private var failing: (since: Int, inARow: Int, reason: String)?
     /// The outputs' state for the status (MQTT, commands, posts), when any is in use.
     var outputs: (() -> JSON)?
     /// Each status as it is written (the page's).
@@ -48,7 +50,19 @@ public final class WatchService: @unchecked Sendable {
     public func frameDone(_ frame: FrameOutcome, _ snapshot: WatchSnapshot) {
         notifier.status("\(frame.numbers) · frame \(frame.index)")
         notifier.watchdog()
+        if failing != nil {
+            failing = nil
+            writeStatus(snapshot)
+            return
+        }
         guard !frame.fires.isEmpty || MonotonicClock().now() - lastStatus >= 0.5 else { return }
+        writeStatus(snapshot)
+    }
+
+    /// A frame whose model call failed: the status says since when the engine fails, and why.
+    public func frameFailed(_ failure: FrameFailure, _ snapshot: WatchSnapshot) {
+        notifier.watchdog()
+        failing = (since: failing?.since ?? failure.index, inARow: failure.inARow, reason: failure.reason)
         writeStatus(snapshot)
     }
 
@@ -105,6 +119,10 @@ public final class WatchService: @unchecked Sendable {
                 ("numbers", snapshot.numbers.map { .strings($0) } ?? .null),
                 ("gate", snapshot.gate.map { $0.json(at: snapshot.runT) } ?? .null),
                 ("last_snapshot", .optional(snapshot.lastSnapshot)), ("outputs", outputs?() ?? .null),
+                (
+                    "failing",
+                    failing.map { .object([("since_frame", .int($0.since)), ("in_a_row", .int($0.inARow)), ("reason", .string($0.reason))]) } ?? .null
+                ),
                 ("log", .strings(Log.shared.recent)), ("events", .optional(eventsPath)),
             ] + extra)
         lastStatus = MonotonicClock().now()

@@ -27,6 +27,9 @@ final class RemoteWatchTests: XCTestCase {
         EventLogFile.waitForLines(log, containing: "\"event\":\"watch\"", count: 3)
         try server.answer("500")
         EventLogFile.waitForLines(log, containing: "\"event\":\"frame_failed\"", count: 5)
+        let status = try Subprocess.run(Fixtures.lookd, ["status", "--status", dir.appendingPathComponent("status.json").path])
+        XCTAssertTrue(status.stdout.contains("engine failing since frame "), status.stdout)
+        XCTAssertTrue(status.stdout.contains("HTTP 500: the GPU is on fire"), status.stdout)
         try server.answer("ok")
         let answeredBefore = try EventLogFile.read(log).filter { $0["event"] as? String == "watch" }.count
         EventLogFile.waitForLines(log, containing: "\"event\":\"watch\"", count: answeredBefore + 3)
