@@ -16,7 +16,8 @@ extension StatusFile {
         if let engine = s["engine"] as? String { lines.append("engine: \(engine)") }
         if let failing = s["failing"] as? [String: Any] {
             lines.append(
-                "engine failing since frame \(failing["since_frame"] as? Int ?? 0) (\(failing["in_a_row"] as? Int ?? 0) in a row): \(failing["reason"] as? String ?? "")")
+                "engine failing since frame \(failing["since_frame"] as? Int ?? 0) (\(failing["in_a_row"] as? Int ?? 0) in a row): \(failing["reason"] as? String ?? "")"
+            )
         }
         let reloads = s["reloads"] as? Int ?? 0
         lines.append("rules from \(s["rules_source"] as? String ?? "?")\(reloads > 0 ? " (reloaded \(reloads)×)" : ""):")

@@ -238,7 +238,8 @@ public final class WatchLoop {
             size: (frame.image.width, frame.image.height), age: frame.age, grab: grab, decode: frame.decodeSeconds,
             scale: frame.scaleSeconds, prompt: t2 - t1, model: t3 - t2, timings: generation.timings, raw: generation.text,
             answers: answers, parse: t4 - t3, done: clock.now() - frame.captured, fired: fired, suppressed: suppressed,
-            places: places, numbers: Self.numbers(generation.timings, model: t3 - t2), place: NumbersLine.watchPlace(frame: index, where: model.place),
+            places: places, numbers: Self.numbers(generation.timings, model: t3 - t2),
+            place: NumbersLine.watchPlace(frame: index, where: model.place),
             truth: frame.label.flatMap { config.truth[($0 as NSString).deletingPathExtension] },
             png: writeFrame(shown, index: index))
         (outcome.asked, outcome.change, outcome.skipped, outcome.gate) = (note.asked, note.change, note.skipped, note.seconds)

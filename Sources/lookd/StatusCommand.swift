@@ -62,7 +62,9 @@ enum StatusCommand {
             let s = found.status
             let state = found.running ? (s["state"] as? String ?? "running") : "not running"
             let source = s["source"] as? String ?? "?"
-            print("\(unit): \(state) · \(source) · frame \(s["frame"] as? Int ?? 0) · \(s["fires"] as? Int ?? 0) fires · \(s["engine"] as? String ?? "")")
+            print(
+                "\(unit): \(state) · \(source) · frame \(s["frame"] as? Int ?? 0) · \(s["fires"] as? Int ?? 0) fires · \(s["engine"] as? String ?? "")"
+            )
         }
         print("lookd status NAME shows one.")
         if !anyRunning { throw CommandFailure(code: .failure, message: "") }

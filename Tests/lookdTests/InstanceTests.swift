@@ -43,10 +43,14 @@ final class InstanceTests: XCTestCase {
         XCTAssertFalse(front.stdout.contains("a cat"), front.stdout)
         let none = try Subprocess.run(Fixtures.lookd, ["status", "garage"], environment: env)
         XCTAssertEqual(none.status, 1)
-        XCTAssertTrue(none.stderr.contains("No instance garage: \(run)/lookd-garage/status.json does not exist (those with a status file: back, front)"), none.stderr)
+        XCTAssertTrue(
+            none.stderr.contains("No instance garage: \(run)/lookd-garage/status.json does not exist (those with a status file: back, front)"),
+            none.stderr)
         // Each log has its own rule's fires only.
         for (name, condition) in [("front", "a test card"), ("back", "a cat")] {
-            let fires = try EventLogFile.read(dir.appendingPathComponent("\(name)/lookd-events.jsonl").path).filter { $0["event"] as? String == "fire" }
+            let fires = try EventLogFile.read(dir.appendingPathComponent("\(name)/lookd-events.jsonl").path).filter {
+                $0["event"] as? String == "fire"
+            }
             XCTAssertFalse(fires.isEmpty)
             XCTAssertTrue(fires.allSatisfy { $0["condition"] as? String == condition }, name)
         }
