@@ -5,24 +5,12 @@ import Foundation
 /// a wrong model name.
 public final class EngineStandIn {
     public let folder: URL
-    public private(set) var port = 0
-    private let process = Process()
+    public let port: Int
+    private let process: Process
 
     public init() throws {
         folder = try Fixtures.scratch("engine")
-        let out = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Fixtures.root.appendingPathComponent("Tests/Fixtures/engine_server.py").path, folder.path]
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let more = out.fileHandleForReading.availableData
-            if more.isEmpty { break }
-            line.append(more)
-        }
-        port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        (process, port) = try ScriptServer.start("engine_server.py", [folder.path])
     }
 
     deinit {

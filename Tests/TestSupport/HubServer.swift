@@ -3,8 +3,8 @@ import Foundation
 /// The local Hub stand-in (Tests/Fixtures/hub_server.py) serving a folder of model files.
 public final class HubServer {
     public let folder: URL
-    public private(set) var port = 0
-    private let process = Process()
+    public let port: Int
+    private let process: Process
 
     /// Serves `files` (name → source path) with the server's `options` (`--cut N`, `--wrong-sha`, …).
     public init(files: [String: String], options: [String] = []) throws {
@@ -12,19 +12,7 @@ public final class HubServer {
         for (name, source) in files {
             try FileManager.default.copyItem(atPath: source, toPath: folder.appendingPathComponent(name).path)
         }
-        let out = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Fixtures.root.appendingPathComponent("Tests/Fixtures/hub_server.py").path, folder.path] + options
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let more = out.fileHandleForReading.availableData
-            if more.isEmpty { break }
-            line.append(more)
-        }
-        port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        (process, port) = try ScriptServer.start("hub_server.py", [folder.path] + options)
     }
 
     deinit {

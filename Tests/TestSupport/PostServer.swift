@@ -10,25 +10,13 @@ public final class PostServer {
         public let time: Double
     }
 
-    public private(set) var port = 0
+    public let port: Int
     private let log: String
-    private let process = Process()
+    private let process: Process
 
     public init() throws {
         log = try Fixtures.scratch("post").appendingPathComponent("requests.jsonl").path
-        let out = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Fixtures.root.appendingPathComponent("Tests/Fixtures/post_server.py").path, log]
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let more = out.fileHandleForReading.availableData
-            if more.isEmpty { break }
-            line.append(more)
-        }
-        port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        (process, port) = try ScriptServer.start("post_server.py", [log])
     }
 
     deinit {

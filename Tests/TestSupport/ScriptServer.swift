@@ -1,0 +1,22 @@
+import Foundation
+
+/// A Python server of the tests' own (Tests/Fixtures/*.py) that prints its loopback port on its
+/// first line: started, and its port read.
+enum ScriptServer {
+    static func start(_ script: String, _ arguments: [String]) throws -> (process: Process, port: Int) {
+        let process = Process()
+        let out = Pipe()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", Fixtures.root.appendingPathComponent("Tests/Fixtures/\(script)").path] + arguments
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let more = out.fileHandleForReading.availableData
+            if more.isEmpty { break }
+            line.append(more)
+        }
+        return (process, Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0)
+    }
+}
