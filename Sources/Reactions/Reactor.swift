@@ -59,6 +59,8 @@ public final class Reactor: ReactionPerformer, @unchecked Sendable {
     }
     private var outbound = Outbound()
     public var outboundCounts: Outbound { lock.withLock { outbound } }
+    /// Whether commands or posts are running or waiting.
+    public var outboundBusy: Bool { commands.busy || poster.busy }
     /// Later outcomes: sounds played, lines spoken, countdowns ended.
     public var onReport: (@Sendable (ReactionReport) -> Void)?
 

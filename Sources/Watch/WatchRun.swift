@@ -153,7 +153,7 @@ public final class WatchRun {
         }
         record.gate = loop.gateCounts
         service.stopping(loop.snapshot, reason: reason)
-        Self.settleSounds(reactor)
+        Self.settle(reactor)
         mqtt?.stop()
         web?.stop()
         let seconds = clock.now() - runStart
@@ -252,8 +252,6 @@ public final class WatchRun {
         }
     }
 
-    /// Lets sounds and spoken lines that are still playing finish (at most a few seconds), so their
-    /// reports reach the records.
     /// Opens the page and `/metrics` (`--http`), when asked.
     private static func startWeb(_ config: WatchConfig) throws(WatchError) -> WebOutput? {
         guard let listen = config.http else { return nil }
@@ -306,7 +304,11 @@ public final class WatchRun {
         return .object(fields)
     }
 
-    private static func settleSounds(_ reactor: Reactor) {
+    /// Lets sounds and spoken lines that are still playing finish (at most a few seconds), so their
+    /// reports reach the records; and commands and posts still running (at most 5 s more).
+    private static func settle(_ reactor: Reactor) {
+        let outbound = Date().addingTimeInterval(5)
+        while reactor.outboundBusy && Date() < outbound { usleep(20_000) }
         guard reactor.audio != nil else { return }
         let until = Date().addingTimeInterval(5)
         while SoundOutput.playing > 0 && Date() < until { usleep(20_000) }

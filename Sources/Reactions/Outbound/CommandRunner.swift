@@ -36,6 +36,12 @@ public final class CommandRunner: @unchecked Sendable {
     /// Commands dropped because too many were running and waiting.
     public var dropped: Int { workers.dropped }
 
+    /// Whether any run or wait now.
+    public var busy: Bool {
+        let load = workers.load
+        return load.running + load.waiting > 0
+    }
+
     /// Starts (or queues) `command` for `fire`; `done` gets its outcome on the command's thread.
     /// False when it was dropped (`done` is then not called).
     public func start(_ command: Command, fire: FireContext, done: @escaping @Sendable (ReactionReport.CommandRan) -> Void) -> Bool {

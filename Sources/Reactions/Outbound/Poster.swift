@@ -36,6 +36,12 @@ public final class Poster: @unchecked Sendable {
     /// Posts dropped because too many were sending and waiting.
     public var dropped: Int { workers.dropped }
 
+    /// Whether any run or wait now.
+    public var busy: Bool {
+        let load = workers.load
+        return load.running + load.waiting > 0
+    }
+
     /// Sends (or queues) `post` for `fire`; `done` gets the outcome on the post's thread. False when
     /// it was dropped (`done` is then not called).
     public func start(_ post: Post, fire: FireContext, done: @escaping @Sendable (ReactionReport.PostSent) -> Void) -> Bool {
