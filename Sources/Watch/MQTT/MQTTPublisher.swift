@@ -30,6 +30,7 @@ final class MQTTPublisher: @unchecked Sendable {
     private(set) var sent = 0
     private var everConnected = false
     private var outageLogged = false
+    private var lossReported = false
     /// Connection changes, for the event log: `connected` (with what was dropped while away) or `lost`.
     var onState: (@Sendable (_ state: String, _ detail: String?, _ dropped: Int) -> Void)?
 
@@ -100,6 +101,7 @@ final class MQTTPublisher: @unchecked Sendable {
             let away = droppedNow
             droppedNow = 0
             outageLogged = false
+            lossReported = false
             if everConnected {
                 Log.shared.notice("mqtt: \(client.broker.shown) is back\(away > 0 ? "; \(away) messages were dropped while it was away" : "")")
             } else {
@@ -113,12 +115,14 @@ final class MQTTPublisher: @unchecked Sendable {
     }
 
     private func connectionLost(_ reason: String) {
-        let (wasConnected, ending) = condition.withLock { () -> (Bool, Bool) in
-            let was = connected
+        // Once an outage (the publishing thread may have found it first), not at each retry.
+        let report = condition.withLock { () -> Bool in
             connected = false
-            return (was, stopping)
+            guard !stopping && !lossReported else { return false }
+            lossReported = true
+            return true
         }
-        if !ending && (wasConnected || !everConnected) {
+        if report {
             Log.shared.error("mqtt: \(client.broker.shown): \(reason); reconnecting with backoff")
             onState?("lost", reason, 0)
         }
