@@ -3,7 +3,9 @@ import Foundation
 import LookCore
 
 /// Encodes pictures as JPEG with FFmpeg's MJPEG encoder (a fire's snapshot): the RGB picture is
-/// converted to full-range YUV 4:2:0 by libswscale, at a fixed quality.
+/// converted to full-range YUV 4:2:0 by libswscale, at a fixed quality. The range is set on the
+/// plain 4:2:0 format rather than with the deprecated `yuvj420p`, which makes libswscale warn (a
+/// journal line per fire).
 public enum JPEGWriter {
     /// JPEG bytes of `image`; `quality` is FFmpeg's qscale, 2 (best) to 31 (smallest).
     public static func encode(_ image: RGBImage, quality: Int = 3) throws(PNGWriter.Failure) -> Data {
@@ -14,7 +16,7 @@ public enum JPEGWriter {
         let (w, h) = (Int32(image.width), Int32(image.height))
         ctx.pointee.width = w
         ctx.pointee.height = h
-        ctx.pointee.pix_fmt = AV_PIX_FMT_YUVJ420P
+        ctx.pointee.pix_fmt = AV_PIX_FMT_YUV420P
         ctx.pointee.color_range = AVCOL_RANGE_JPEG
         ctx.pointee.time_base = AVRational(num: 1, den: 25)
         ctx.pointee.flags |= AV_CODEC_FLAG_QSCALE
@@ -26,15 +28,18 @@ public enum JPEGWriter {
         defer { var f: UnsafeMutablePointer<AVFrame>? = yuv; av_frame_free(&f) }
         yuv.pointee.width = w
         yuv.pointee.height = h
-        yuv.pointee.format = AV_PIX_FMT_YUVJ420P.rawValue
+        yuv.pointee.format = AV_PIX_FMT_YUV420P.rawValue
         yuv.pointee.color_range = AVCOL_RANGE_JPEG
         yuv.pointee.quality = Int32(quality) * FF_QP2LAMBDA
         guard av_frame_get_buffer(yuv, 0) >= 0 else { throw PNGWriter.Failure(path: "", reason: "out of memory") }
         guard
             let sws = sws_getContext(
-                w, h, AV_PIX_FMT_RGB24, w, h, AV_PIX_FMT_YUVJ420P, Int32(SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT), nil, nil, nil)
+                w, h, AV_PIX_FMT_RGB24, w, h, AV_PIX_FMT_YUV420P, Int32(SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT), nil, nil, nil)
         else { throw PNGWriter.Failure(path: "", reason: "cannot convert the picture for JPEG") }
         defer { sws_freeContext(sws) }
+        // Full range out (JPEG's), as yuvj420p gave.
+        let coefficients = sws_getCoefficients(SWS_CS_DEFAULT)
+        sws_setColorspaceDetails(sws, coefficients, 1, coefficients, 1, 0, 1 << 16, 1 << 16)
         let rows = image.pixels.withUnsafeBufferPointer { src -> Int32 in
             var srcPlanes: [UnsafePointer<UInt8>?] = [src.baseAddress, nil, nil, nil]
             var srcStride: [Int32] = [Int32(image.width * 3), 0, 0, 0]
