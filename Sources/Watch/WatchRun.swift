@@ -137,7 +137,9 @@ public final class WatchRun {
         loop.gate.settings.enabled = config.gateEnabled(for: info)
         loop.gate.settings.masks = config.gate.masks + rules.gateMasks
         service.ready(loop.snapshot)
-        Log.shared.notice("watching \(info.name) (\(info.kind)) with \(rules.rules.count) rules from \(rulesSource); status in \(service.statusPath)")
+        Log.shared.notice(
+            "watching \(info.name) (\(info.kind)) with \(rules.rules.count) rules from \(rulesSource); status in \(service.statusPath)\(web.map { "; the page at \($0.address)" } ?? "")"
+        )
 
         var failure: WatchError?
         let reason: String
@@ -256,7 +258,6 @@ public final class WatchRun {
     private static func startWeb(_ config: WatchConfig) throws(WatchError) -> WebOutput? {
         guard let listen = config.http else { return nil }
         let web = try WebOutput(listen: listen, token: config.httpToken, snapshotsDir: config.snapshotsDir)
-        Log.shared.notice("the page is at http://\(listen.host.contains(":") ? "[\(listen.host)]" : listen.host):\(listen.port)/")
         return web
     }
 

@@ -33,6 +33,8 @@ public final class WebOutput: @unchecked Sendable {
     }
 
     let state = WebState()
+    /// `http://127.0.0.1:8470/`, for the journal.
+    public let address: String
     let metrics = Metrics()
     private let token: String?
     private let snapshotsDir: String?
@@ -41,6 +43,7 @@ public final class WebOutput: @unchecked Sendable {
     public init(listen: Listen, token: String?, snapshotsDir: String?) throws(WatchError) {
         self.token = token
         self.snapshotsDir = snapshotsDir
+        address = "http://\(listen.host.contains(":") ? "[\(listen.host)]" : listen.host):\(listen.port)/"
         do {
             server = try WebServer(host: listen.host == "localhost" ? "127.0.0.1" : listen.host, port: listen.port) { [weak self] request in
                 self?.answer(request) ?? .text(503, "stopping\n")
