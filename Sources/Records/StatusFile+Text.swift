@@ -74,4 +74,12 @@ extension StatusFile {
         }
         return lines
     }
+
+    /// `lookd@porch: watching · /dev/video0 · frame 120 · 3 fires · ENGINE`: one instance, in a line.
+    public static func line(unit: String, _ found: Reading) -> String {
+        let s = found.status
+        let state = found.running ? (s["state"] as? String ?? "running") : "not running"
+        return "\(unit): \(state) · \(s["source"] as? String ?? "?") · frame \(s["frame"] as? Int ?? 0) · \(s["fires"] as? Int ?? 0) fires · "
+            + (s["engine"] as? String ?? "")
+    }
 }

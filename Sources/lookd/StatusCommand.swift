@@ -52,21 +52,13 @@ enum StatusCommand {
 
     /// One line an instance (and the plain service first, when it has a status file).
     private static func list() throws(CommandFailure) {
-        var rows: [(String, String)] = []
-        if let plain = try? StatusFile.read(explicit: "/run/lookd/status.json") { rows.append(("lookd", plain.path)) }
-        rows += StatusFile.instances().map { ("lookd@\($0)", StatusFile.instancePath($0)) }
-        var anyRunning = false
-        for (unit, path) in rows {
-            guard let found = try? StatusFile.read(explicit: path) else { continue }
-            anyRunning = anyRunning || found.running
-            let s = found.status
-            let state = found.running ? (s["state"] as? String ?? "running") : "not running"
-            let source = s["source"] as? String ?? "?"
-            print(
-                "\(unit): \(state) · \(source) · frame \(s["frame"] as? Int ?? 0) · \(s["fires"] as? Int ?? 0) fires · \(s["engine"] as? String ?? "")"
-            )
+        let plain = (try? StatusFile.read(explicit: "/run/lookd/status.json")).map { ("lookd", $0) }
+        let instances = StatusFile.instances().compactMap { name in
+            (try? StatusFile.read(explicit: StatusFile.instancePath(name))).map { ("lookd@\(name)", $0) }
         }
+        let rows = (plain.map { [$0] } ?? []) + instances
+        for (unit, found) in rows { print(StatusFile.line(unit: unit, found)) }
         print("lookd status NAME shows one.")
-        if !anyRunning { throw CommandFailure(code: .failure, message: "") }
+        if !rows.contains(where: { $0.1.running }) { throw CommandFailure(code: .failure, message: "") }
     }
 }

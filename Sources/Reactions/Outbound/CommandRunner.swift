@@ -37,10 +37,7 @@ public final class CommandRunner: @unchecked Sendable {
     public var dropped: Int { workers.dropped }
 
     /// Whether any run or wait now.
-    public var busy: Bool {
-        let load = workers.load
-        return load.running + load.waiting > 0
-    }
+    public var busy: Bool { workers.busy }
 
     /// Starts (or queues) `command` for `fire`; `done` gets its outcome on the command's thread.
     /// False when it was dropped (`done` is then not called).

@@ -38,8 +38,8 @@ final class Workers: @unchecked Sendable {
         return true
     }
 
-    /// How many run and wait now.
-    var load: (running: Int, waiting: Int) { lock.withLock { (running, queue.count) } }
+    /// Whether any job runs or waits now.
+    var busy: Bool { lock.withLock { running + queue.count > 0 } }
 
     private func launch(_ job: @escaping @Sendable () -> Void) {
         let thread = Thread { [self] in
