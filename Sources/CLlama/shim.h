@@ -15,7 +15,7 @@
 #define LOOKD_LLAMA_BUILD "(unknown build)"
 #endif
 static inline const char *lookd_llama_build(void) { return LOOKD_LLAMA_BUILD; }
-// 1 when the build has lookd's MiniCPM-V 4.7 patch (tools/patches): lookd feeds canvas positions itself.
+// 1 when the build has lookd's patches (tools/patches): lookd feeds MiniCPM-V 4.7's canvas positions itself.
 #ifndef LOOKD_LLAMA_CANVAS
 #define LOOKD_LLAMA_CANVAS 0
 #endif
@@ -28,4 +28,24 @@ static inline void lookd_kv_override_int(struct llama_model_kv_override *o, cons
     o->tag = LLAMA_KV_OVERRIDE_TYPE_INT;
     strncpy(o->key, key, sizeof o->key - 1);
     o->val_i64 = value;
+}
+
+// How many of n denormal results ggml's CPU backend flushed to zero, computing on `threads` threads:
+// n with lookd's patch (tools/patches/ggml-flush-denormals.patch) unless GGML_CPU_KEEP_DENORMALS=1,
+// 0 without it. 1e-30 scaled by 1e-10 is 1e-40, a denormal. -1 if ggml could not start.
+#include <ggml-cpu.h>
+static inline int lookd_ggml_flushed_denormals(int threads, int n) {
+    struct ggml_init_params params = { ggml_graph_overhead() + (size_t)n * sizeof(float) * 2 + (1 << 20), NULL, false };
+    struct ggml_context *ctx = ggml_init(params);
+    if (!ctx) return -1;
+    struct ggml_tensor *a = ggml_new_tensor_2d(ctx, GGML_TYPE_F32, 16, n / 16);
+    for (int i = 0; i < n; i++) ((float *)a->data)[i] = 1e-30f;
+    struct ggml_tensor *b = ggml_scale(ctx, a, 1e-10f);
+    struct ggml_cgraph *graph = ggml_new_graph(ctx);
+    ggml_build_forward_expand(graph, b);
+    ggml_graph_compute_with_ctx(ctx, graph, threads);
+    int flushed = 0;
+    for (int i = 0; i < n; i++) flushed += ((float *)b->data)[i] == 0.0f;
+    ggml_free(ctx);
+    return flushed;
 }
