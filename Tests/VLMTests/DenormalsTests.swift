@@ -13,7 +13,7 @@ final class DenormalsTests: XCTestCase {
             XCTAssertEqual(LlamaRuntime.flushedDenormals(threads: threads, count: 256), 256, "\(threads) threads")
         }
         // The calling thread computes its share of the graph too; afterwards its floats are IEEE again.
-        let products = [Float(1e-30)].map { $0 * 1e-10 }  // computed at run time, not folded
+        let products = [Float(1e-30)].map { $0 * 1e-10 } // computed at run time, not folded
         XCTAssertGreaterThan(products[0], 0, "the caller's own thread still flushes after ggml computed")
 
         setenv("GGML_CPU_KEEP_DENORMALS", "1", 1)
