@@ -4,6 +4,7 @@
 #include <mtmd.h>
 #include <mtmd-helper.h>
 #include <ggml.h>
+#include <ggml-cpu.h>
 #include <gguf.h>
 #include <string.h>
 
@@ -32,8 +33,8 @@ static inline void lookd_kv_override_int(struct llama_model_kv_override *o, cons
 
 // How many of n denormal results ggml's CPU backend flushed to zero, computing on `threads` threads:
 // n with lookd's patch (tools/patches/ggml-flush-denormals.patch) unless GGML_CPU_KEEP_DENORMALS=1,
-// 0 without it. 1e-30 scaled by 1e-10 is 1e-40, a denormal. -1 if ggml could not start.
-#include <ggml-cpu.h>
+// 0 without it. 1e-30 scaled by 1e-10 is 1e-40, a denormal. n is a multiple of 16; -1 if ggml could
+// not start.
 static inline int lookd_ggml_flushed_denormals(int threads, int n) {
     struct ggml_init_params params = { ggml_graph_overhead() + (size_t)n * sizeof(float) * 2 + (1 << 20), NULL, false };
     struct ggml_context *ctx = ggml_init(params);
