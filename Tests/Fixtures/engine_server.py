@@ -33,6 +33,13 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(f"data: {data}\n\n".encode())
         self.wfile.flush()
 
+    def send_json(self, status, message):
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(message)))
+        self.end_headers()
+        self.wfile.write(message)
+
     def do_POST(self):
         body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", "0"))) or b"{}")
         count = int(read("COUNT", "0")) + 1
@@ -41,24 +48,13 @@ class Handler(BaseHTTPRequestHandler):
         mode = read("MODE", "ok")
         if body.get("model") != "tiny":
             message = json.dumps({"error": {"message": f"model '{body.get('model')}' not found", "code": 404}}).encode()
-            self.send_response(404)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(message)))
-            self.end_headers()
-            self.wfile.write(message)
-            return
+            return self.send_json(404, message)
         if mode == "close":
             self.connection.shutdown(socket.SHUT_RDWR)
             self.close_connection = True
             return
         if mode == "500":
-            message = b'{"error": {"message": "the GPU is on fire"}}'
-            self.send_response(500)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(message)))
-            self.end_headers()
-            self.wfile.write(message)
-            return
+            return self.send_json(500, b'{"error": {"message": "the GPU is on fire"}}')
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Connection", "close")
