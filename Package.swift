@@ -1,9 +1,10 @@
 // swift-tools-version:6.0
 // lookd: a camera, rules written in words, and a vision-language model in-process.
-// Layout and contracts: README.md (and the project's DESIGN notes). Imports point one way:
-// LookCore ← Media ← Capture, Reactions; LookCore ← VLM ← ModelStore, Grounding; LookCore ← Rules ← Records;
-// HTTP (libcurl) ← Reactions (posts), VLM (the remote engine);
-// all of them ← Watch (the pipeline) ← lookd (the command line only).
+// Layout and contracts: README.md (Architecture). Imports point one way:
+// LookCore ← Media ← Capture, Reactions; LookCore ← VLM ← ModelStore, Grounding; LookCore ← Rules ← Records, Gate;
+// HTTP (libcurl) ← Reactions (posts), VLM (the remote engine), ModelStore (downloads);
+// the stages ← Watch (the pipeline, which emits typed events); Records ← Outputs (MQTT, the page, the service),
+// which subscribe to those events; all of them ← lookd (the command line and the composition root's list).
 import PackageDescription
 
 let package = Package(
@@ -30,40 +31,51 @@ let package = Package(
         .target(name: "HTTP", dependencies: ["CCurl"], path: "Sources/HTTP"),
         .target(name: "Capture", dependencies: ["LookCore", "Media", "CV4L2"], path: "Sources/Capture"),
         .target(name: "VLM", dependencies: ["LookCore", "HTTP", "CLlama"], path: "Sources/VLM"),
-        .target(name: "ModelStore", dependencies: ["LookCore", "VLM", "CCrypto"], path: "Sources/ModelStore"),
+        .target(name: "ModelStore", dependencies: ["LookCore", "VLM", "HTTP", "CCrypto"], path: "Sources/ModelStore"),
         .target(name: "Rules", dependencies: ["LookCore", "CYAML"], path: "Sources/Rules"),
         .target(name: "Grounding", dependencies: ["LookCore", "VLM"], path: "Sources/Grounding"),
         .target(name: "Reactions", dependencies: ["LookCore", "Media", "HTTP", "CPulse", "CEspeak"], path: "Sources/Reactions"),
         .target(name: "Records", dependencies: ["LookCore", "Rules"], path: "Sources/Records"),
+        .target(name: "Gate", dependencies: ["LookCore", "Rules"], path: "Sources/Gate"),
         .target(
             name: "Watch",
-            dependencies: ["LookCore", "Media", "Capture", "VLM", "Rules", "Grounding", "Reactions", "Records", "CMosquitto", "CMicroHTTPD"],
+            dependencies: ["LookCore", "Media", "Capture", "VLM", "Rules", "Grounding", "Reactions", "Records", "Gate"],
             path: "Sources/Watch"
+        ),
+        .target(
+            name: "Outputs",
+            dependencies: ["LookCore", "Media", "Rules", "Records", "CMosquitto", "CMicroHTTPD"],
+            path: "Sources/Outputs"
         ),
         .executableTarget(
             name: "lookd",
-            dependencies: ["LookCore", "Media", "Capture", "VLM", "ModelStore", "Rules", "Records", "Watch"],
+            dependencies: ["LookCore", "Media", "Capture", "VLM", "ModelStore", "Rules", "Grounding", "Records", "Gate", "Watch", "Outputs"],
             path: "Sources/lookd"
         ),
         // The change gate's benchmark (tools/bench-gate): the watch loop on a simulated clock.
         .executableTarget(
             name: "bench-gate",
-            dependencies: ["LookCore", "Capture", "VLM", "Rules", "Records", "Reactions", "Watch"],
+            dependencies: ["LookCore", "Capture", "VLM", "Rules", "Records", "Reactions", "Gate", "Watch"],
             path: "Sources/bench-gate"
         ),
 
-        // Test doubles and helpers shared by the test targets (generated media, fixture paths).
-        .target(name: "TestSupport", dependencies: ["LookCore", "Media", "Capture", "Reactions", "VLM"], path: "Tests/TestSupport"),
-        .testTarget(name: "WatchTests", dependencies: ["Watch", "Records", "Rules", "Grounding", "VLM", "Capture", "Media", "TestSupport"]),
+        // Test doubles in memory (manual clock, scripted source, recording reactions and outputs,
+        // generated media), and the fixtures that start real programs (mosquitto, llama-server,
+        // PulseAudio, the tests' own Python servers): a test of pure logic links only the first.
+        .target(name: "TestSupport", dependencies: ["LookCore", "Media", "Capture", "Reactions", "Records", "VLM"], path: "Tests/TestSupport"),
+        .target(name: "TestFixtures", dependencies: ["LookCore", "TestSupport"], path: "Tests/TestFixtures"),
+        .testTarget(
+            name: "WatchTests", dependencies: ["Watch", "Records", "Rules", "Grounding", "Gate", "VLM", "Capture", "Media", "TestSupport"]),
+        .testTarget(name: "OutputsTests", dependencies: ["Outputs", "Watch", "Records", "Rules", "VLM", "LookCore", "TestSupport", "TestFixtures"]),
         .testTarget(name: "RecordsTests", dependencies: ["Records", "Rules", "TestSupport"]),
         .testTarget(name: "LookCoreTests", dependencies: ["LookCore", "TestSupport"]),
-        .testTarget(name: "CaptureTests", dependencies: ["Capture", "TestSupport"]),
-        .testTarget(name: "VLMTests", dependencies: ["VLM", "Capture", "Media", "TestSupport"]),
-        .testTarget(name: "ModelStoreTests", dependencies: ["ModelStore", "VLM", "TestSupport"]),
+        .testTarget(name: "CaptureTests", dependencies: ["Capture", "Media", "TestSupport"]),
+        .testTarget(name: "VLMTests", dependencies: ["VLM", "Capture", "Media", "TestSupport", "TestFixtures"]),
+        .testTarget(name: "ModelStoreTests", dependencies: ["ModelStore", "VLM", "TestSupport", "TestFixtures"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "TestSupport"]),
-        .testTarget(name: "ReactionsTests", dependencies: ["Reactions", "Media", "Capture", "TestSupport"]),
+        .testTarget(name: "ReactionsTests", dependencies: ["Reactions", "Media", "Capture", "TestSupport", "TestFixtures"]),
         .testTarget(name: "GroundingTests", dependencies: ["Grounding", "Rules"]),
-        .testTarget(name: "lookdTests", dependencies: ["lookd", "LookCore", "TestSupport"]),
+        .testTarget(name: "lookdTests", dependencies: ["lookd", "LookCore", "TestSupport", "TestFixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

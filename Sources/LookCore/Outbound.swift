@@ -128,3 +128,23 @@ public struct FireContext: Sendable, Equatable {
         ]
     }
 }
+
+/// Commands and posts so far: ended, failed (of those), and dropped (the queue was full).
+public struct OutboundCounts: Sendable, Equatable {
+    public var commands = 0
+    public var commandsFailed = 0
+    public var commandsDropped = 0
+    public var posts = 0
+    public var postsFailed = 0
+    public var postsDropped = 0
+
+    public init() {}
+
+    /// The status file's `commands` and `posts` entries.
+    public var fields: [(String, JSON)] {
+        [
+            ("commands", .object([("ended", .int(commands)), ("failed", .int(commandsFailed)), ("dropped", .int(commandsDropped))])),
+            ("posts", .object([("ended", .int(posts)), ("failed", .int(postsFailed)), ("dropped", .int(postsDropped))])),
+        ]
+    }
+}

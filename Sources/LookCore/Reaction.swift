@@ -26,6 +26,9 @@ public enum Reaction: Sendable, Equatable {
         }
     }
 
+    /// Whether it counts (`count: true`).
+    public var isCount: Bool { self == .count }
+
     /// The kind, without its detail: `sound`, `say`, `timer`, `count`, `log`, `effect`.
     public var kind: String {
         switch self {

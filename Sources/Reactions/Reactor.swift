@@ -10,6 +10,10 @@ public protocol ReactionPerformer: AnyObject, Sendable {
     func shown(_ reaction: Reaction, condition: String) -> String
     /// After a reload: drops the state of rules whose words are gone.
     func keep(only conditions: Set<String>)
+    /// How many times a count rule has counted.
+    func count(for condition: String) -> Int
+    /// Commands' and posts' outcomes so far.
+    var outbound: OutboundCounts { get }
 }
 
 extension ReactionPerformer {
@@ -19,6 +23,8 @@ extension ReactionPerformer {
     }
     public func shown(_ reaction: Reaction, condition: String) -> String { reaction.name }
     public func keep(only conditions: Set<String>) {}
+    public func count(for condition: String) -> Int { 0 }
+    public var outbound: OutboundCounts { OutboundCounts() }
 }
 
 /// The sound side of reactions: the clips, the output and the voice.
@@ -50,15 +56,13 @@ public final class Reactor: ReactionPerformer, @unchecked Sendable {
     public let timers = Timers()
     public let commands: CommandRunner
     public let poster: Poster
-    /// Commands and posts that ended, and those of them that failed (dropped ones are the runner's).
-    public struct Outbound: Sendable, Equatable {
-        public var commands = 0
-        public var commandsFailed = 0
-        public var posts = 0
-        public var postsFailed = 0
+    /// Commands and posts that ended, and those of them that failed; the dropped ones are the runners'.
+    private var ended = OutboundCounts()
+    public var outbound: OutboundCounts {
+        var counts = lock.withLock { ended }
+        (counts.commandsDropped, counts.postsDropped) = (commands.dropped, poster.dropped)
+        return counts
     }
-    private var outbound = Outbound()
-    public var outboundCounts: Outbound { lock.withLock { outbound } }
     /// Whether commands or posts are running or waiting.
     public var outboundBusy: Bool { commands.busy || poster.busy }
     /// Later outcomes: sounds played, lines spoken, countdowns ended.
@@ -123,8 +127,8 @@ public final class Reactor: ReactionPerformer, @unchecked Sendable {
     /// A post was answered (or given up on): a failure to the journal, and a `post` report.
     private func postEnded(_ sent: ReactionReport.PostSent) {
         lock.withLock {
-            outbound.posts += 1
-            if !sent.performed { outbound.postsFailed += 1 }
+            ended.posts += 1
+            if !sent.performed { ended.postsFailed += 1 }
         }
         if let error = sent.error { log.error("post: \(sent.condition): \(sent.url): \(error)") }
         onReport?(.post(sent))
@@ -133,8 +137,8 @@ public final class Reactor: ReactionPerformer, @unchecked Sendable {
     /// A command ended: its status and output to the journal, and a `command` report.
     private func commandEnded(_ ran: ReactionReport.CommandRan) {
         lock.withLock {
-            outbound.commands += 1
-            if !ran.succeeded { outbound.commandsFailed += 1 }
+            ended.commands += 1
+            if !ran.succeeded { ended.commandsFailed += 1 }
         }
         let program = ran.arguments.first ?? ""
         let how = ran.error ?? "exited 0"

@@ -3,37 +3,28 @@ import Foundation
 import LookCore
 import Records
 
-extension WatchRun {
-    /// A live source's losses and returns go to the log and the event log (`camera_lost`,
-    /// `camera_retry`, `camera_found`; `stream_…` for a stream); a stop ends a wait for it.
-    static func watchLive(_ source: any LiveSource, events: EventLog, stop: StopSignal, up: @escaping @Sendable (Bool) -> Void = { _ in }) {
+/// A live source's losses and returns go to the journal and, as `live` events, to the records and
+/// the outputs (`camera_lost`, `camera_retry`, `camera_found`; `stream_…` for a stream); a stop ends
+/// a wait for it.
+enum LiveSourceEvents {
+    static func watch(_ source: any LiveSource, events: any EventSink, stop: StopSignal) {
         let name = source.info.name
         let kind = source.info.kind
         source.shouldStop = { stop.isRequested }
         source.onEvent = { event in
+            let change: LiveChange.Change
             switch event {
             case .lost(let reason, let retry):
-                up(false)
                 Log.shared.error("\(kind) lost: \(reason) Trying again in \(JSON.number(retry).text()) s.")
-                events.write("\(kind)_lost", [("device", .string(name)), ("reason", .string(reason)), ("retry_s", .number(retry))])
+                change = .lost(reason: reason, retry: retry)
             case .stillLost(let attempt, let reason, let retry):
                 Log.shared.info("\(kind) still lost (try \(attempt)): \(reason)")
-                events.write(
-                    "\(kind)_retry",
-                    [
-                        ("device", .string(name)), ("attempt", .int(attempt)), ("reason", .string(reason)),
-                        ("retry_s", .number(retry)),
-                    ])
+                change = .stillLost(attempt: attempt, reason: reason, retry: retry)
             case .found(let width, let height, let native, let after):
-                up(true)
                 Log.shared.notice("\(kind) found again: \(name), \(width)×\(height) (\(native)), after \(JSON.number(after, places: 1).text()) s")
-                events.write(
-                    "\(kind)_found",
-                    [
-                        ("device", .string(name)), ("size", .ints([width, height])), ("native", .string(native)),
-                        ("after_s", .number(after)),
-                    ])
+                change = .found(width: width, height: height, native: native, after: after)
             }
+            events.emit(.live(LiveChange(kind: kind, device: name, change: change)))
         }
     }
 }

@@ -1,5 +1,6 @@
 import Capture
 import Foundation
+import Gate
 import Grounding
 import LookCore
 import Reactions
@@ -29,8 +30,6 @@ public struct WatchConfig: Sendable {
     public var cells = PlaceForm.box
     public var cellWords = false
     public var grid = false
-    /// `--status FILE`: where the status file goes (default: the runtime directory; StatusFile).
-    public var statusPath: String?
     /// `--watch-rules`: reload the rules when the file changes, as on SIGHUP.
     public var watchRules = false
     /// Where effects' pictures go (`--effects DIR`; default: `--frames` if given, else the record folder).
@@ -48,16 +47,8 @@ public struct WatchConfig: Sendable {
     /// off for `--pace frames` and photo folders (`gateEnabled(for:)`).
     public var gate = ChangeGate.Settings()
     public var gateMode: Bool?
-    /// This instance's name: MQTT topics and Home Assistant's device, and `LOOKD_INSTANCE` for commands.
+    /// This instance's name: `LOOKD_INSTANCE` for commands (and MQTT's topics, in the outputs' settings).
     public var name = WatchConfig.defaultName
-    /// The MQTT broker (`--mqtt`), Home Assistant's discovery prefix (nil: no discovery) and how many
-    /// fire events wait while the broker is away.
-    public var mqtt: MQTTBroker?
-    public var mqttDiscovery: String? = "homeassistant"
-    public var mqttQueue = 256
-    /// The page and `/metrics` (`--http`), and the token every request must carry (`--http-token`).
-    public var http: WebOutput.Listen?
-    public var httpToken: String?
     /// Limits of `run:` commands and `post:` requests.
     public var commands = CommandRunner.Settings()
     public var posts = Poster.Settings()
@@ -122,28 +113,4 @@ public struct WatchConfig: Sendable {
 
     /// The event log's path: `--log`, else `lookd-events.jsonl` in the record folder.
     public var eventLogPath: String { logPath ?? (recordDir as NSString).appendingPathComponent("lookd-events.jsonl") }
-
-    /// A `--truth` value that cannot be read, in words.
-    public struct TruthError: Error {
-        public let problem: String
-    }
-
-    /// `sign:no,no,yes;object:yes,no,no` → ["sign": [.no, .no, .yes], …]: what each photo shows, rule by rule.
-    public static func truth(parsing text: String) throws(TruthError) -> [String: [Answer]] {
-        var table: [String: [Answer]] = [:]
-        for entry in text.split(separator: ";") {
-            let parts = entry.split(separator: ":", maxSplits: 1)
-            guard parts.count == 2 else { throw TruthError(problem: "--truth is photo:yes,no,…;photo:…, not \"\(entry)\"") }
-            var answers: [Answer] = []
-            for word in parts[1].split(separator: ",") {
-                switch word.trimmingCharacters(in: .whitespaces).lowercased() {
-                case "yes", "y": answers.append(.yes)
-                case "no", "n": answers.append(.no)
-                default: throw TruthError(problem: "--truth answers are yes or no, not \"\(word)\"")
-                }
-            }
-            table[parts[0].trimmingCharacters(in: .whitespaces)] = answers
-        }
-        return table
-    }
 }

@@ -12,7 +12,7 @@ extension WatchLoop {
         let rule = rules[i]
         let state = machine.states[i]
         // The snapshot is saved first: commands, posts and MQTT are handed its path.
-        let snapshot = snapshots.flatMap { $0.save(source.original() ?? frame.image, fire: number, epoch: recorder.record.epoch) }
+        let snapshot = snapshots.flatMap { $0.save(source.original() ?? frame.image, fire: number, epoch: epoch) }
         lastSnapshot = snapshot ?? lastSnapshot
         let context = FireContext(
             fire: number, rule: i + 1, condition: rule.condition, reaction: rule.reaction.name, frame: index, time: Date(),
@@ -32,8 +32,7 @@ extension WatchLoop {
             let agreeing = state.recent.filter { $0 == (fire.edge == "appear") }.count
             fire.confirmed = "\(agreeing) of \(state.recent.count)"
         }
-        recorder.fired(fire)
-        onFire?(fire, rule)
+        events.emit(.fired(fire, rule: rule, count: rule.reaction.isCount ? reactor.count(for: rule.condition) : nil))
         let outcome = result.performed ? result.shown : "recorded, not performed: \(result.note ?? "")"
         Log.shared.notice("fire: \(rule.condition) → \(rule.reaction.name) (frame \(index); \(outcome))")
         guard case .effect(let effect, _) = rule.reaction else { return fire }
@@ -43,7 +42,7 @@ extension WatchLoop {
             EffectRenderer(effect: effect, box: place?.editBox, frame: shown),
             png: (folder as NSString).appendingPathComponent("catch\(number).png"),
             apng: (folder as NSString).appendingPathComponent("edit\(number).apng"))
-        recorder.held(fire)
+        events.emit(.held(fire))
         if let error = fire.hold?.renderError { Log.shared.error("effect \(effect.rawValue) on frame \(index): \(error)") }
         return fire
     }
@@ -53,7 +52,7 @@ extension WatchLoop {
     func effectsFolder() -> String {
         let folder =
             config.effectsDir ?? config.framesDir
-            ?? (config.recordDir as NSString).appendingPathComponent("watch-\(recorder.record.epoch)-effects")
+            ?? (config.recordDir as NSString).appendingPathComponent("watch-\(epoch)-effects")
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         return folder
     }

@@ -15,8 +15,7 @@ extension WatchLoop {
             guard rulesFileChanged() else { return false }
             why = "the file changed"
         }
-        onReload?(nil)
-        let events = recorder.events
+        events.emit(.reloading)
         do throws(RulesError) {
             let (set, source) = try config.loadRules()
             let info = self.source.info
@@ -27,30 +26,17 @@ extension WatchLoop {
             let kept = adopt(set.rules, source: source)
             gate.settings.masks = config.gate.masks + set.gateMasks
             reactor.keep(only: Set(set.rules.map(\.condition)))
-            recorder.record.reloaded(set.rules, why: why)
-            events.write(
-                "rules",
-                [
-                    ("action", .string("reloaded")), ("why", .string(why)), ("source", .string(source)),
-                    ("count", .int(set.rules.count)), ("kept", .int(kept)), ("rules", RulesJSON.list(set.rules)),
-                    ("warnings", .strings(set.warnings)),
-                ])
+            reloadCount += 1
+            events.emit(.rules(.reloaded(set.rules, why: why, source: source, kept: kept, warnings: set.warnings)))
             for warning in set.warnings { Log.shared.warning(warning) }
             Log.shared.notice("rules reloaded from \(source) (\(why)): \(set.rules.count) rules, \(kept) kept their state")
-            onReload?(snapshot)
-            onReloaded?(true)
+            events.emit(.reloaded(accepted: true, snapshot))
             return true
         } catch {
-            events.write(
-                "rules",
-                [
-                    ("action", .string("rejected")), ("why", .string(why)), ("source", .string(config.rulesSpec)),
-                    ("error", .string(error.description)),
-                ])
+            events.emit(.rules(.rejected(why: why, source: config.rulesSpec, error: error.description)))
             Log.shared.error("rules not reloaded: \(error.description); the old rules stay")
         }
-        onReload?(snapshot)
-        onReloaded?(false)
+        events.emit(.reloaded(accepted: false, snapshot))
         return false
     }
 }

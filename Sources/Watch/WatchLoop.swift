@@ -1,4 +1,5 @@
 import Capture
+import Gate
 import Foundation
 import Grounding
 import LookCore
@@ -10,27 +11,22 @@ import VLM
 
 /// The watch loop: take a frame, ask the numbered question, read the answers, fire what turned yes,
 /// record it all; the next frame is taken when the answer before it is in. Each frame's `step`
-/// returns a typed `FrameOutcome`; the recorder turns it into the records.
+/// returns a typed `FrameOutcome`, and everything the loop does goes out as typed `WatchEvent`s.
 public final class WatchLoop {
     let source: any FrameSource
     let model: any VisionLanguageModel
     public private(set) var rules: [Rule]
     private(set) var machine: RuleMachine
     let config: WatchConfig
-    let recorder: Recorder
+    /// Where every frame, fire, hold, skip, failure and reload goes (the outputs subscribe to it).
+    let events: any EventSink
+    /// The run's epoch, which names its snapshots and effects folder.
+    let epoch: Int
     let reactor: any ReactionPerformer
     public let stop: StopSignal
     let clock: any Clock
     /// SIGHUP's request, which the loop takes before its next frame.
     public let reloads: ReloadRequest
-    /// Called after each frame with its outcome (the terminal's status line, the service's status).
-    public var onFrame: ((FrameOutcome, WatchSnapshot) -> Void)?
-    /// Called when a reload starts (nil) and when it has ended (the snapshot with the rules in force).
-    public var onReload: ((WatchSnapshot?) -> Void)?
-    /// Called after each frame the change gate skipped (the service's watchdog and status).
-    public var onSkip: ((WatchSnapshot) -> Void)?
-    /// Each fire, as it fires (after its `fire` line), with its rule.
-    public var onFire: ((FireOutcome, Rule) -> Void)?
     /// The change gate and its counts; frames skipped since the last answer.
     var gate: ChangeGate
     public private(set) var gateCounts = GateCounts()
@@ -44,13 +40,13 @@ public final class WatchLoop {
     var lastSnapshot: String?
     /// The picture the model got on the latest answered frame (with the grid when `--grid` is on).
     public private(set) var lastShown: RGBImage?
-    /// A frame whose model call failed, and each reload's outcome (true: the new rules are in force).
-    public var onFailure: ((FrameFailure) -> Void)?
-    public var onReloaded: ((Bool) -> Void)?
     /// Where the rules came from (a file's path, or `inline`).
     public private(set) var rulesSource: String
     private var rulesStamp: Date?
     private var latest: FrameOutcome?
+    /// Fires and accepted reloads so far in the run.
+    public private(set) var fireCount = 0
+    var reloadCount = 0
     /// `--frames` that cannot be written (a full disk): reported once, not once a frame.
     private var framesOutage = Outage()
 
@@ -58,7 +54,7 @@ public final class WatchLoop {
 
     public init(
         source: any FrameSource, model: any VisionLanguageModel, rules: [Rule], rulesSource: String = "inline", config: WatchConfig,
-        events: EventLog, record: RunRecord, reactor: any ReactionPerformer, stop: StopSignal = StopSignal(),
+        events: any EventSink, epoch: Int, reactor: any ReactionPerformer, stop: StopSignal = StopSignal(),
         reloads: ReloadRequest = ReloadRequest(), clock: any Clock
     ) {
         self.source = source
@@ -67,7 +63,8 @@ public final class WatchLoop {
         self.rulesSource = rulesSource
         self.machine = RuleMachine(settings: rules.map(\.settings), cooldown: config.cooldown)
         self.config = config
-        self.recorder = Recorder(events: events, record: record)
+        self.events = events
+        self.epoch = epoch
         self.reactor = reactor
         self.stop = stop
         self.reloads = reloads
@@ -112,7 +109,7 @@ public final class WatchLoop {
             gateCounts.add(skipped: verdict.reason == nil, at: clock.now() - runStart)
             guard let asked = verdict.reason else {
                 skippedSince += 1
-                onSkip?(snapshot)
+                events.emit(.skipped(snapshot))
                 // While skipping, frames are taken --gate-fps a second (a stepped video takes its own steps).
                 if case .realtime = config.sourceOptions.pace { pause(t0 + 1 / gate.settings.fps - clock.now()) }
                 continue
@@ -128,8 +125,7 @@ public final class WatchLoop {
                 failures += 1
                 gate.force(.retry)
                 let failure = FrameFailure(index: index, runT: clock.now() - runStart, stage: "model", reason: reason, inARow: failures)
-                recorder.failed(failure)
-                onFailure?(failure)
+                events.emit(.frameFailed(failure, snapshot))
                 if model.endsRunAfterFailures {
                     Log.shared.error("frame \(index): the model failed (\(failures) in a row): \(reason)")
                     if failures >= Self.failureLimit { throw .failedInARow(count: failures, reason: reason) }
@@ -146,7 +142,7 @@ public final class WatchLoop {
             }
             failures = 0
             latest = outcome
-            onFrame?(outcome, snapshot)
+            events.emit(.frame(outcome, shown: lastShown, snapshot))
         }
     }
 
@@ -162,13 +158,14 @@ public final class WatchLoop {
         let rows = rules.enumerated().map { i, rule in
             WatchSnapshot.Row(
                 rule: rule, state: i < states.count ? states[i] : RuleMachine.State(),
-                shown: reactor.shown(rule.reaction, condition: rule.condition))
+                shown: reactor.shown(rule.reaction, condition: rule.condition),
+                count: rule.reaction.isCount ? reactor.count(for: rule.condition) : nil)
         }
         return WatchSnapshot(
             rows: rows, rulesSource: rulesSource, frame: latest?.index ?? 0, fired: !(latest?.fires.isEmpty ?? true),
-            fires: recorder.record.fireCount, reloads: recorder.record.reloadCount,
-            numbers: latest.map { [$0.numbers, $0.place] }, gate: gate.settings.enabled ? gateCounts : nil, runT: clock.now() - runStart,
-            lastSnapshot: lastSnapshot)
+            fires: fireCount, reloads: reloadCount, numbers: latest.map { [$0.numbers, $0.place] },
+            gate: gate.settings.enabled ? gateCounts : nil, runT: clock.now() - runStart, lastSnapshot: lastSnapshot,
+            outbound: reactor.outbound)
     }
 
     /// What the change gate said about a frame the model is asked about.
@@ -247,13 +244,11 @@ public final class WatchLoop {
         outcome.inactive = rules.indices.filter { !active.contains($0) }
         for (i, o) in outcomes.enumerated() where o == .heldConfidence || o == .heldConfirm { outcome.heldBack[i] = o.rawValue }
         // The frame's line first, then its fires, as the seed's log has them.
-        recorder.answered(&outcome)
+        events.emit(.answered(outcome))
         for i in fired {
-            // The run record holds the earlier frames' fires; this frame's are numbered after them.
-            let number = recorder.record.fireCount + outcome.fires.count + 1
-            outcome.fires.append(fire(rule: i, number: number, frame: index, captured: frame, shown: shown, place: places[i]))
+            fireCount += 1
+            outcome.fires.append(fire(rule: i, number: fireCount, frame: index, captured: frame, shown: shown, place: places[i]))
         }
-        recorder.finished(outcome)
         return outcome
     }
 

@@ -1,6 +1,5 @@
 import Capture
 import Foundation
-import Grounding
 import LookCore
 import Reactions
 import Records
@@ -8,14 +7,17 @@ import Rules
 import VLM
 
 /// One watch from start to end, the composition root: it opens the records, takes the model and
-/// the source the command line loaded, starts the reactions, the loop and the service in order, and
-/// at the end stops them in reverse and writes the run record.
+/// the source the command line loaded and the outputs it chose, starts the outputs in order, runs
+/// the loop, and at the end writes the run record and stops the outputs in reverse. Everything that
+/// happens goes out as one stream of typed events, to the recorder first and then to each output.
 public final class WatchRun {
     public let config: WatchConfig
-    public let events: EventLog
-    let clock: any Clock = MonotonicClock()
+    let recorder: EventRecorder
+    let stream: EventStream
+    let clock: any Clock
+    private let outputs: [any WatchOutput]
     private let started: Double
-    private let epoch = Int(Date().timeIntervalSince1970)
+    private let epoch: Int
     private let version: String
 
     /// How the run ended.
@@ -30,46 +32,50 @@ public final class WatchRun {
         public var outputClosed: Bool
     }
 
-    /// Makes the record folders and opens the event log, with its `start` line.
-    public init(config: WatchConfig, version: String) throws(WatchError) {
+    /// Makes the record folders and opens the event log, with its `start` line. `outputs` are
+    /// started, in order, when the watch begins.
+    public init(
+        config: WatchConfig, version: String, outputs: [any WatchOutput] = [], clock: any Clock = MonotonicClock(),
+        epoch: Int = Int(Date().timeIntervalSince1970)
+    ) throws(WatchError) {
         self.config = config
         self.version = version
-        try Self.writableFolder(config.recordDir, what: "record folder")
-        if let frames = config.framesDir { try Self.writableFolder(frames, what: "frames folder") }
-        if let effects = config.effectsDir { try Self.writableFolder(effects, what: "effects folder") }
-        if let snapshots = config.snapshotsDir { try Self.writableFolder(snapshots, what: "snapshots folder") }
+        self.outputs = outputs
+        self.clock = clock
+        self.epoch = epoch
+        try RecordFolders.make(config)
         do throws(SafeFile.Failure) {
             try SafeFile.check(Self.recordPath(config.recordDir, epoch: epoch))
         } catch {
             throw .record("The run record \(error.description).")
         }
-        do { events = try EventLog(path: config.eventLogPath) } catch { throw .record(error.description) }
+        do {
+            recorder = EventRecorder(events: try EventLog(path: config.eventLogPath), clock: clock)
+        } catch {
+            throw .record(error.description)
+        }
+        stream = EventStream([recorder] + outputs)
         started = clock.now()
-        events.write(
-            "start",
-            [
-                ("version", .string(version)), ("pid", .int(Int(getpid()))),
-                ("args", .strings(Array(CommandLine.arguments.dropFirst()))),
-            ])
+        stream.emit(.started(version: version, pid: Int(getpid()), args: Array(CommandLine.arguments.dropFirst())))
     }
 
+    /// The event log (SIGUSR1 reopens it).
+    public var events: EventLog { recorder.events }
+
     /// A stage before the watch failed (`model`, `source`): its error line.
-    public func failed(stage: String, message: String) {
-        events.write("error", [("stage", .string(stage)), ("message", .string(message))])
-    }
+    public func failed(stage: String, message: String) { stream.emit(.failed(stage: stage, message: message)) }
 
     /// The model is loaded.
     public func modelReady(_ model: any VisionLanguageModel) {
         let threads = (model as? LlamaEngine)?.options.threads
-        events.write("ready", [("engine", .string(model.engineName)), ("load_s", .number(clock.now() - started)), ("threads", .optional(threads))])
+        stream.emit(.ready(engine: model.engineName, loadSeconds: clock.now() - started, threads: threads))
     }
 
     /// Watches `source` with `model` until it ends, `seconds` pass or `stop` is asked; writes the
-    /// run record. `onFrame` sees each frame's outcome (the terminal's status line).
+    /// run record.
     public func watch(
         source: any FrameSource, model: any VisionLanguageModel, rules: RuleSet, rulesSource: String,
-        stop: StopSignal, reloads: ReloadRequest, notifier: any ServiceNotifier,
-        onFrame: @escaping (FrameOutcome) -> Void = { _ in }
+        stop: StopSignal, reloads: ReloadRequest
     ) throws(WatchError) -> Ending {
         // A reader that goes away (`lookd watch | head`) ends the run as a stop does, records written.
         for stream in [StandardStream.output, StandardStream.error] {
@@ -77,100 +83,84 @@ public final class WatchRun {
         }
         let info = source.info
         if let problem = config.budgetProblem(rules.rules, model: model, width: info.width, height: info.height) {
-            events.write("error", [("stage", .string("rules")), ("message", .string(problem))])
+            stream.emit(.failed(stage: "rules", message: problem))
             throw .rules("\(rulesSource): \(problem)")
         }
         if let warning = config.tokensWarning(rules: rules.rules.count) { Log.shared.warning(warning) }
-        let web = try Self.startWeb(config)
-        if let live = source as? any LiveSource { Self.watchLive(live, events: events, stop: stop) { web?.metrics.source(up: $0) } }
-        let sourceJSON: [(String, JSON)] = [
-            ("kind", .string(info.kind)), ("name", .string(info.name)), ("size", .ints([info.width, info.height])),
-            ("fps", .optional(info.fps)), ("duration", .optional(info.duration)), ("pace", .string(info.pace)),
-        ]
-        events.write("source", sourceJSON + [("count", .optional(info.count))])
-        events.write(
-            "rules",
-            [
-                ("action", .string("loaded")), ("source", .string(rulesSource)), ("count", .int(rules.rules.count)),
-                ("rules", RulesJSON.list(rules.rules)), ("warnings", .strings(rules.warnings)),
-            ])
-        waitToStart(stop)
-
+        let note = SourceNote(
+            kind: info.kind, name: info.name, width: info.width, height: info.height, fps: info.fps, duration: info.duration,
+            pace: info.pace, count: info.count)
         let record = RunRecord(epoch: epoch, rules: rules.rules, window: Self.window(for: info))
-        record.header = header(model: model, source: sourceJSON, info: info, rules: rules, rulesSource: rulesSource)
+        record.header = RunHeader(config: config, version: version, epoch: epoch, eventLog: events.path).fields(
+            model: model, source: note, rules: rules, rulesSource: rulesSource, gate: config.gateEnabled(for: info))
+        recorder.record = record
+        if let live = source as? any LiveSource { LiveSourceEvents.watch(live, events: stream, stop: stop) }
+        stream.emit(.source(note))
+        stream.emit(.rules(.loaded(rules.rules, source: rulesSource, warnings: rules.warnings)))
+
+        // The outputs start before any wait, so that MQTT is connected and discovered by the first frame.
+        var failure = startOutputs()
         let reactor = Reactor(audio: config.sound ? Audio() : nil, commands: config.commands, posts: config.posts)
-        reactor.onReport = { [events] report in
-            events.write(report.event, report.fields)
-            record.add(report)
-            web?.metrics.reported(report)
-        }
-        if let audio = reactor.audio { events.write("sounds", [("in_build", .strings(audio.library.soundsInBuild))]) }
+        reactor.onReport = { [stream] report in stream.emit(.report(report)) }
         let loop = WatchLoop(
-            source: source, model: model, rules: rules.rules, rulesSource: rulesSource, config: config, events: events,
-            record: record, reactor: reactor, stop: stop, reloads: reloads, clock: clock)
-        let service = WatchService(config: config, engine: model.engineName, eventsPath: events.path, notifier: notifier)
-        let mqtt = try Self.startMQTT(config, rules: rules.rules, reactor: reactor, events: events)
-        service.outputs = { Self.outputs(mqtt, reactor) }
-        service.onStatus = { web?.state.status($0) }
-        web?.metrics.mqttDropped = { mqtt?.state.dropped ?? 0 }
-        // The outputs, after each frame, fire, skip, failed frame and reload.
-        loop.onFrame = { [unowned loop] frame, snapshot in
-            service.frameDone(frame, snapshot)
-            mqtt?.frame(snapshot)
-            web?.frame(frame, shown: loop.lastShown)
-            onFrame(frame)
-        }
-        loop.onFire = { fire, rule in mqtt?.fired(fire, rule: rule) }
-        loop.onSkip = { snapshot in
-            service.skipped(snapshot)
-            web?.metrics.skipped()
-        }
-        loop.onFailure = { [unowned loop] failure in
-            web?.metrics.failed()
-            service.frameFailed(failure, loop.snapshot)
-        }
-        loop.onReload = { snapshot in
-            service.reload(snapshot)
-            if let snapshot { mqtt?.adopt(snapshot.rows.map(\.rule)) }
-        }
-        loop.onReloaded = { web?.metrics.reloaded($0) }
+            source: source, model: model, rules: rules.rules, rulesSource: rulesSource, config: config, events: stream, epoch: epoch,
+            reactor: reactor, stop: stop, reloads: reloads, clock: clock)
         loop.gate.settings.enabled = config.gateEnabled(for: info)
         loop.gate.settings.masks = config.gate.masks + rules.gateMasks
-        service.ready(loop.snapshot)
-        Log.shared.notice(
-            "watching \(info.name) (\(info.kind)) with \(rules.rules.count) rules from \(rulesSource); status in \(service.statusPath)\(web.map { "; the page at \($0.address)" } ?? "")"
-        )
-
-        var failure: WatchError?
         let reason: String
-        let runStart = clock.now()
-        // --seconds also ends a wait for a live source that is lost (the loop checks between frames).
-        if let seconds = config.seconds { DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { stop.request("seconds") } }
-        do {
-            reason = try loop.run()
-        } catch {
-            failure = error
+        var runStart = clock.now()
+        if let failure {
             reason = "error"
-            events.write("error", [("stage", .string("watch")), ("message", .string(error.description))])
+            stream.emit(.failed(stage: "output", message: failure.description))
+        } else {
+            waitToStart(stop)
+            if let audio = reactor.audio { stream.emit(.sounds(inBuild: audio.library.soundsInBuild)) }
+            stream.emit(.watching(loop.snapshot))
+            let notes = outputs.compactMap(\.note).map { "; \($0)" }.joined()
+            Log.shared.notice("watching \(info.name) (\(info.kind)) with \(rules.rules.count) rules from \(rulesSource)\(notes)")
+            // --seconds also ends a wait for a live source that is lost (the loop checks between frames).
+            if let seconds = config.seconds { DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { stop.request("seconds") } }
+            runStart = clock.now()
+            do {
+                reason = try loop.run()
+            } catch {
+                failure = error
+                reason = "error"
+                stream.emit(.failed(stage: "watch", message: error.description))
+            }
         }
         record.gate = loop.gateCounts
-        service.stopping(loop.snapshot, reason: reason)
-        Self.settle(reactor)
-        mqtt?.stop()
-        web?.stop()
-        let seconds = clock.now() - runStart
-        events.write("stop", [("reason", .string(reason)), ("frames", .int(record.frameCount))])
-        let path: String
-        do {
-            path = try record.write(to: Self.recordPath(config.recordDir, epoch: epoch), stopReason: reason, seconds: seconds)
-        } catch {
-            events.write("error", [("stage", .string("record")), ("message", .string("The run record \(error.description)."))])
-            throw .record("The run record \(error.description).")
-        }
-        events.write("done", [("frames", .int(record.frameCount)), ("fires", .int(record.fireCount)), ("record", .string(path))])
-        service.stopped(loop.snapshot, record: path)
+        stream.emit(.stopping(reason: reason, loop.snapshot))
+        Self.settle(reactor, clock: clock)
+        defer { for output in outputs.reversed() { output.stop() } }
+        let path = try writeRecord(record, reason: reason, seconds: clock.now() - runStart, snapshot: loop.snapshot)
         let closed = StandardStream.output.closed != nil || StandardStream.error.closed != nil
         return Ending(reason: reason, frames: record.frameCount, fires: record.fireCount, record: path, failure: failure, outputClosed: closed)
+    }
+
+    /// Starts each output in order; the first that cannot start ends the run (its error is returned).
+    private func startOutputs() -> WatchError? {
+        for output in outputs {
+            do throws(OutputFailure) {
+                try output.start(events: stream)
+            } catch {
+                return .output(error.description)
+            }
+        }
+        return nil
+    }
+
+    /// The `stop` line, the run record, and the `done` line with where the record went.
+    private func writeRecord(_ record: RunRecord, reason: String, seconds: Double, snapshot: WatchSnapshot) throws(WatchError) -> String {
+        stream.emit(.stop(reason: reason, frames: record.frameCount))
+        do {
+            let path = try record.write(to: Self.recordPath(config.recordDir, epoch: epoch), stopReason: reason, seconds: seconds)
+            stream.emit(.done(frames: record.frameCount, fires: record.fireCount, record: path, snapshot))
+            return path
+        } catch {
+            stream.emit(.failed(stage: "record", message: "The run record \(error.description)."))
+            throw .record("The run record \(error.description).")
+        }
     }
 
     /// How many frames keep their detail in the run record: a live source or a run under systemd
@@ -186,142 +176,26 @@ public final class WatchRun {
         (dir as NSString).appendingPathComponent("watch-run-\(epoch).json")
     }
 
-    /// Makes `dir` when it is missing and proves a file can be made in it, so a folder that cannot
-    /// take the records is found before the run, not at its end.
-    private static func writableFolder(_ dir: String, what: String) throws(WatchError) {
-        var isDir: ObjCBool = false
-        if FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), !isDir.boolValue {
-            throw .record("The \(what) \(dir) cannot be used: it is a file, not a folder.")
-        }
-        do {
-            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        } catch {
-            throw .record("The \(what) \(dir) cannot be made: \(error.localizedDescription)")
-        }
-        var template = Array((dir + "/.lookd-probe.XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw .record("The \(what) \(dir) cannot be written: \(String(cString: strerror(errno))).") }
-        close(fd)
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-    }
-
-    /// The run record's header: what ran, on what, with which rules and settings.
-    private func header(
-        model: any VisionLanguageModel, source: [(String, JSON)], info sourceInfo: SourceInfo, rules set: RuleSet, rulesSource: String
-    ) -> [(String, JSON)] {
-        let rules = set.rules
-        let gateMasks = set.gateMasks
-        let placeAsked = config.cells == .box || config.cells == .ask
-        return [
-            ("version", .string(version)),
-            ("started", .string(ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(epoch))))),
-            ("engine", .string(model.engineName)), ("model", Self.files(of: model)),
-            ("source", .object(source)),
-            ("rules_source", .string(rulesSource)), ("rules", RulesJSON.list(rules)),
-            ("prompt", .string(config.prompt(for: rules))),
-            ("cells_form", .string(config.cells.rawValue)), ("cell_words", .bool(config.cellWords)),
-            ("place_prompt", placeAsked ? .string(PlaceAsker.prompt(form: config.cells, cellWords: config.cellWords)) : .null),
-            (
-                "place_max_tokens",
-                config.cells == .box ? .int(PlaceQuestions.boxTokens) : config.cells == .ask ? .int(PlaceQuestions.cellTokens) : .null
-            ),
-            ("grid", .bool(config.grid)),
-            (
-                "settings",
-                .object([
-                    ("cooldown", .number(config.cooldown)), ("tokens", .int(config.answerTokens(rules: rules.count))),
-                    ("seconds", .optional(config.seconds)), ("hold", .number(config.hold)),
-                    ("photo_seconds", .number(config.sourceOptions.photoSeconds)),
-                    ("size", .int(config.sourceOptions.maxSide)), ("frames_dir", .optional(config.framesDir)),
-                    ("log", .optional(events.path)), ("gate", .bool(config.gateEnabled(for: sourceInfo))),
-                    ("gate_threshold", .number(config.gate.threshold, places: 4)), ("gate_fps", .number(config.gate.fps)),
-                    ("gate_max", .number(config.gate.maxSeconds)),
-                    (
-                        "gate_masks",
-                        .array((config.gate.masks + gateMasks).map { .array([$0.left, $0.top, $0.right, $0.bottom].map { .number($0) }) })
-                    ),
-                ])
-            ),
-        ]
-    }
-
-    /// The files the model runs from, as the record names them.
-    static func files(of model: any VisionLanguageModel) -> JSON {
-        switch model {
-        case let engine as LlamaEngine: return .object([("model", .string(engine.modelPath)), ("mmproj", .string(engine.mmprojPath))])
-        case let script as ScriptedModel: return .object([("script", .string(script.path))])
-        default: return .null
-        }
-    }
-
-    /// Opens the page and `/metrics` (`--http`), when asked.
-    private static func startWeb(_ config: WatchConfig) throws(WatchError) -> WebOutput? {
-        guard let listen = config.http else { return nil }
-        let web = try WebOutput(listen: listen, token: config.httpToken, snapshotsDir: config.snapshotsDir)
-        return web
-    }
-
-    /// Connects to the MQTT broker, when one is set; the connection itself is made (and remade) by
-    /// the client's own thread, so a broker that is down delays nothing.
-    private static func startMQTT(_ config: WatchConfig, rules: [Rule], reactor: Reactor, events: EventLog) throws(WatchError) -> MQTTOutput? {
-        guard let broker = config.mqtt else { return nil }
-        let output: MQTTOutput
-        do {
-            output = try MQTTOutput(broker: broker, name: config.name, discoveryPrefix: config.mqttDiscovery, capacity: config.mqttQueue)
-        } catch {
-            throw .output(error.description)
-        }
-        output.count = { [weak reactor] condition in reactor?.count(for: condition) ?? 0 }
-        output.onState = { state, detail, dropped in
-            events.write(
-                "mqtt", [("state", .string(state)), ("broker", .string(broker.shown)), ("reason", .optional(detail)), ("dropped", .int(dropped))])
-        }
-        events.write("mqtt", [("state", .string("connecting")), ("broker", .string(broker.shown)), ("name", .string(output.name))])
-        output.start(rules: rules)
-        return output
-    }
-
-    /// The outputs' state for the status: MQTT's connection and drops, commands' and posts' outcomes.
-    private static func outputs(_ mqtt: MQTTOutput?, _ reactor: Reactor) -> JSON {
-        let counts = reactor.outboundCounts
-        var fields: [(String, JSON)] = [
-            (
-                "commands",
-                .object([("ended", .int(counts.commands)), ("failed", .int(counts.commandsFailed)), ("dropped", .int(reactor.commands.dropped))])
-            ),
-            ("posts", .object([("ended", .int(counts.posts)), ("failed", .int(counts.postsFailed)), ("dropped", .int(reactor.poster.dropped))])),
-        ]
-        if let mqtt, let broker = mqtt.broker {
-            let state = mqtt.state
-            fields.insert(
-                (
-                    "mqtt",
-                    .object([
-                        ("broker", .string(broker)), ("connected", .bool(state.connected)), ("waiting", .int(state.waiting)),
-                        ("dropped", .int(state.dropped)),
-                    ])
-                ), at: 0)
-        }
-        return .object(fields)
-    }
-
     /// Lets sounds and spoken lines that are still playing finish (at most a few seconds), so their
     /// reports reach the records; and commands and posts still running (at most 5 s more).
-    private static func settle(_ reactor: Reactor) {
-        let outbound = Date().addingTimeInterval(5)
-        while reactor.outboundBusy && Date() < outbound { usleep(20_000) }
+    private static func settle(_ reactor: Reactor, clock: any Clock) {
+        Self.wait(upTo: 5, clock: clock) { !reactor.outboundBusy }
         guard reactor.audio != nil else { return }
-        let until = Date().addingTimeInterval(5)
-        while SoundOutput.playing > 0 && Date() < until { usleep(20_000) }
+        Self.wait(upTo: 5, clock: clock) { SoundOutput.playing == 0 }
+    }
+
+    /// Waits on `clock` until `done` holds or `seconds` pass, looking every 20 ms.
+    static func wait(upTo seconds: Double, clock: any Clock, until done: () -> Bool) {
+        let until = clock.now() + seconds
+        while !done() && clock.now() < until { clock.sleep(0.02) }
     }
 
     /// `--trigger FILE` and `--delay S`, both cut short by a stop.
     private func waitToStart(_ stop: StopSignal) {
         if let trigger = config.trigger {
-            while !FileManager.default.fileExists(atPath: trigger) && !stop.isRequested { usleep(20_000) }
-            events.write("trigger", [("file", .string(trigger))])
+            Self.wait(upTo: .infinity, clock: clock) { FileManager.default.fileExists(atPath: trigger) || stop.isRequested }
+            stream.emit(.trigger(file: trigger))
         }
-        let until = Date().addingTimeInterval(config.delay)
-        while Date() < until && !stop.isRequested { usleep(20_000) }
+        Self.wait(upTo: config.delay, clock: clock) { stop.isRequested }
     }
 }

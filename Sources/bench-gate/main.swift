@@ -1,5 +1,6 @@
 import Capture
 import Foundation
+import Gate
 import LookCore
 import Reactions
 import Records
@@ -104,22 +105,34 @@ func run(gated: Bool) throws -> Result {
     // The ticking clock drawn in the top right corner.
     config.gate.masks = [GateMask(left: 0.8, top: 0, right: 1, bottom: 0.15)]
     let set = try InlineRules.parse(rules)
+    let fires = FireTimes()
     let loop = WatchLoop(
-        source: source, model: engine, rules: set.rules, config: config, events: try EventLog(path: nil),
-        record: RunRecord(epoch: 0, rules: set.rules, window: 1000), reactor: Reactor(audio: nil, log: Log(threshold: .error)), clock: clock)
+        source: source, model: engine, rules: set.rules, config: config, events: EventStream([fires]), epoch: 0,
+        reactor: Reactor(audio: nil, log: Log(threshold: .error)), clock: clock)
     var result = Result()
-    // A fire happens when the frame's answer is read: its capture time plus the question's time.
-    loop.onFrame = { frame, _ in for i in frame.fired { result.fires.append((i, frame.captureT + frame.done)) } }
     let cpu0 = cpuSeconds()
     let wall0 = Date()
     _ = try loop.run()
     result.cpu = cpuSeconds() - cpu0
     result.wall = Date().timeIntervalSince(wall0)
+    result.fires = fires.times
     result.calls = engine.questions
     result.offered = loop.gateCounts.offered
     result.skipped = loop.gateCounts.skipped
     result.simulated = clock.now()
     return result
+}
+
+/// Each fire's rule and time: a fire happens when the frame's answer is read, its capture time
+/// plus the question's time.
+final class FireTimes: WatchOutput, @unchecked Sendable {
+    let name = "fires"
+    var times: [(Int, Double)] = []
+
+    func receive(_ event: WatchEvent) {
+        guard case .frame(let frame, _, _) = event else { return }
+        for i in frame.fired { times.append((i, frame.captureT + frame.done)) }
+    }
 }
 
 func median(_ xs: [Double]) -> Double? {

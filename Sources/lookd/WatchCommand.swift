@@ -1,6 +1,8 @@
 import Capture
 import Foundation
 import LookCore
+import Outputs
+import Records
 import Rules
 import VLM
 import Watch
@@ -104,7 +106,7 @@ enum WatchCommand {
 
     static func run(_ words: [String]) throws(CommandFailure) {
         let args = try Arguments(words, valued: WatchSettings.valued, switches: WatchSettings.switches)
-        let config = try WatchSettings.config(args)
+        let (config, outputSettings) = try WatchSettings.config(args)
         let ruleSet: RuleSet, rulesSource: String
         do {
             (ruleSet, rulesSource) = try config.loadRules()
@@ -121,7 +123,11 @@ enum WatchCommand {
         let reloads = ReloadRequest()
         let watching = OnceFlag()
         let run: WatchRun
-        do { run = try WatchRun(config: config, version: version) } catch { throw failure(error) }
+        // The composition root's list: the terminal's line, then the service, MQTT and the page.
+        let outputs: [any WatchOutput] =
+            [TerminalLine()]
+            + outputSettings.outputs(source: config.source, eventsPath: config.eventLogPath, snapshotsDir: config.snapshotsDir, notifier: notifier)
+        do { run = try WatchRun(config: config, version: version, outputs: outputs) } catch { throw failure(error) }
         let events = run.events
         let trap = SignalTrap([SIGINT, SIGTERM, SIGHUP, SIGUSR1]) { sig in
             if sig == SIGHUP { reloads.ask(); return }
@@ -151,25 +157,32 @@ enum WatchCommand {
             throw CommandFailure(code: .badSource, message: error.description)
         }
         watching.set()
-        let tty = Terminal.stderrIsTTY
         let ending: WatchRun.Ending
         do {
-            ending = try run.watch(
-                source: source, model: model, rules: ruleSet, rulesSource: rulesSource,
-                stop: stop, reloads: reloads, notifier: notifier
-            ) { frame in
-                guard tty else { return }
-                let answers = frame.answers.enumerated().map { "\($0.offset + 1). \($0.element.rawValue)" }.joined(separator: " ")
-                StandardStream.error.write("\u{1B}[2K\r\(answers) · \(frame.numbers) · \(frame.place)")
-            }
+            ending = try run.watch(source: source, model: model, rules: ruleSet, rulesSource: rulesSource, stop: stop, reloads: reloads)
         } catch {
             throw failure(error)
         }
-        if tty { StandardStream.error.write("\n") }
         let reactions = "\(ending.fires) reaction\(ending.fires == 1 ? "" : "s")"
         Terminal.err("Stopped · \(ending.frames) frames · \(reactions) (\(ending.reason)) · record \(ending.record)")
         if let error = ending.failure { throw failure(error) }
         if ending.outputClosed { throw CommandFailure(code: .failure, message: "") }
+    }
+
+    /// The terminal's status line: each frame's answers and numbers, on a terminal only.
+    private final class TerminalLine: WatchOutput, @unchecked Sendable {
+        let name = "terminal"
+        private let tty = Terminal.stderrIsTTY
+        private var shown = false
+
+        func receive(_ event: WatchEvent) {
+            guard tty, case .frame(let frame, _, _) = event else { return }
+            let answers = frame.answers.enumerated().map { "\($0.offset + 1). \($0.element.rawValue)" }.joined(separator: " ")
+            StandardStream.error.write("\u{1B}[2K\r\(answers) · \(frame.numbers) · \(frame.place)")
+            shown = true
+        }
+
+        func stop() { if shown { StandardStream.error.write("\n") } }
     }
 
     /// A watch's error as the command's failure (exit 1, runtime failure).

@@ -1,11 +1,15 @@
 import Capture
 import Foundation
+import Gate
 import Grounding
 import LookCore
+import Media
+import Outputs
 import Rules
 import Watch
 
-/// `lookd watch`'s options, read into the `WatchConfig` the watch runs with.
+/// `lookd watch`'s options, read into the `WatchConfig` the watch runs with and the
+/// `OutputSettings` its outputs are made from.
 enum WatchSettings {
     static let valued: Set<String> = [
         "source", "rules", "model", "mmproj", "cooldown", "tokens", "seconds", "delay",
@@ -16,7 +20,7 @@ enum WatchSettings {
     ]
     static let switches: Set<String> = ["no-sound", "cell-words", "grid", "watch-rules"]
 
-    static func config(_ args: Arguments) throws(CommandFailure) -> WatchConfig {
+    static func config(_ args: Arguments) throws(CommandFailure) -> (WatchConfig, OutputSettings) {
         guard let source = args.value("source") else { throw usage("watch needs --source /dev/video0|FILE|URL|DIR") }
         guard let rules = args.value("rules") else { throw usage("watch needs --rules FILE or --rules \"a chessboard=chime|…\"") }
         guard args.positional.isEmpty else { throw usage("watch takes options only; \"\(args.positional[0])\" is not one") }
@@ -43,7 +47,6 @@ enum WatchSettings {
         c.snapshotsDir = args.value("snapshots")
         c.keepSnapshots = args.value("keep-snapshots") ?? "1000"
         guard Snapshots.Retention.parse(c.keepSnapshots) != nil else { throw usage("--keep-snapshots is a count (500) or an age (30m, 12h, 7d)") }
-        c.statusPath = args.value("status")
         c.watchRules = args.has("watch-rules")
         c.sourceOptions.maxSide = try args.integer("size", default: 448, in: 32...4096)
         c.sourceOptions.cameraMaxSide = try args.integer("camera-size", default: 1280, in: 32...8192)
@@ -75,25 +78,27 @@ enum WatchSettings {
         else {
             throw usage("--name is letters, digits, - and _ (it names MQTT topics), not \"\(c.name)\"")
         }
+        var o = OutputSettings(name: c.name)
+        o.statusPath = args.value("status")
         if let url = args.value("mqtt") {
             switch MQTTBroker.parse(url) {
-            case .success(let broker): c.mqtt = broker
+            case .success(let broker): o.mqtt = broker
             case .failure(let problem): throw usage(problem.text)
             }
         }
         switch args.value("mqtt-discovery") ?? "homeassistant" {
-        case "off": c.mqttDiscovery = nil
-        case let prefix where !prefix.isEmpty && !prefix.contains("#") && !prefix.contains("+"): c.mqttDiscovery = prefix
+        case "off": o.mqttDiscovery = nil
+        case let prefix where !prefix.isEmpty && !prefix.contains("#") && !prefix.contains("+"): o.mqttDiscovery = prefix
         case let other: throw usage("--mqtt-discovery is a topic prefix (homeassistant) or off, not \"\(other)\"")
         }
-        c.mqttQueue = try args.integer("mqtt-queue", default: 256, in: 1...100_000)
+        o.mqttQueue = try args.integer("mqtt-queue", default: 256, in: 1...100_000)
         if let text = args.value("http") {
             guard let listen = WebOutput.Listen.parse(text) else {
                 throw usage("--http is ADDRESS:PORT (127.0.0.1:8470, 0.0.0.0:8470, [::1]:8470), not \"\(text)\"")
             }
-            c.http = listen
-            c.httpToken = args.value("http-token") ?? ProcessInfo.processInfo.environment["LOOKD_HTTP_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
-            if !listen.isLoopback && c.httpToken == nil {
+            o.http = listen
+            o.httpToken = args.value("http-token") ?? ProcessInfo.processInfo.environment["LOOKD_HTTP_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+            if !listen.isLoopback && o.httpToken == nil {
                 throw usage("--http \(text) is reachable from other machines: set a token (LOOKD_HTTP_TOKEN in the env file, or --http-token)")
             }
         } else if args.value("http-token") != nil {
@@ -103,9 +108,9 @@ enum WatchSettings {
         c.posts.timeLimit = try Self.number(args, "post-timeout", default: 10, in: 0.1...600)
         c.posts.connectLimit = min(c.posts.connectLimit, c.posts.timeLimit)
         if let t = args.value("truth") {
-            do { c.truth = try WatchConfig.truth(parsing: t) } catch { throw usage(error.problem) }
+            do { c.truth = try PhotoTruth.parse(t) } catch { throw usage(error.problem) }
         }
-        return c
+        return (c, o)
     }
 
     private static func number(

@@ -10,9 +10,11 @@ public final class SystemdNotifier: ServiceNotifier, @unchecked Sendable {
     /// How often systemd wants `WATCHDOG=1` (half its `WatchdogSec=`), nil when it watches nothing.
     public let watchdogInterval: Double?
     private let lock = NSLock()
-    private var lastPing = 0.0
+    private var lastPing = -Double.infinity
+    private let clock: any Clock
 
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment, clock: any Clock = MonotonicClock()) {
+        self.clock = clock
         let socketPath = environment["NOTIFY_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
         address = socketPath
         fd = socketPath == nil ? -1 : socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -33,7 +35,7 @@ public final class SystemdNotifier: ServiceNotifier, @unchecked Sendable {
     /// `WATCHDOG=1`, at most twice per watchdog interval (every frame calls it).
     public func watchdog() {
         guard let interval = watchdogInterval else { return }
-        let now = MonotonicClock().now()
+        let now = clock.now()
         let due = lock.withLock { () -> Bool in
             guard now - lastPing >= interval / 2 else { return false }
             lastPing = now
@@ -56,7 +58,7 @@ public final class SystemdNotifier: ServiceNotifier, @unchecked Sendable {
                 return
             }
             tries -= 1
-            usleep(50_000)
+            clock.sleep(0.05)
         }
     }
 

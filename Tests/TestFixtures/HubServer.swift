@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 
 /// The local Hub stand-in (Tests/Fixtures/hub_server.py) serving a folder of model files.
 public final class HubServer {
     public let folder: URL
     public let port: Int
-    private let process: Process
+    private let process: FixtureProcess
 
     /// Serves `files` (name → source path) with the server's `options` (`--cut N`, `--wrong-sha`, …).
     public init(files: [String: String], options: [String] = []) throws {
@@ -13,11 +14,6 @@ public final class HubServer {
             try FileManager.default.copyItem(atPath: source, toPath: folder.appendingPathComponent(name).path)
         }
         (process, port) = try ScriptServer.start("hub_server.py", [folder.path] + options)
-    }
-
-    deinit {
-        process.terminate()
-        process.waitUntilExit()
     }
 
     public var endpoint: String { "http://127.0.0.1:\(port)" }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Loopback ports for the servers the tests start.
 public enum LoopbackPort {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A real mosquitto broker on a free loopback port, for the MQTT tests; it keeps its state on disk
 /// (`persistence`), so a restart on the same port brings back retained messages and the queued
@@ -6,7 +7,7 @@ import Foundation
 public final class Mosquitto {
     public let port: Int
     public let folder: URL
-    private var process: Process?
+    private var process: FixtureProcess?
 
     public init() throws {
         folder = try Fixtures.scratch("mosquitto")
@@ -29,13 +30,7 @@ public final class Mosquitto {
 
     /// Starts the broker and waits until it takes connections.
     public func start() throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/sbin/mosquitto")
-        p.arguments = ["-c", folder.appendingPathComponent("mosquitto.conf").path]
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        process = p
+        process = try FixtureProcess("/usr/sbin/mosquitto", ["-c", folder.appendingPathComponent("mosquitto.conf").path])
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
             if LoopbackPort.accepts(port) { return }
@@ -46,9 +41,7 @@ public final class Mosquitto {
 
     /// Stops the broker (SIGTERM: it saves its state).
     public func stop() {
-        guard let p = process else { return }
-        p.terminate()
-        p.waitUntilExit()
+        process?.stop() // SIGTERM
         process = nil
     }
 

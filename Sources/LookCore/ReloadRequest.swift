@@ -11,7 +11,7 @@ public final class ReloadRequest: @unchecked Sendable {
     public func ask() { lock.withLock { pending = true } }
 
     /// Whether a reload was asked since the last take.
-    func take() -> Bool {
+    public func take() -> Bool {
         lock.withLock {
             defer { pending = false }; return pending
         }

@@ -2,22 +2,54 @@ internal import CMosquitto
 import Foundation
 import LookCore
 
+/// One libmosquitto client handle (`mosquitto_new` … `mosquitto_destroy`), owned once.
+final class MosquittoHandle: @unchecked Sendable {
+    let pointer: OpaquePointer
+    /// Handles alive now (for the tests).
+    static let live = LiveCount()
+    private static let ready: Bool = mosquitto_lib_init() == MOSQ_ERR_SUCCESS.rawValue
+
+    init(clientID: String) throws(MQTTURLError) {
+        guard Self.ready, let pointer = mosquitto_new(clientID, true, nil) else { throw MQTTURLError(text: "mqtt: libmosquitto could not start") }
+        self.pointer = pointer
+        Self.live.up()
+    }
+
+    deinit {
+        mosquitto_destroy(pointer)
+        Self.live.down()
+    }
+}
+
 /// One connection to a broker through libmosquitto: its own network thread (`mosquitto_loop_start`)
 /// connects, keeps the connection alive and reconnects with backoff (1 s doubling to 30 s). A last
 /// will marks the instance offline if lookd dies. `publish` never blocks on the network.
 final class MQTTClient: @unchecked Sendable {
-    private let handle: OpaquePointer
+    private let mosquitto: MosquittoHandle
+    private var handle: OpaquePointer { mosquitto.pointer }
     let broker: MQTTBroker
     /// Called on the network thread when a connection is made, and when it is lost (with a reason).
     var onConnect: (@Sendable () -> Void)?
     var onDisconnect: (@Sendable (String) -> Void)?
-    private static let ready: Bool = mosquitto_lib_init() == MOSQ_ERR_SUCCESS.rawValue
 
+    /// Sets the client up; a setting the library refuses throws, and the handle is freed once (by
+    /// its own class).
     init(broker: MQTTBroker, clientID: String, will: (topic: String, payload: String)) throws(MQTTURLError) {
-        guard Self.ready, let handle = mosquitto_new(clientID, true, nil) else {
-            throw MQTTURLError(text: "mqtt: libmosquitto could not start")
+        let mosquitto = try MosquittoHandle(clientID: clientID)
+        let handle = mosquitto.pointer
+        if let user = broker.user, mosquitto_username_pw_set(handle, user, broker.password) != MOSQ_ERR_SUCCESS.rawValue {
+            throw MQTTURLError(text: "mqtt: the user name was refused")
         }
-        self.handle = handle
+        if broker.tls {
+            let rc = mosquitto_tls_set(handle, nil, "/etc/ssl/certs", nil, nil, nil)
+            if rc != MOSQ_ERR_SUCCESS.rawValue { throw MQTTURLError(text: "mqtt: TLS: \(String(cString: mosquitto_strerror(rc)))") }
+        }
+        let bytes = Array(will.payload.utf8)
+        if mosquitto_will_set(handle, will.topic, Int32(bytes.count), bytes, 1, true) != MOSQ_ERR_SUCCESS.rawValue {
+            throw MQTTURLError(text: "mqtt: the last will was refused (topic \(will.topic))")
+        }
+        mosquitto_reconnect_delay_set(handle, 1, 30, true)
+        self.mosquitto = mosquitto
         self.broker = broker
         mosquitto_user_data_set(handle, Unmanaged.passUnretained(self).toOpaque())
         mosquitto_connect_callback_set(handle) { _, object, code in
@@ -30,26 +62,7 @@ final class MQTTClient: @unchecked Sendable {
             let client = Unmanaged<MQTTClient>.fromOpaque(object).takeUnretainedValue()
             client.onDisconnect?(code == 0 ? "disconnected" : String(cString: mosquitto_strerror(code)))
         }
-        var problem: String?
-        if let user = broker.user, mosquitto_username_pw_set(handle, user, broker.password) != MOSQ_ERR_SUCCESS.rawValue {
-            problem = "mqtt: the user name was refused"
-        }
-        if broker.tls {
-            let rc = mosquitto_tls_set(handle, nil, "/etc/ssl/certs", nil, nil, nil)
-            if rc != MOSQ_ERR_SUCCESS.rawValue { problem = "mqtt: TLS: \(String(cString: mosquitto_strerror(rc)))" }
-        }
-        let bytes = Array(will.payload.utf8)
-        if mosquitto_will_set(handle, will.topic, Int32(bytes.count), bytes, 1, true) != MOSQ_ERR_SUCCESS.rawValue {
-            problem = "mqtt: the last will was refused (topic \(will.topic))"
-        }
-        mosquitto_reconnect_delay_set(handle, 1, 30, true)
-        if let problem {
-            mosquitto_destroy(handle)
-            throw MQTTURLError(text: problem)
-        }
     }
-
-    deinit { mosquitto_destroy(handle) }
 
     /// Starts the network thread and the first connection (which may fail; it is retried).
     func start() {
@@ -80,9 +93,10 @@ final class MQTTClient: @unchecked Sendable {
     /// Publishes `payload` and disconnects cleanly, waiting up to `seconds` for it to leave.
     func stop(last: (topic: String, payload: [UInt8])?, seconds: Double = 2) {
         if let last { publish(last.topic, last.payload, retain: true) }
-        let deadline = Date().addingTimeInterval(seconds)
+        let clock = MonotonicClock()
+        let deadline = clock.now() + seconds
         // Give the network thread a moment to send what is queued before the disconnect.
-        while Date() < deadline, mosquitto_want_write(handle) { usleep(10_000) }
+        while clock.now() < deadline, mosquitto_want_write(handle) { clock.sleep(0.01) }
         mosquitto_disconnect(handle)
         mosquitto_loop_stop(handle, false)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A real PulseAudio server of the test's own: a null sink (no hardware), reached through a unix
 /// socket in a scratch folder, and a recorder of the sink's monitor.
@@ -59,29 +60,25 @@ public final class PulseServer {
 
     /// Records the sink's monitor until `stop()` is called on the result.
     public func record(to path: String) throws -> Recording {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/parecord")
-        p.arguments = [
-            "--server", address, "--device", "lookd_null.monitor", "--rate", "48000", "--channels", "1",
-            "--format", "s16le", "--file-format=wav", path,
-        ]
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
+        let p = try FixtureProcess(
+            "/usr/bin/parecord",
+            [
+                "--server", address, "--device", "lookd_null.monitor", "--rate", "48000", "--channels", "1",
+                "--format", "s16le", "--file-format=wav", path,
+            ])
         usleep(300_000) // the recording stream is up before the test plays anything
         return Recording(process: p, path: path)
     }
 
     public final class Recording {
-        let process: Process
+        let process: FixtureProcess
         public let path: String
-        init(process: Process, path: String) { self.process = process; self.path = path }
+        init(process: FixtureProcess, path: String) { self.process = process; self.path = path }
 
         /// Stops recording and returns the samples.
         public func stop() throws -> Audio {
             usleep(300_000)
-            kill(process.processIdentifier, SIGINT)
-            process.waitUntilExit()
+            process.stop(SIGINT)
             return try Audio(wav: path)
         }
     }

@@ -1,5 +1,4 @@
 import Foundation
-import LookCore
 
 /// Why and whether a run should stop, set from a signal handler, a timer or the loop itself.
 /// The first request stops the run after the frame being answered; a second interrupt also cancels

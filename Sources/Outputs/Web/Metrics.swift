@@ -29,8 +29,10 @@ final class Metrics: @unchecked Sendable {
     private var reloads: [String: Int] = ["ok": 0, "rejected": 0]
     private var failures: [String: Int] = ["sound": 0, "speech": 0, "mqtt": 0, "post": 0, "run": 0]
     private var sourceUp = 1
-    /// MQTT's dropped messages, read when scraped.
-    var mqttDropped: (@Sendable () -> Int)?
+    /// The outputs whose dropped messages count as failures (MQTT's), read when scraped.
+    private let states: [any OutputState]
+
+    init(states: [any OutputState] = []) { self.states = states }
 
     func answered(_ frame: FrameOutcome) {
         lock.withLock {
@@ -81,7 +83,7 @@ final class Metrics: @unchecked Sendable {
         let (frames, fires, model, firstToken, frameTime, reloads, sourceUp) =
             (self.frames, self.fires, self.model, self.firstToken, self.frameTime, self.reloads, self.sourceUp)
         lock.unlock()
-        failures["mqtt"] = mqttDropped?() ?? 0
+        failures["mqtt"] = states.map(\.dropped).reduce(0, +)
         var out = ""
         func family(_ name: String, _ type: String, _ help: String) { out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n" }
         func sample(_ name: String, _ labels: [(String, String)] = [], _ value: String) {

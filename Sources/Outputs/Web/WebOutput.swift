@@ -6,7 +6,7 @@ import Records
 /// events), `/frame.jpg`, `/snapshots/<fire>.jpg` and `/metrics`, read-only, on threads of the
 /// server's own. With a token (required off loopback), every request must carry it, as
 /// `Authorization: Bearer TOKEN` or `?token=TOKEN`.
-public final class WebOutput: @unchecked Sendable {
+public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
     public struct Listen: Sendable, Equatable {
         public var host: String
         public var port: Int
@@ -32,31 +32,66 @@ public final class WebOutput: @unchecked Sendable {
         public var isLoopback: Bool { host.hasPrefix("127.") || host == "::1" || host == "localhost" }
     }
 
+    public let name = "http"
     let state = WebState()
     /// `http://127.0.0.1:8470/`, for the journal.
     public let address: String
-    let metrics = Metrics()
+    let metrics: Metrics
+    private let listen: Listen
     private let token: String?
     private let snapshotsDir: String?
+    private let lock = NSLock()
     private var server: WebServer?
 
-    public init(listen: Listen, token: String?, snapshotsDir: String?) throws(WatchError) {
+    /// Serves on `listen` once started; `states` are the other outputs whose drops `/metrics` counts.
+    init(listen: Listen, token: String?, snapshotsDir: String?, states: [any OutputState] = []) {
+        self.listen = listen
         self.token = token
         self.snapshotsDir = snapshotsDir
+        metrics = Metrics(states: states)
         address = "http://\(listen.host.contains(":") ? "[\(listen.host)]" : listen.host):\(listen.port)/"
+    }
+
+    public var note: String? { "the page at \(address)" }
+
+    public func start(events: any EventSink) throws(OutputFailure) {
         do {
-            server = try WebServer(host: listen.host == "localhost" ? "127.0.0.1" : listen.host, port: listen.port) { [weak self] request in
+            let server = try WebServer(host: listen.host == "localhost" ? "127.0.0.1" : listen.host, port: listen.port) { [weak self] request in
                 self?.answer(request) ?? .text(503, "stopping\n")
             }
+            lock.withLock { self.server = server }
         } catch {
-            throw .output(error.description)
+            throw OutputFailure(error.description)
         }
     }
 
+    public func receive(_ event: WatchEvent) {
+        switch event {
+        case .frame(let frame, let shown, _): self.frame(frame, shown: shown)
+        case .skipped: metrics.skipped()
+        case .frameFailed: metrics.failed()
+        case .reloaded(let accepted, _): metrics.reloaded(accepted)
+        case .report(let report): metrics.reported(report)
+        case .live(let live):
+            switch live.change {
+            case .lost: metrics.source(up: false)
+            case .found: metrics.source(up: true)
+            case .stillLost: break
+            }
+        default: break
+        }
+    }
+
+    /// Each status as the service writes it.
+    func status(_ json: JSON) { state.status(json) }
+
     public func stop() {
         state.closeAll()
+        let server = lock.withLock { () -> WebServer? in
+            defer { self.server = nil }
+            return self.server
+        }
         server?.stop()
-        server = nil
     }
 
     func answer(_ request: WebServer.Request) -> WebServer.Response {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// The remote engine's stand-in server (Tests/Fixtures/engine_server.py), for the faults llama-server
 /// cannot be made to show: 500s, hangs before and during the answer, a closed connection, garbage,
@@ -6,16 +7,11 @@ import Foundation
 public final class EngineStandIn {
     public let folder: URL
     public let port: Int
-    private let process: Process
+    private let process: FixtureProcess
 
     public init() throws {
         folder = try Fixtures.scratch("engine")
         (process, port) = try ScriptServer.start("engine_server.py", [folder.path])
-    }
-
-    deinit {
-        process.terminate()
-        process.waitUntilExit()
     }
 
     public var url: String { "http://127.0.0.1:\(port)/v1" }

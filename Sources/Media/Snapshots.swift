@@ -1,6 +1,5 @@
 import Foundation
 import LookCore
-import Media
 
 /// A snapshot of every fire (`--snapshots DIR`): the frame that fired as JPEG at the source's own size
 /// (not the model's 448 px), named `fire-<run epoch>-<fire number>.jpg`, kept by count or by age
@@ -21,18 +20,18 @@ public final class Snapshots {
         }
     }
 
-    let dir: String
-    let keep: Retention
+    public let dir: String
+    public let keep: Retention
     private var outage = Outage()
 
-    init(dir: String, keep: Retention) {
+    public init(dir: String, keep: Retention) {
         self.dir = dir
         self.keep = keep
     }
 
     /// Writes the snapshot of fire `number`; its path, or nil when it could not be written (said once
     /// per outage).
-    func save(_ image: RGBImage, fire number: Int, epoch: Int) -> String? {
+    public func save(_ image: RGBImage, fire number: Int, epoch: Int) -> String? {
         let path = (dir as NSString).appendingPathComponent("fire-\(epoch)-\(String(format: "%05d", number)).jpg")
         do throws(PNGWriter.Failure) {
             try JPEGWriter.write(image, to: path)
@@ -46,7 +45,7 @@ public final class Snapshots {
     }
 
     /// Removes the oldest snapshots past the count, or those past the age.
-    func prune(now: Date = Date()) {
+    public func prune(now: Date = Date()) {
         let fm = FileManager.default
         let files = ((try? fm.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasPrefix("fire-") && $0.hasSuffix(".jpg") }
         let dated = files.compactMap { name -> (String, Date)? in

@@ -1,23 +1,22 @@
 import Foundation
+import TestSupport
 
 /// The pinned llama.cpp's own llama-server (built by tools/build-llama-tools into
 /// .deps/llama-tools/bin), serving a model pair on a free loopback port, for the remote engine's tests.
 public final class LlamaServer {
     public let port: Int
-    private let process = Process()
+    private let process: FixtureProcess
 
     public static var binary: String { Fixtures.root.appendingPathComponent(".deps/llama-tools/bin/llama-server").path }
 
-    public init(model: String, mmproj: String, parallel: Int = 1, context: Int = 4096) throws {
+    public init(model: String, mmproj: String, parallel: Int = 1, context: Int = 4096, binary: String = LlamaServer.binary) throws {
         port = LoopbackPort.free()
-        process.executableURL = URL(fileURLWithPath: Self.binary)
-        process.arguments = [
-            "-m", model, "--mmproj", mmproj, "--host", "127.0.0.1", "--port", String(port), "-c", String(context * parallel),
-            "--parallel", String(parallel), "--no-webui", "--threads", "2",
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        // A binary that cannot start throws here, and nothing is signalled (FixtureProcess).
+        process = try FixtureProcess(
+            binary, [
+                "-m", model, "--mmproj", mmproj, "--host", "127.0.0.1", "--port", String(port), "-c", String(context * parallel),
+                "--parallel", String(parallel), "--no-webui", "--threads", "2",
+            ])
         // Ready once /health answers 200 (it answers 503 while the model loads).
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
@@ -27,11 +26,6 @@ public final class LlamaServer {
             usleep(100_000)
         }
         throw NSError(domain: "LlamaServer", code: 1, userInfo: [NSLocalizedDescriptionKey: "llama-server did not start on \(port)"])
-    }
-
-    deinit {
-        process.terminate()
-        process.waitUntilExit()
     }
 
     public var url: String { "http://127.0.0.1:\(port)/v1" }

@@ -85,13 +85,14 @@ final class MQTTPublisher: @unchecked Sendable {
 
     /// Marks the instance offline, sends what can go within `seconds`, and disconnects.
     func stop(seconds: Double = 2) {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline, condition.withLock({ connected && (!queue.isEmpty || !dirty.isEmpty) }) { usleep(10_000) }
+        let clock = MonotonicClock()
+        let deadline = clock.now() + seconds
+        while clock.now() < deadline, condition.withLock({ connected && (!queue.isEmpty || !dirty.isEmpty) }) { clock.sleep(0.01) }
         condition.withLock {
             stopping = true
             condition.broadcast()
         }
-        client.stop(last: (availability, Array("offline".utf8)), seconds: max(0.2, deadline.timeIntervalSinceNow))
+        client.stop(last: (availability, Array("offline".utf8)), seconds: max(0.2, deadline - clock.now()))
     }
 
     private func connectionMade() {

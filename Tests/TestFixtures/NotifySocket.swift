@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A unix datagram socket standing in for systemd's `$NOTIFY_SOCKET`: it keeps every message a
 /// process sends to it (sd_notify's `READY=1`, `STATUS=…`, …), in order.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// The loopback HTTP server of the post: tests (Tests/Fixtures/post_server.py): `/ok`, `/fail/N`,
 /// `/status/CODE`, `/hang`; it keeps each request it got.
@@ -12,16 +13,11 @@ public final class PostServer {
 
     public let port: Int
     private let log: String
-    private let process: Process
+    private let process: FixtureProcess
 
     public init() throws {
         log = try Fixtures.scratch("post").appendingPathComponent("requests.jsonl").path
         (process, port) = try ScriptServer.start("post_server.py", [log])
-    }
-
-    deinit {
-        process.terminate()
-        process.waitUntilExit()
     }
 
     public func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }

@@ -1,0 +1,142 @@
+import Foundation
+import LookCore
+import Records
+import Rules
+
+/// What the watch publishes over MQTT, under `lookd/<name>/`:
+/// - `availability`: `online`, or `offline` (also the last will), retained;
+/// - `rule/<id>/state`: the rule's answer, `on`, `off` or `unknown`, retained;
+/// - `rule/<id>/fired`: the rule's last fire as JSON, retained; `rule/<id>/snapshot`: its JPEG,
+///   retained; `rule/<id>/count`: a count rule's count, retained;
+/// - `events`: each fire as JSON (not retained);
+/// and, unless discovery is off, Home Assistant's discovery configs (`HomeAssistantDiscovery`).
+/// The connection is made (and remade) by the client's own thread, so a broker that is down
+/// delays nothing.
+public final class MQTTOutput: WatchOutput, OutputState, @unchecked Sendable {
+    public let name = "mqtt"
+    let broker: MQTTBroker
+    let base: String
+    let node: String
+    let capacity: Int
+    let discovery: HomeAssistantDiscovery?
+    private let lock = NSLock()
+    private var publisher: MQTTPublisher?
+    /// The rules in force, with their counts; set from the rules' events before and after the start.
+    private var rules: [Rule] = []
+    private var published: [Rule] = []
+
+    /// Publishes to `broker` as the instance `name` once started.
+    public init(broker: MQTTBroker, name: String, discoveryPrefix: String?, capacity: Int = 256) {
+        self.broker = broker
+        let node = HomeAssistantDiscovery.node(name)
+        self.node = node
+        base = "lookd/\(node)"
+        self.capacity = capacity
+        discovery = discoveryPrefix.map { HomeAssistantDiscovery(prefix: $0, node: node, base: "lookd/\(node)") }
+    }
+
+    public func start(events: any EventSink) throws(OutputFailure) {
+        let client: MQTTClient
+        do {
+            client = try MQTTClient(broker: broker, clientID: "lookd-\(node)", will: (base + "/availability", "offline"))
+        } catch {
+            throw OutputFailure(error.description)
+        }
+        let publisher = MQTTPublisher(client: client, availability: base + "/availability", capacity: capacity)
+        let shown = broker.shown
+        publisher.onState = { [weak events] state, detail, dropped in
+            events?.emit(.mqtt(MQTTChange(state: state, broker: shown, reason: detail, dropped: dropped)))
+        }
+        events.emit(.mqtt(MQTTChange(state: "connecting", broker: shown, name: node)))
+        let rules = lock.withLock {
+            self.publisher = publisher
+            return self.rules
+        }
+        adopt(rules.map { ($0, $0.reaction.isCount ? 0 : nil) })
+        publisher.start()
+    }
+
+    public func receive(_ event: WatchEvent) {
+        switch event {
+        case .rules(let change) where change.action == .loaded:
+            lock.withLock { rules = change.rules }
+        case .reloaded(true, let snapshot): adopt(snapshot.rows.map { ($0.rule, $0.count) })
+        case .frame(_, _, let snapshot): states(snapshot)
+        case .fired(let fire, let rule, let count): fired(fire, rule: rule, count: count)
+        default: break
+        }
+    }
+
+    /// Marks the instance offline and disconnects.
+    public func stop() {
+        let publisher = lock.withLock { () -> MQTTPublisher? in
+            defer { self.publisher = nil }
+            return self.publisher
+        }
+        publisher?.stop()
+    }
+
+    /// A rule's topics: `lookd/<name>/rule/<id>`.
+    func topic(_ rule: Rule) -> String { "\(base)/rule/\(HomeAssistantDiscovery.id(rule.condition))" }
+
+    /// Configs for the rules in force, and the topics of rules that went are emptied.
+    private func adopt(_ new: [(rule: Rule, count: Int?)]) {
+        guard let publisher = lock.withLock({ publisher }) else { return }
+        let kept = Set(new.map(\.rule.condition))
+        for old in published where !kept.contains(old.condition) {
+            for suffix in ["state", "fired", "snapshot", "count"] { publisher.retain("\(topic(old))/\(suffix)", []) }
+            for (configTopic, _) in discovery?.configs(for: old) ?? [] { publisher.retain(configTopic, []) }
+        }
+        let before = Set(published.map(\.condition))
+        for (rule, count) in new {
+            for (configTopic, json) in discovery?.configs(for: rule) ?? [] { publisher.retain(configTopic, json.text()) }
+            if !before.contains(rule.condition) { publisher.retain("\(topic(rule))/state", "unknown") }
+            if let count { publisher.retain("\(topic(rule))/count", String(count)) }
+        }
+        published = new.map(\.rule)
+    }
+
+    /// Each answered frame: the rules' states (sent only when they change).
+    private func states(_ snapshot: WatchSnapshot) {
+        guard let publisher = lock.withLock({ publisher }) else { return }
+        for row in snapshot.rows {
+            let state: String
+            switch row.state.last {
+            case .yes?: state = "on"
+            case .no?: state = "off"
+            default: state = "unknown"
+            }
+            publisher.retain("\(topic(row.rule))/state", state)
+        }
+    }
+
+    /// A fire: the event, the rule's last fire and snapshot, and a count rule's count.
+    private func fired(_ fire: FireOutcome, rule: Rule, count: Int?) {
+        guard let publisher = lock.withLock({ publisher }), let context = fire.context else { return }
+        let json = context.json.text()
+        publisher.send(base + "/events", json)
+        publisher.retain("\(topic(rule))/fired", json)
+        if let path = fire.snapshot, let bytes = FileManager.default.contents(atPath: path) {
+            publisher.retain("\(topic(rule))/snapshot", [UInt8](bytes))
+        }
+        if let count { publisher.retain("\(topic(rule))/count", String(count)) }
+    }
+
+    /// Connected now, messages waiting, and dropped in the run.
+    public var state: (connected: Bool, waiting: Int, dropped: Int) {
+        guard let s = lock.withLock({ publisher })?.state else { return (false, 0, 0) }
+        return (s.connected, s.waiting, s.dropped)
+    }
+
+    var dropped: Int { state.dropped }
+
+    var stateEntry: (String, JSON)? {
+        let s = state
+        return (
+            "mqtt",
+            .object([
+                ("broker", .string(broker.shown)), ("connected", .bool(s.connected)), ("waiting", .int(s.waiting)), ("dropped", .int(s.dropped)),
+            ])
+        )
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import LookCore
+import Records
+
+/// Where a watch's events leave the process: the service (status file and sd_notify), MQTT and the
+/// page. The command line fills it; `outputs` makes the list the watch starts in order.
+public struct OutputSettings: Sendable {
+    /// `--status FILE`: where the status file goes (default: the runtime directory; StatusFile).
+    public var statusPath: String?
+    /// This instance's name: MQTT topics and Home Assistant's device.
+    public var name: String
+    /// The MQTT broker (`--mqtt`), Home Assistant's discovery prefix (nil: no discovery) and how many
+    /// fire events wait while the broker is away.
+    public var mqtt: MQTTBroker?
+    public var mqttDiscovery: String? = "homeassistant"
+    public var mqttQueue = 256
+    /// The page and `/metrics` (`--http`), and the token every request must carry (`--http-token`).
+    public var http: WebOutput.Listen?
+    public var httpToken: String?
+
+    public init(name: String) { self.name = name }
+
+    /// The outputs, in the order they start: the service, MQTT, the page. The service shows MQTT's
+    /// state and hands each status to the page.
+    public func outputs(
+        source: String, eventsPath: String?, snapshotsDir: String?, notifier: any ServiceNotifier, clock: any Clock = MonotonicClock()
+    ) -> [any WatchOutput] {
+        let mqtt = self.mqtt.map { MQTTOutput(broker: $0, name: name, discoveryPrefix: mqttDiscovery, capacity: mqttQueue) }
+        let states: [any OutputState] = mqtt.map { [$0] } ?? []
+        let web = http.map { WebOutput(listen: $0, token: httpToken, snapshotsDir: snapshotsDir, states: states) }
+        let service = ServiceOutput(
+            statusPath: statusPath, source: source, eventsPath: eventsPath, notifier: notifier, clock: clock, states: states,
+            listeners: web.map { [$0] } ?? [])
+        return [service] + (mqtt.map { [$0] } ?? []) + (web.map { [$0] } ?? [])
+    }
+}

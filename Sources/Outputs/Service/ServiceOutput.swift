@@ -1,0 +1,138 @@
+import Foundation
+import LookCore
+import Records
+
+/// What a watch tells its service manager (systemd's sd_notify: `SystemdNotifier`).
+public protocol ServiceNotifier: AnyObject, Sendable {
+    func ready(status: String)
+    func status(_ text: String)
+    func reloading()
+    func stopping()
+    func watchdog()
+}
+
+/// Something that takes each status as it is written (the page).
+protocol StatusListener: AnyObject, Sendable {
+    func status(_ json: JSON)
+}
+
+/// An output's own state in the status (MQTT's connection, waiting and dropped messages), and the
+/// messages it dropped (a failure in `/metrics`).
+protocol OutputState: AnyObject, Sendable {
+    var stateEntry: (String, JSON)? { get }
+    var dropped: Int { get }
+}
+
+/// What a watch does for systemd and for `lookd status`: the notifications and the status file,
+/// made from the snapshots in the loop's events (at most twice a second when frames come faster,
+/// and always after a frame that fired). Its throttles run on the injected clock.
+public final class ServiceOutput: WatchOutput, @unchecked Sendable {
+    public let name = "service"
+    public let statusPath: String
+    private let notifier: any ServiceNotifier
+    private let source: String
+    private let eventsPath: String?
+    private let clock: any Clock
+    private let started = Date()
+    private var engine = ""
+    private var state = "starting"
+    private var statusProblem: String?
+    private var lastStatus = -Double.infinity
+    /// While the model's calls fail: since which frame, how many in a row, and the last reason.
+    private var failing: (since: Int, inARow: Int, reason: String)?
+    private let states: [any OutputState]
+    private let listeners: [any StatusListener]
+
+    init(
+        statusPath: String?, source: String, eventsPath: String?, notifier: any ServiceNotifier, clock: any Clock,
+        states: [any OutputState] = [], listeners: [any StatusListener] = []
+    ) {
+        self.statusPath = StatusFile.path(explicit: statusPath)
+        self.notifier = notifier
+        self.source = source
+        self.eventsPath = eventsPath
+        self.clock = clock
+        self.states = states
+        self.listeners = listeners
+    }
+
+    public var note: String? { "status in \(statusPath)" }
+
+    public func receive(_ event: WatchEvent) {
+        switch event {
+        case .ready(let engine, _, _): self.engine = engine
+        case .watching(let snapshot):
+            state = "watching"
+            notifier.ready(status: "watching \(source) · \(snapshot.rows.count) rules")
+            writeStatus(snapshot)
+        case .frame(let frame, _, let snapshot):
+            notifier.status("\(frame.numbers) · frame \(frame.index)")
+            notifier.watchdog()
+            // After a failure, at once: the status no longer says the engine fails.
+            if failing != nil || !frame.fires.isEmpty || clock.now() - lastStatus >= 0.5 {
+                failing = nil
+                writeStatus(snapshot)
+            }
+        case .frameFailed(let failure, let snapshot):
+            notifier.watchdog()
+            failing = (since: failing?.since ?? failure.index, inARow: failure.inARow, reason: failure.reason)
+            writeStatus(snapshot)
+        case .skipped(let snapshot):
+            notifier.watchdog()
+            if clock.now() - lastStatus >= 2 { writeStatus(snapshot) }
+        case .reloading:
+            notifier.watchdog()
+            notifier.reloading()
+            state = "reloading"
+        case .reloaded(_, let snapshot):
+            notifier.watchdog()
+            state = "watching"
+            notifier.ready(status: "watching \(source) · \(snapshot.rows.count) rules")
+            writeStatus(snapshot)
+        case .stopping(let reason, let snapshot):
+            state = "stopping (\(reason))"
+            notifier.stopping()
+            writeStatus(snapshot)
+        case .done(_, _, let record, let snapshot):
+            state = "stopped"
+            writeStatus(snapshot, extra: [("record", .string(record))])
+        default: break
+        }
+    }
+
+    /// The status file: the rules and their states, the numbers lines, the latest log lines.
+    private func writeStatus(_ snapshot: WatchSnapshot, extra: [(String, JSON)] = []) {
+        let rules = JSON.array(
+            snapshot.rows.enumerated().map { i, row in
+                .object([
+                    ("rule", .int(i + 1)), ("condition", .string(row.rule.condition)), ("reaction", .string(row.rule.reaction.name)),
+                    ("shown", .string(row.shown)), ("answer", .optional(row.state.last?.rawValue)), ("fires", .int(row.state.fires)),
+                    ("suppressed", .int(row.state.suppressed)), ("held_back", .int(row.state.heldBack)),
+                    ("settings", .string(row.rule.settings.summary)), ("confidence", .optional(row.state.confidence, places: 3)),
+                    ("confidences", .array(row.state.recentConfidences.map { .number($0, places: 3) })),
+                ])
+            })
+        let outputs = JSON.object(states.compactMap(\.stateEntry) + snapshot.outbound.fields)
+        let status = JSON.object(
+            [
+                ("schema", .string(StatusFile.schema)), ("pid", .int(Int(getpid()))), ("state", .string(state)),
+                ("updated", .string(Timestamp.text(Date()))), ("started", .string(Timestamp.text(started))),
+                ("source", .string(source)), ("engine", .string(engine)),
+                ("rules_source", .string(snapshot.rulesSource)), ("rules", rules), ("reloads", .int(snapshot.reloads)),
+                ("frame", .int(snapshot.frame)), ("fires", .int(snapshot.fires)),
+                ("numbers", snapshot.numbers.map { .strings($0) } ?? .null),
+                ("gate", snapshot.gate.map { $0.json(at: snapshot.runT) } ?? .null),
+                ("last_snapshot", .optional(snapshot.lastSnapshot)), ("outputs", outputs),
+                (
+                    "failing",
+                    failing.map { .object([("since_frame", .int($0.since)), ("in_a_row", .int($0.inARow)), ("reason", .string($0.reason))]) } ?? .null
+                ),
+                ("log", .strings(Log.shared.recent)), ("events", .optional(eventsPath)),
+            ] + extra)
+        lastStatus = clock.now()
+        for listener in listeners { listener.status(status) }
+        let problem = StatusFile.write(status, to: statusPath)
+        if let problem, problem != statusProblem { Log.shared.warning(problem) }
+        statusProblem = problem
+    }
+}

@@ -1,0 +1,46 @@
+import LookCore
+
+/// Where events go: the stream the loop and the composition root emit into.
+public protocol EventSink: AnyObject, Sendable {
+    func emit(_ event: WatchEvent)
+}
+
+/// Something that subscribes to a watch's events: the recorder, the service, MQTT, the page, the
+/// terminal. The composition root starts the outputs in order before the first frame and stops them
+/// in reverse after the last. `receive` is called on the emitter's thread (mostly the loop's; a
+/// reaction's report or a broker's state comes from theirs), so an output that leaves the process
+/// hands the work to a thread of its own and returns at once.
+public protocol WatchOutput: AnyObject, Sendable {
+    /// Its name in an `error` line when it cannot start (`mqtt`, `http`).
+    var name: String { get }
+    /// What the journal's `watching …` line says of it (`status in …`, `the page at …`).
+    var note: String? { get }
+    /// Starts it (a connection, a listening socket); `events` takes what it reports itself.
+    func start(events: any EventSink) throws(OutputFailure)
+    func receive(_ event: WatchEvent)
+    /// Stops it (sends what is left, within bounds, and closes).
+    func stop()
+}
+
+extension WatchOutput {
+    public var note: String? { nil }
+    public func start(events: any EventSink) throws(OutputFailure) {}
+    public func stop() {}
+}
+
+/// Why an output could not start, in words.
+public struct OutputFailure: Error, Sendable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// One stream of events, fanned out to its subscribers in their order.
+public final class EventStream: EventSink, @unchecked Sendable {
+    public let subscribers: [any WatchOutput]
+
+    public init(_ subscribers: [any WatchOutput]) { self.subscribers = subscribers }
+
+    public func emit(_ event: WatchEvent) {
+        for subscriber in subscribers { subscriber.receive(event) }
+    }
+}

@@ -1,0 +1,46 @@
+import LookCore
+import Rules
+
+/// What the loop publishes after each frame and reload: the rules with their states and what their
+/// rows show, the latest frame's numbers, and the counts. The service's status, MQTT's states and
+/// the page are made from it; nothing outside reaches into the loop.
+public struct WatchSnapshot: Sendable {
+    public struct Row: Sendable {
+        public var rule: Rule
+        public var state: RuleMachine.State
+        /// What the rule's row shows (`×3`, `3:59 left`, `chime`).
+        public var shown: String
+        /// A count rule's count (nil for other reactions).
+        public var count: Int?
+
+        public init(rule: Rule, state: RuleMachine.State, shown: String, count: Int? = nil) {
+            (self.rule, self.state, self.shown, self.count) = (rule, state, shown, count)
+        }
+    }
+
+    public var rows: [Row]
+    public var rulesSource: String
+    /// The latest frame's number (0 before the first) and whether it fired.
+    public var frame: Int
+    public var fired: Bool
+    public var fires: Int
+    public var reloads: Int
+    /// The latest frame's numbers lines.
+    public var numbers: [String]?
+    /// The change gate's counts (nil when it is off) and the seconds since the run began.
+    public var gate: GateCounts?
+    public var runT = 0.0
+    /// The latest fire's snapshot (`--snapshots`).
+    public var lastSnapshot: String?
+    /// Commands' and posts' outcomes so far.
+    public var outbound = OutboundCounts()
+
+    public init(
+        rows: [Row], rulesSource: String, frame: Int = 0, fired: Bool = false, fires: Int = 0, reloads: Int = 0,
+        numbers: [String]? = nil, gate: GateCounts? = nil, runT: Double = 0, lastSnapshot: String? = nil,
+        outbound: OutboundCounts = OutboundCounts()
+    ) {
+        (self.rows, self.rulesSource, self.frame, self.fired, self.fires, self.reloads) = (rows, rulesSource, frame, fired, fires, reloads)
+        (self.numbers, self.gate, self.runT, self.lastSnapshot, self.outbound) = (numbers, gate, runT, lastSnapshot, outbound)
+    }
+}
