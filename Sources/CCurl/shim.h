@@ -24,3 +24,8 @@ typedef int (*lookd_curl_progress_callback)(void *, curl_off_t, curl_off_t, curl
 static inline CURLcode lookd_curl_set_progress(CURL *curl, lookd_curl_progress_callback callback) {
     return curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, callback);
 }
+static inline curl_off_t lookd_curl_content_length(CURL *curl) {
+    curl_off_t length = -1;
+    curl_easy_getinfo(curl, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length);
+    return length;
+}

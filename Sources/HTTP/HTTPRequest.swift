@@ -1,9 +1,10 @@
 internal import CCurl
 import Foundation
 
-/// One HTTP request through libcurl, the one home of libcurl in lookd: a body (bytes, or
-/// `multipart/form-data` parts), headers, time limits, and the answer's bytes handed over as they
-/// arrive (a stream of server-sent events, say). Blocking: run it off the watch's thread.
+/// One HTTP request through libcurl, the one home of libcurl in lookd: a GET, or a POST of a body
+/// (bytes, or `multipart/form-data` parts); headers, time limits (the whole exchange, and how long
+/// the server may send nothing), redirects, and the answer's status and bytes handed over as they
+/// arrive (a stream of server-sent events, a download). Blocking: run it off the watch's thread.
 public struct HTTPRequest: Sendable {
     public struct Part: Sendable {
         public var name: String
@@ -26,18 +27,38 @@ public struct HTTPRequest: Sendable {
     }
 
     public var url: String
-    public var body: Body
+    /// nil: a GET.
+    public var body: Body?
     public var headers: [(String, String)] = []
-    /// Seconds: for the connection, and for the whole exchange.
+    /// Seconds: for the connection, and for the whole exchange (0: no limit).
     public var connectLimit: Double = 5
     public var timeLimit: Double = 10
+    /// Seconds the server may send nothing (before its answer, or between bytes) before the exchange
+    /// ends as timed out; nil: only `timeLimit` bounds it.
+    public var idleLimit: Double?
+    /// Whether redirects are followed (a download from the Hub's CDN).
+    public var followRedirects = false
 
-    public init(url: String, body: Body, headers: [(String, String)] = [], connectLimit: Double = 5, timeLimit: Double = 10) {
+    public init(
+        url: String, body: Body? = nil, headers: [(String, String)] = [], connectLimit: Double = 5, timeLimit: Double = 10,
+        idleLimit: Double? = nil, followRedirects: Bool = false
+    ) {
         self.url = url
         self.body = body
         self.headers = headers
         self.connectLimit = connectLimit
         self.timeLimit = timeLimit
+        self.idleLimit = idleLimit
+        self.followRedirects = followRedirects
+    }
+
+    /// Why an exchange failed, by kind.
+    public enum Failure: Sendable, Equatable {
+        case timedOut, noHost, refused, lost
+        case secure(String)
+        /// `head` or `received` cut it short.
+        case cut
+        case other(String)
     }
 
     public struct Answer: Sendable {
@@ -45,6 +66,13 @@ public struct HTTPRequest: Sendable {
         public var status: Int
         /// Why the exchange failed (no answer, a time limit, cut short by `received`); nil when whole.
         public var error: String?
+        public var failure: Failure?
+    }
+
+    /// The answer's status and its announced length (nil when the server did not say), before its bytes.
+    public struct Head: Sendable {
+        public var status: Int
+        public var length: Int64?
     }
 
     private static let ready: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
@@ -52,14 +80,18 @@ public struct HTTPRequest: Sendable {
     /// Sends the request. `received` gets the answer's bytes as they come and returns false to cut
     /// the exchange short; `keepGoing` is asked about once a second, and at each chunk, and ends the
     /// exchange when it returns false (a first-token limit, a cancellation).
-    public func send(received: @escaping ([UInt8]) -> Bool = { _ in true }, keepGoing: @escaping () -> Bool = { true }) -> Answer {
-        guard Self.ready, let curl = curl_easy_init() else { return Answer(status: 0, error: "libcurl could not start") }
+    /// `head`, when given, sees the final answer's status and length before its first bytes (or at the
+    /// end, when it has none) and returns false to take none of them.
+    public func send(
+        head: ((Head) -> Bool)? = nil, received: @escaping ([UInt8]) -> Bool = { _ in true }, keepGoing: @escaping () -> Bool = { true }
+    ) -> Answer {
+        guard Self.ready, let curl = curl_easy_init() else { return Answer(status: 0, error: "libcurl could not start", failure: .other("libcurl could not start")) }
         defer { curl_easy_cleanup(curl) }
         var list: UnsafeMutablePointer<curl_slist>?
         defer { curl_slist_free_all(list) }
         var mime: OpaquePointer?
         defer { curl_mime_free(mime) }
-        let sink = Sink(received: received, keepGoing: keepGoing)
+        let sink = Sink(curl: curl, head: head, received: received, keepGoing: keepGoing)
         let context = Unmanaged.passUnretained(sink).toOpaque()
         return withExtendedLifetime(sink) {
             _ = lookd_curl_set_pointer(curl, CURLOPT_URL, url)
@@ -73,7 +105,7 @@ public struct HTTPRequest: Sendable {
                 guard let data, let context else { return 0 }
                 let sink = Unmanaged<Sink>.fromOpaque(context).takeUnretainedValue()
                 let bytes = [UInt8](UnsafeRawBufferPointer(start: data, count: size * count))
-                guard sink.received(bytes), sink.keepGoing() else {
+                guard sink.headTaken(), sink.received(bytes), sink.keepGoing() else {
                     sink.cut = true
                     return 0
                 }
@@ -88,12 +120,21 @@ public struct HTTPRequest: Sendable {
                 return 1
             }
             _ = lookd_curl_set_long(curl, CURLOPT_NOPROGRESS, 0)
+            if let idleLimit {
+                _ = lookd_curl_set_long(curl, CURLOPT_LOW_SPEED_LIMIT, 1)
+                _ = lookd_curl_set_long(curl, CURLOPT_LOW_SPEED_TIME, max(1, Int(idleLimit.rounded())))
+            }
+            if followRedirects {
+                _ = lookd_curl_set_long(curl, CURLOPT_FOLLOWLOCATION, 1)
+                _ = lookd_curl_set_long(curl, CURLOPT_MAXREDIRS, 10)
+            }
             switch body {
-            case .bytes(let bytes, let type):
+            case nil: _ = lookd_curl_set_long(curl, CURLOPT_HTTPGET, 1)
+            case .bytes(let bytes, let type)?:
                 list = curl_slist_append(list, "Content-Type: \(type)")
                 _ = lookd_curl_set_size(curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(bytes.count))
                 _ = bytes.withUnsafeBytes { lookd_curl_set_pointer(curl, CURLOPT_COPYPOSTFIELDS, $0.baseAddress) }
-            case .multipart(let parts):
+            case .multipart(let parts)?:
                 mime = curl_mime_init(curl)
                 for part in parts {
                     let p = curl_mime_addpart(mime)
@@ -110,19 +151,51 @@ public struct HTTPRequest: Sendable {
             _ = lookd_curl_set_pointer(curl, CURLOPT_HTTPHEADER, UnsafeRawPointer(list))
             let code = curl_easy_perform(curl)
             let status = Int(lookd_curl_response_code(curl))
-            if sink.cut && (code == CURLE_WRITE_ERROR || code == CURLE_ABORTED_BY_CALLBACK) { return Answer(status: status, error: "cut short") }
-            guard code == CURLE_OK else { return Answer(status: status, error: String(cString: curl_easy_strerror(code))) }
-            return Answer(status: status, error: nil)
+            if sink.cut && (code == CURLE_WRITE_ERROR || code == CURLE_ABORTED_BY_CALLBACK) {
+                return Answer(status: status, error: "cut short", failure: .cut)
+            }
+            if code == CURLE_OK, !sink.headTaken() { return Answer(status: status, error: "cut short", failure: .cut) }
+            guard code == CURLE_OK else { return Answer(status: status, error: String(cString: curl_easy_strerror(code)), failure: Self.failure(code)) }
+            return Answer(status: status, error: nil, failure: nil)
+        }
+    }
+
+    /// A libcurl error by kind.
+    private static func failure(_ code: CURLcode) -> Failure {
+        switch code {
+        case CURLE_OPERATION_TIMEDOUT: return .timedOut
+        case CURLE_COULDNT_RESOLVE_HOST: return .noHost
+        case CURLE_COULDNT_CONNECT: return .refused
+        case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_GOT_NOTHING: return .lost
+        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CACERT_BADFILE:
+            return .secure(String(cString: curl_easy_strerror(code)))
+        default: return .other(String(cString: curl_easy_strerror(code)))
         }
     }
 
     private final class Sink {
+        let curl: UnsafeMutableRawPointer
+        let head: ((Head) -> Bool)?
         let received: ([UInt8]) -> Bool
         let keepGoing: () -> Bool
         var cut = false
-        init(received: @escaping ([UInt8]) -> Bool, keepGoing: @escaping () -> Bool) {
+        /// What `head` said, once asked.
+        private var taken: Bool?
+
+        init(curl: UnsafeMutableRawPointer, head: ((Head) -> Bool)?, received: @escaping ([UInt8]) -> Bool, keepGoing: @escaping () -> Bool) {
+            self.curl = curl
+            self.head = head
             self.received = received
             self.keepGoing = keepGoing
+        }
+
+        /// Asks `head` once, with the final answer's status and length.
+        func headTaken() -> Bool {
+            if let taken { return taken }
+            let length = lookd_curl_content_length(curl)
+            let ok = head?(Head(status: Int(lookd_curl_response_code(curl)), length: length >= 0 ? Int64(length) : nil)) ?? true
+            taken = ok
+            return ok
         }
     }
 }

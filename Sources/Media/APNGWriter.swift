@@ -10,11 +10,15 @@ public final class APNGWriter {
     private let partial: String
     private let width: Int
     private let height: Int
-    private var format: UnsafeMutablePointer<AVFormatContext>?
-    private var codec: UnsafeMutablePointer<AVCodecContext>?
-    private var stream: UnsafeMutablePointer<AVStream>?
+    private let muxer: OutputFormat
+    private let encoder: CodecContext
+    private let file: OutputFile
+    private let stream: UnsafeMutablePointer<AVStream>
     private let frame: RGBFrame
-    private let packet: UnsafeMutablePointer<AVPacket>
+    private let packetHandle: Packet
+    private var format: UnsafeMutablePointer<AVFormatContext> { muxer.pointer }
+    private var codec: UnsafeMutablePointer<AVCodecContext> { encoder.pointer }
+    private var packet: UnsafeMutablePointer<AVPacket> { packetHandle.pointer }
     private var index: Int64 = 0
     private var finished = false
 
@@ -24,18 +28,17 @@ public final class APNGWriter {
         self.partial = path + ".part"
         self.width = width
         self.height = height
-        guard let packet = av_packet_alloc() else { throw PNGWriter.Failure(path: path, reason: "out of memory") }
-        self.packet = packet
-        do { frame = try RGBFrame(width: width, height: height) } catch { throw PNGWriter.Failure(path: path, reason: error.reason) }
-        var ctx: UnsafeMutablePointer<AVFormatContext>?
-        guard avformat_alloc_output_context2(&ctx, nil, "apng", partial) >= 0, let ctx else {
-            throw PNGWriter.Failure(path: path, reason: "this FFmpeg has no APNG muxer")
+        do {
+            packetHandle = try Packet()
+            frame = try RGBFrame(width: width, height: height)
+            muxer = try OutputFormat(format: "apng", path: partial)
+        } catch {
+            throw PNGWriter.Failure(path: path, reason: error.reason)
         }
-        format = ctx
-        guard let encoder = avcodec_find_encoder(AV_CODEC_ID_APNG), let c = avcodec_alloc_context3(encoder) else {
-            throw PNGWriter.Failure(path: path, reason: "this FFmpeg has no APNG encoder")
-        }
-        codec = c
+        let ctx = muxer.pointer
+        guard let encoder = avcodec_find_encoder(AV_CODEC_ID_APNG) else { throw PNGWriter.Failure(path: path, reason: "this FFmpeg has no APNG encoder") }
+        do { self.encoder = try CodecContext(encoder) } catch { throw PNGWriter.Failure(path: path, reason: error.reason) }
+        let c = self.encoder.pointer
         c.pointee.width = Int32(width)
         c.pointee.height = Int32(height)
         c.pointee.pix_fmt = AV_PIX_FMT_RGB24
@@ -47,24 +50,15 @@ public final class APNGWriter {
         stream = s
         s.pointee.time_base = c.pointee.time_base
         avcodec_parameters_from_context(s.pointee.codecpar, c)
-        guard avio_open(&ctx.pointee.pb, partial, AVIO_FLAG_WRITE) >= 0 else {
-            throw PNGWriter.Failure(path: path, reason: "the file cannot be made (\(errnoText()))")
-        }
+        do { file = try OutputFile(muxer, path: partial) } catch { throw PNGWriter.Failure(path: path, reason: error.reason) }
         var options: OpaquePointer?
         av_dict_set(&options, "plays", "0", 0)
         defer { av_dict_free(&options) }
         guard avformat_write_header(ctx, &options) >= 0 else { throw PNGWriter.Failure(path: path, reason: "the APNG header failed") }
     }
 
-    deinit {
-        if codec != nil { avcodec_free_context(&codec) }
-        if let format {
-            if !finished, format.pointee.pb != nil { avio_closep(&format.pointee.pb) }
-            avformat_free_context(format)
-        }
-        var p: UnsafeMutablePointer<AVPacket>? = packet; av_packet_free(&p)
-        if !finished { unlink(partial) }
-    }
+    /// The half-written file goes; the contexts free themselves.
+    deinit { if !finished { unlink(partial) } }
 
     /// Adds the next picture (the size given at the start).
     public func add(_ image: RGBImage) throws(PNGWriter.Failure) {
@@ -78,13 +72,12 @@ public final class APNGWriter {
     /// Ends the animation and puts the file in place.
     public func finish() throws(PNGWriter.Failure) {
         try send(nil)
-        guard let format else { throw PNGWriter.Failure(path: path, reason: "the APNG muxer is gone") }
         let trailer = av_write_trailer(format)
         guard trailer >= 0 else {
             throw PNGWriter.Failure(path: path, reason: "the APNG trailer was not written (\(FFmpegLogging.describe(trailer)))")
         }
         // Closing flushes the last bytes: a full disk shows here.
-        let closed = avio_closep(&format.pointee.pb)
+        let closed = file.close()
         guard closed >= 0 else { throw PNGWriter.Failure(path: path, reason: "the file was not completed (\(FFmpegLogging.describe(closed)))") }
         finished = true
         do throws(SafeFile.Failure) {
@@ -95,7 +88,7 @@ public final class APNGWriter {
     }
 
     private func send(_ frame: UnsafeMutablePointer<AVFrame>?) throws(PNGWriter.Failure) {
-        guard let codec, let format, let stream, avcodec_send_frame(codec, frame) >= 0 else {
+        guard avcodec_send_frame(codec, frame) >= 0 else {
             throw PNGWriter.Failure(path: path, reason: "the APNG encoder failed")
         }
         while avcodec_receive_packet(codec, packet) >= 0 {
@@ -106,6 +99,4 @@ public final class APNGWriter {
             guard written >= 0 else { throw PNGWriter.Failure(path: path, reason: "writing failed (\(FFmpegLogging.describe(written)))") }
         }
     }
-
-    private func errnoText() -> String { String(cString: strerror(errno)) }
 }

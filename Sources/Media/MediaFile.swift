@@ -2,12 +2,18 @@ internal import CFFmpeg
 import LookCore
 
 /// An open media file's best video stream with its decoder (libavformat + libavcodec).
-/// A photo is a one-frame video to FFmpeg, so photos and videos share this.
+/// A photo is a one-frame video to FFmpeg, so photos and videos share this. It holds its four
+/// contexts as objects of their own (`FFmpegHandles.swift`): an open that fails half way frees
+/// exactly what it had made, the file or socket included.
 public final class MediaFile {
-    private var format: UnsafeMutablePointer<AVFormatContext>?
-    private var codec: UnsafeMutablePointer<AVCodecContext>?
-    private let packet: UnsafeMutablePointer<AVPacket>
-    private let frame: UnsafeMutablePointer<AVFrame>
+    private let input: InputFormat
+    private let decoder: CodecContext
+    private let packetHandle: Packet
+    private let frameHandle: Picture
+    private var format: UnsafeMutablePointer<AVFormatContext> { input.pointer }
+    private var codec: UnsafeMutablePointer<AVCodecContext> { decoder.pointer }
+    private var packet: UnsafeMutablePointer<AVPacket> { packetHandle.pointer }
+    private var frame: UnsafeMutablePointer<AVFrame> { frameHandle.pointer }
     let streamIndex: Int32
     private var draining = false
 
@@ -26,17 +32,11 @@ public final class MediaFile {
     /// applies while decoding (JPEG supports 1/2, 1/4, 1/8).
     public init(path: String, options: [String: String] = [:], lowres: (Int, Int, Int) -> Int = { _, _, _ in 0 }) throws(MediaError) {
         FFmpegLogging.quiet()
-        guard let packet = av_packet_alloc(), let frame = av_frame_alloc() else { throw .failed("out of memory") }
-        self.packet = packet
-        self.frame = frame
-        var fmt: UnsafeMutablePointer<AVFormatContext>?
-        var dictionary: OpaquePointer?
-        for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
-        var rc = avformat_open_input(&fmt, path, nil, &dictionary)
-        av_dict_free(&dictionary)
-        guard rc >= 0, let fmt else { throw .failed(FFmpegLogging.describe(rc)) }
-        format = fmt
-        rc = avformat_find_stream_info(fmt, nil)
+        packetHandle = try Packet()
+        frameHandle = try Picture()
+        input = try InputFormat(path: path, options: options)
+        let fmt = input.pointer
+        var rc = avformat_find_stream_info(fmt, nil)
         guard rc >= 0 else { throw .failed(FFmpegLogging.describe(rc)) }
         var decoder: UnsafePointer<AVCodec>?
         let index = av_find_best_stream(fmt, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0)
@@ -56,8 +56,8 @@ public final class MediaFile {
         } else {
             duration = nil
         }
-        guard let ctx = avcodec_alloc_context3(decoder) else { throw .failed("out of memory") }
-        codec = ctx
+        self.decoder = try CodecContext(decoder)
+        let ctx = self.decoder.pointer
         rc = avcodec_parameters_to_context(ctx, stream.pointee.codecpar)
         guard rc >= 0 else { throw .failed(FFmpegLogging.describe(rc)) }
         storedWidth = Int(ctx.pointee.width)
@@ -70,15 +70,6 @@ public final class MediaFile {
         guard rc >= 0 else { throw .failed(FFmpegLogging.describe(rc)) }
     }
 
-    deinit {
-        avcodec_free_context(&codec)
-        avformat_close_input(&format)
-        var p: UnsafeMutablePointer<AVPacket>? = packet
-        av_packet_free(&p)
-        var f: UnsafeMutablePointer<AVFrame>? = frame
-        av_frame_free(&f)
-    }
-
     /// Seconds into the stream of a decoded frame.
     private func seconds(of frame: UnsafeMutablePointer<AVFrame>) -> Double {
         let ticks = frame.pointee.best_effort_timestamp != Int64.min ? frame.pointee.best_effort_timestamp : frame.pointee.pts
@@ -87,7 +78,7 @@ public final class MediaFile {
 
     /// Jumps to the last key frame at or before `seconds`; decoding goes on from there.
     public func seek(to seconds: Double) {
-        guard let format, let codec, timeBase > 0 else { return }
+        guard timeBase > 0 else { return }
         let ticks = startTicks + Int64(seconds / timeBase)
         if av_seek_frame(format, streamIndex, ticks, AVSEEK_FLAG_BACKWARD) >= 0 {
             avcodec_flush_buffers(codec)
@@ -104,7 +95,6 @@ public final class MediaFile {
 
     /// The next decoded picture, or nil at the end of the stream. Valid until the next call.
     private func decodeNext() throws(MediaError) -> UnsafeMutablePointer<AVFrame>? {
-        guard let codec, let format else { return nil }
         while true {
             let got = avcodec_receive_frame(codec, frame)
             if got >= 0 { return frame }

@@ -1,16 +1,10 @@
 import Foundation
 import LookCore
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
-/// Receives one HTTP response into a `.part` file: appended after a 206 (the Range was honoured),
-/// started over after a 200.
-final class DownloadSink: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    let done = DispatchSemaphore(value: 0)
+/// Receives one HTTP answer into a `.part` file: appended after a 206 (the Range was honoured),
+/// started over after a 200; cut off past the file's listed size.
+final class DownloadSink {
     private(set) var status: Int?
-    private(set) var error: Error?
     private(set) var writeFailure: String?
     /// Bytes the whole file has (when the server said).
     private(set) var expected: Int64?
@@ -22,8 +16,9 @@ final class DownloadSink: NSObject, URLSessionDataDelegate, @unchecked Sendable 
     private let name: String
     private let progress: @Sendable (Downloader.Progress) -> Void
     private var handle: FileHandle?
-    private var started = Date()
-    private var lastReport = Date.distantPast
+    private let clock = MonotonicClock()
+    private var started = 0.0
+    private var lastReport = -Double.infinity
     private let resumeFrom: Int64
 
     init(part: String, resumeFrom: Int64, limit: Int64?, name: String, progress: @escaping @Sendable (Downloader.Progress) -> Void) {
@@ -35,64 +30,50 @@ final class DownloadSink: NSObject, URLSessionDataDelegate, @unchecked Sendable 
         self.progress = progress
     }
 
-    func urlSession(
-        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
-    ) {
-        let http = response as? HTTPURLResponse
-        status = http?.statusCode
-        guard status == 200 || status == 206 else { completionHandler(.cancel); return }
-        if status == 200 { written = 0 } // the server sends it all: start over
-        let length = response.expectedContentLength
-        expected = length > 0 ? written + length : nil
+    /// The answer's status and length: false takes none of its bytes.
+    func head(_ head: HTTPRequest.Head) -> Bool {
+        status = head.status
+        guard head.status == 200 || head.status == 206 else { return false }
+        if head.status == 200 { written = 0 } // the server sends it all: start over
+        expected = head.length.map { written + $0 }
         if let limit, let expected, expected > limit {
             overLimit = true
-            completionHandler(.cancel)
-            return
+            return false
         }
-        if !FileManager.default.fileExists(atPath: part) || status == 200 {
+        if !FileManager.default.fileExists(atPath: part) || head.status == 200 {
             _ = FileManager.default.createFile(atPath: part, contents: nil) // a failure shows as no handle below
         }
         handle = FileHandle(forWritingAtPath: part)
-        if status == 200 { handle?.truncateFile(atOffset: 0) } else { handle?.seekToEndOfFile() }
-        started = Date()
-        completionHandler(handle == nil ? .cancel : .allow)
+        if head.status == 200 { handle?.truncateFile(atOffset: 0) } else { handle?.seekToEndOfFile() }
+        started = clock.now()
         if handle == nil { writeFailure = "it cannot be opened for writing" }
+        return handle != nil
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        guard let handle, writeFailure == nil, !overLimit else { return }
-        if let limit, written + Int64(data.count) > limit {
+    /// Appends bytes; false ends the exchange (past the limit, or a write that failed).
+    func write(_ bytes: [UInt8]) -> Bool {
+        guard let handle, writeFailure == nil, !overLimit else { return false }
+        if let limit, written + Int64(bytes.count) > limit {
             overLimit = true
-            dataTask.cancel()
-            return
+            return false
         }
         do {
-            try handle.write(contentsOf: data)
+            try handle.write(contentsOf: Data(bytes))
         } catch {
             writeFailure = error.localizedDescription
-            dataTask.cancel()
-            return
+            return false
         }
-        written += Int64(data.count)
-        let now = Date()
-        if now.timeIntervalSince(lastReport) >= 0.2 || written == expected {
+        written += Int64(bytes.count)
+        let now = clock.now()
+        if now - lastReport >= 0.2 || written == expected {
             lastReport = now
-            let elapsed = max(now.timeIntervalSince(started), 1e-3)
-            progress(
-                Downloader.Progress(
-                    file: name, bytes: written, total: expected,
-                    bytesPerSecond: Double(written - resumeFrom) / elapsed))
+            let elapsed = max(now - started, 1e-3)
+            progress(Downloader.Progress(file: name, bytes: written, total: expected, bytesPerSecond: Double(written - resumeFrom) / elapsed))
         }
+        return true
     }
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-        try? handle?.close()
-        if let error, writeFailure == nil, !overLimit, status == 200 || status == 206 || status == nil {
-            self.error = error
-        }
-        done.signal()
-    }
+    func close() { try? handle?.close() }
 }
 
 /// An exclusive lock on a file (flock), held while one pull writes a file.

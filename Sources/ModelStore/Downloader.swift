@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
+import HTTP
 
 /// Fetches a Hub listing and downloads files into the cache: into `NAME.part`, resumed with HTTP
 /// Range after an interruption, checked for size and sha256, and moved into place only when whole.
@@ -19,7 +16,6 @@ public final class Downloader: @unchecked Sendable {
     let token: String?
     let progress: @Sendable (Progress) -> Void
     let attempts: Int
-    private let session: URLSession
 
     /// Seconds a server may send nothing (before its answer, or between bytes) before lookd gives up.
     public let idleTimeout: Double
@@ -35,9 +31,6 @@ public final class Downloader: @unchecked Sendable {
         self.attempts = attempts
         self.idleTimeout = idleTimeout
         self.progress = progress
-        let config = URLSessionConfiguration.ephemeral
-        config.timeoutIntervalForRequest = idleTimeout
-        session = URLSession(configuration: config)
     }
 
     /// The repo's files at `revision`.
@@ -101,20 +94,21 @@ public final class Downloader: @unchecked Sendable {
         (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
     }
 
+    /// A GET of `url` through libcurl: no limit on the whole (a model is gigabytes), `idleTimeout`
+    /// for the connection and for each silence, redirects followed (the Hub sends files from its CDN).
+    private func request(_ url: String, headers: [(String, String)]) -> HTTPRequest {
+        let auth = token.map { [("Authorization", "Bearer \($0)")] } ?? []
+        return HTTPRequest(url: url, headers: headers + auth, connectLimit: idleTimeout, timeLimit: 0, idleLimit: idleTimeout, followRedirects: true)
+    }
+
     /// One attempt: resumes from what `part` holds.
     private func transfer(_ url: String, to part: String, name: String, size: Int?, cache: String) throws(PullError) {
-        guard let target = URL(string: url) else { throw .badListing(url: url, reason: "it is not a URL") }
         let have = Int64(fileSize(part) ?? 0)
-        var request = URLRequest(url: target)
-        if have > 0 { request.setValue("bytes=\(have)-", forHTTPHeaderField: "Range") }
-        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         let sink = DownloadSink(part: part, resumeFrom: have, limit: size.map(Int64.init), name: name, progress: progress)
-        let delegateSession = URLSession(configuration: session.configuration, delegate: sink, delegateQueue: nil)
-        let delegateTask = delegateSession.dataTask(with: request)
-        delegateTask.resume()
-        sink.done.wait()
-        delegateSession.finishTasksAndInvalidate()
-        if let status = sink.status, status == 416, have > 0 { return } // the part was already whole
+        let answer = request(url, headers: have > 0 ? [("Range", "bytes=\(have)-")] : []).send(head: sink.head, received: sink.write)
+        sink.close()
+        let status = sink.status ?? answer.status
+        if status == 416, have > 0 { return } // the part was already whole
         if let limit = size, sink.overLimit {
             try? FileManager.default.removeItem(atPath: part)
             throw .tooLong(url: url, listed: limit, cache: cache)
@@ -122,26 +116,47 @@ public final class Downloader: @unchecked Sendable {
         if let failure = sink.writeFailure {
             throw .disk(file: part, reason: "\(failure); free some space and pull again: the download resumes from what is there")
         }
-        if let error = sink.error { throw .unreachable(url: url, reason: Self.describe(error, idleTimeout: idleTimeout), cache: cache) }
-        guard let status = sink.status, status == 200 || status == 206 else {
-            throw .http(url: url, status: sink.status ?? 0, cache: cache)
+        if let failure = answer.failure, failure != .cut {
+            throw .unreachable(url: url, reason: Self.describe(failure, idleTimeout: idleTimeout), cache: cache)
         }
+        guard status == 200 || status == 206 else { throw .http(url: url, status: status, cache: cache) }
         if let expected = sink.expected, sink.written < expected {
             throw .unreachable(url: url, reason: "the connection ended after \(sink.written) of \(expected) bytes", cache: cache)
         }
     }
 
+    /// A small answer (a listing) in memory, at most `limit` bytes: a server that sends without end
+    /// is cut off instead of filling memory.
     private func fetch(_ url: String, cache: String, limit: Int) throws(PullError) -> (Data, Int) {
-        guard let target = URL(string: url) else { throw .badListing(url: url, reason: "it is not a URL") }
-        var request = URLRequest(url: target)
-        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        let fetch = BoundedFetch(limit: limit)
-        let delegateSession = URLSession(configuration: session.configuration, delegate: fetch, delegateQueue: nil)
-        delegateSession.dataTask(with: request).resume()
-        fetch.done.wait()
-        delegateSession.finishTasksAndInvalidate()
-        if fetch.overLimit { throw .badListing(url: url, reason: "it is over \(limit >> 20) MB, far more than a listing") }
-        if let error = fetch.error { throw .unreachable(url: url, reason: Self.describe(error, idleTimeout: idleTimeout), cache: cache) }
-        return (fetch.data, fetch.status ?? 0)
+        var data = Data()
+        var overLimit = false
+        let answer = request(url, headers: []).send(
+            head: { head in
+                overLimit = (head.length ?? 0) > Int64(limit)
+                return !overLimit
+            },
+            received: { bytes in
+                data.append(contentsOf: bytes)
+                overLimit = data.count > limit
+                return !overLimit
+            })
+        if overLimit { throw .badListing(url: url, reason: "it is over \(limit >> 20) MB, far more than a listing") }
+        if let failure = answer.failure, failure != .cut {
+            throw .unreachable(url: url, reason: Self.describe(failure, idleTimeout: idleTimeout), cache: cache)
+        }
+        return (data, answer.status)
+    }
+
+    /// A network failure in words.
+    static func describe(_ failure: HTTPRequest.Failure, idleTimeout: Double) -> String {
+        switch failure {
+        case .timedOut: return "the server sent nothing for \(Int(idleTimeout)) s"
+        case .noHost: return "the server's name cannot be found"
+        case .refused: return "the server refused the connection"
+        case .lost: return "the connection was lost"
+        case .secure(let detail): return "the secure connection failed (\(detail))"
+        case .cut: return "the exchange was cut short"
+        case .other(let detail): return detail
+        }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ModelStore
+import TestFixtures
 import TestSupport
 import VLM
 import XCTest

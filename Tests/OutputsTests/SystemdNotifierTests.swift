@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import XCTest
 
-@testable import Watch
+@testable import Outputs
 
 /// The notify socket of a manager that reads nothing (its queue full) must not stall the loop.
 final class SystemdNotifierTests: XCTestCase {

@@ -2,6 +2,7 @@ import Foundation
 import LookCore
 import Media
 import Reactions
+import TestFixtures
 import TestSupport
 import XCTest
 

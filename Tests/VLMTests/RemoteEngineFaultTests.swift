@@ -1,6 +1,7 @@
 import Foundation
 import LookCore
 import Media
+import TestFixtures
 import TestSupport
 import XCTest
 

@@ -1,5 +1,6 @@
 import Capture
 import Foundation
+import Gate
 import LookCore
 import Records
 import Rules
@@ -46,12 +47,12 @@ final class ChangeGateTests: XCTestCase {
         let set = try config.loadRules().0
         let model = try ScriptedModel(path: try Fixtures.script(answers, in: dir))
         let reactions = RecordingReactions()
+        let events = try TestEvents(log: dir.appendingPathComponent("events.jsonl").path, record: RunRecord(epoch: 1, rules: set.rules))
         let loop = WatchLoop(
             source: ScriptedSource(images: images, clock: clock, step: step), model: model, rules: set.rules, config: config,
-            events: try EventLog(path: dir.appendingPathComponent("events.jsonl").path), record: RunRecord(epoch: 1, rules: set.rules),
-            reactor: reactions, clock: clock)
+            events: events, epoch: 1, reactor: reactions, clock: clock)
         var outcomes: [FrameOutcome] = []
-        loop.onFrame = { frame, _ in
+        events.onFrame = { frame in
             outcomes.append(frame)
             onFrame?(loop, frame)
         }

@@ -32,12 +32,13 @@ final class SnapshotTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: config.snapshotsDir!, withIntermediateDirectories: true)
         let set = try config.loadRules().0
         let source = try VideoFileSource(path: clip, pace: .frames(every: 0.5), maxSide: 448, clock: clock)
+        let events = try TestEvents(record: RunRecord(epoch: 42, rules: set.rules))
         let loop = WatchLoop(
-            source: source, model: try ScriptedModel(path: script), rules: set.rules, config: config,
-            events: try EventLog(path: nil), record: RunRecord(epoch: 42, rules: set.rules), reactor: RecordingReactions(), clock: clock)
+            source: source, model: try ScriptedModel(path: script), rules: set.rules, config: config, events: events, epoch: 42,
+            reactor: RecordingReactions(), clock: clock)
         var shown: [Int: RGBImage] = [:]
         var fires: [FireOutcome] = []
-        loop.onFrame = { frame, _ in
+        events.onFrame = { frame in
             fires += frame.fires
             if !frame.fires.isEmpty { shown[frame.index] = source.original() }
         }

@@ -41,8 +41,8 @@ final class WatchEffectLoopTests: XCTestCase {
         let source = ScriptedSource(count: frames, clock: clock, step: 1)
         let model = WatchedModel(try inner ?? ScriptedModel(path: script), answer: answer)
         let loop = WatchLoop(
-            source: source, model: model, rules: set.rules, config: config, events: try EventLog(path: log), record: record,
-            reactor: RecordingReactions(), clock: clock)
+            source: source, model: model, rules: set.rules, config: config, events: try TestEvents(log: log, record: record, clock: clock),
+            epoch: 7, reactor: RecordingReactions(), clock: clock)
         XCTAssertEqual(try loop.run(), "end of source")
         return Run(loop: loop, source: source, model: model, record: record, clock: clock, log: log)
     }

@@ -24,12 +24,12 @@ final class WatchLoopTests: XCTestCase {
         let reactions = RecordingReactions()
         let record = RunRecord(epoch: 1, rules: set.rules)
         let log = dir.appendingPathComponent("events.jsonl").path
+        let events = try TestEvents(log: log, record: record, clock: clock)
         let loop = WatchLoop(
             source: ScriptedSource(count: frames, clock: clock, step: step), model: try ScriptedModel(path: script),
-            rules: set.rules, config: config, events: try EventLog(path: log), record: record, reactor: reactions,
-            clock: clock)
+            rules: set.rules, config: config, events: events, epoch: 1, reactor: reactions, clock: clock)
         if let stopAfter {
-            loop.onFrame = { [stop = loop.stop] frame, _ in if frame.index == stopAfter { stop.request("test") } }
+            events.onFrame = { [stop = loop.stop] frame in if frame.index == stopAfter { stop.request("test") } }
         }
         return (loop, reactions, record, log)
     }
@@ -107,9 +107,10 @@ final class ScheduledRuleLoopTests: XCTestCase {
         let set = try config.loadRules().0
         let reactions = RecordingReactions()
         let log = dir.appendingPathComponent("events.jsonl").path
+        let events = try TestEvents(log: log, record: RunRecord(epoch: 1, rules: set.rules))
         let loop = WatchLoop(
             source: ScriptedSource(count: 5, clock: clock, step: 1), model: try ScriptedModel(path: script), rules: set.rules, config: config,
-            events: try EventLog(path: log), record: RunRecord(epoch: 1, rules: set.rules), reactor: reactions, clock: clock)
+            events: events, epoch: 1, reactor: reactions, clock: clock)
         var utc = Calendar(identifier: .gregorian)
         utc.timeZone = TimeZone(identifier: "UTC")!
         loop.calendar = utc
@@ -119,7 +120,7 @@ final class ScheduledRuleLoopTests: XCTestCase {
         }
         var frame = 0
         loop.wallClock = { times[min(frame, times.count - 1)] }
-        loop.onFrame = { _, _ in frame += 1 }
+        events.onFrame = { _ in frame += 1 }
         XCTAssertEqual(try loop.run(), "end of source")
         let watches = try EventLogFile.read(log).filter { $0["event"] as? String == "watch" }
         XCTAssertEqual(watches.map { $0["inactive"] as? [Int] }, [[], [2], [2], [], []])
@@ -157,12 +158,12 @@ final class RegionLoopTests: XCTestCase {
         let model = WatchedModel(try ScriptedModel(path: script))
         let reactions = RecordingReactions()
         let image = RGBImage(width: 40, height: 20, fill: (10, 20, 30))
+        let events = try TestEvents(record: RunRecord(epoch: 1, rules: set.rules))
         let loop = WatchLoop(
             source: ScriptedSource(images: [image], clock: clock, step: 1), model: model, rules: set.rules, config: config,
-            events: try EventLog(path: dir.appendingPathComponent("events.jsonl").path), record: RunRecord(epoch: 1, rules: set.rules),
-            reactor: reactions, clock: clock)
+            events: events, epoch: 1, reactor: reactions, clock: clock)
         var outcome: FrameOutcome?
-        loop.onFrame = { frame, _ in outcome = frame }
+        events.onFrame = { frame in outcome = frame }
         XCTAssertEqual(try loop.run(), "end of source")
         XCTAssertEqual(model.encodes, 2, "one encoding a distinct region (the whole frame is one)")
         XCTAssertEqual(

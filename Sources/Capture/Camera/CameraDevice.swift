@@ -2,27 +2,64 @@ internal import CV4L2
 import Foundation
 import LookCore
 
+/// A camera's descriptor through libv4l2 (`v4l2_open` … `v4l2_close`), closed once.
+final class CameraDescriptor {
+    let fd: Int32
+    /// Descriptors open now (for the tests).
+    static let live = LiveCount()
+
+    init(path: String) throws(CaptureError) {
+        fd = cv4l2_open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw CameraErrors.open(path, errno: errno) }
+        Self.live.up()
+    }
+
+    deinit {
+        v4l2_close(fd)
+        Self.live.down()
+    }
+}
+
+/// One capture buffer mapped from the driver (`v4l2_mmap` … `v4l2_munmap`), unmapped once.
+final class CameraBuffer {
+    let start: UnsafeMutableRawPointer
+    let length: Int
+    static let live = LiveCount()
+
+    init(_ descriptor: CameraDescriptor, length: Int, offset: Int, path: String) throws(CaptureError) {
+        let start = cv4l2_mmap(descriptor.fd, length, offset)
+        guard let start, cv4l2_is_failed_map(start) == 0 else { throw CameraErrors.failed(path, "mmap: \(CameraDevice.errnoText())") }
+        self.start = start
+        self.length = length
+        Self.live.up()
+    }
+
+    deinit {
+        v4l2_munmap(start, length)
+        Self.live.down()
+    }
+}
+
 /// One open V4L2 camera, streaming RGB24 through mmap'd buffers. libv4l converts what the camera
-/// gives (YUYV, MJPEG, …) to RGB24. Closed (streaming off, buffers unmapped) on deinit.
+/// gives (YUYV, MJPEG, …) to RGB24. The descriptor and each buffer are objects of their own, so a
+/// setup that fails at any step closes and unmaps exactly what it had; streaming stops on deinit.
 final class CameraDevice {
     let path: String
     let width: Int
     let height: Int
     /// The camera's own pixel format and driver, for the records (`YUYV · vivid`).
     let native: String
-    private let fd: Int32
-    private var buffers: [(start: UnsafeMutableRawPointer, length: Int)] = []
+    private let descriptor: CameraDescriptor
+    private var fd: Int32 { descriptor.fd }
+    private var buffers: [CameraBuffer] = []
     private var streaming = false
 
     /// Opens `path` and negotiates RGB24 at the camera's largest size whose long side is at most
     /// `maxSide` (the smallest it has when all are larger).
     init(path: String, maxSide: Int) throws(CaptureError) {
         self.path = path
-        let fd = cv4l2_open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw CameraErrors.open(path, errno: errno) }
-        self.fd = fd
-        var ok = false
-        defer { if !ok { v4l2_close(fd) } }
+        descriptor = try CameraDescriptor(path: path)
+        let fd = descriptor.fd
 
         var cap = v4l2_capability()
         guard cv4l2_querycap(fd, &cap) == 0 else { throw CameraErrors.failed(path, "it is not a V4L2 device (\(Self.errnoText()))") }
@@ -83,23 +120,17 @@ final class CameraDevice {
         for i in 0..<request.count {
             var buf = Self.buffer(index: i)
             guard cv4l2_querybuf(fd, &buf) == 0 else { throw CameraErrors.failed(path, "buffer \(i): \(Self.errnoText())") }
-            let start = cv4l2_mmap(fd, Int(buf.length), Int(buf.m.offset))
-            guard let start, cv4l2_is_failed_map(start) == 0 else { throw CameraErrors.failed(path, "mmap: \(Self.errnoText())") }
-            buffers.append((start, Int(buf.length)))
+            buffers.append(try CameraBuffer(descriptor, length: Int(buf.length), offset: Int(buf.m.offset), path: path))
             guard cv4l2_qbuf(fd, &buf) == 0 else { throw CameraErrors.failed(path, "queueing: \(Self.errnoText())") }
         }
         guard cv4l2_streamon(fd) == 0 else {
             throw errno == EBUSY ? .cameraBusy(device: path) : CameraErrors.failed(path, "streaming did not start (\(Self.errnoText()))")
         }
         streaming = true
-        ok = true
     }
 
-    deinit {
-        if streaming { _ = cv4l2_streamoff(fd) }
-        for b in buffers { v4l2_munmap(b.start, b.length) }
-        v4l2_close(fd)
-    }
+    /// Streaming off; the buffers unmap and the descriptor closes as their objects go.
+    deinit { if streaming { _ = cv4l2_streamoff(fd) } }
 
     /// A picture from the camera within `timeout` seconds, nil when none came; throws when the camera
     /// failed or went away. `captured` is the driver's timestamp on the monotonic clock when it has one.
