@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 import LookCore
 
 /// Receives one HTTP answer into a `.part` file: appended after a 206 (the Range was honoured),

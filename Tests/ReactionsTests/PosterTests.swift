@@ -11,6 +11,8 @@ import XCTest
 final class PosterTests: XCTestCase {
     private var server: PostServer!
     override func setUpWithError() throws { server = try PostServer() }
+    // XCTest keeps every test case object to the end of the run: the server goes with its test.
+    override func tearDown() { server = nil }
 
     private func fire(snapshot: String? = nil) -> FireContext {
         FireContext(

@@ -16,7 +16,10 @@ final class SoundTests: XCTestCase {
         dir = try Fixtures.scratch()
     }
 
-    override func tearDown() { server.stop() }
+    override func tearDown() {
+        server.stop()
+        server = nil
+    }
 
     private var library: SoundLibrary { SoundLibrary(ownFolder: Fixtures.root.appendingPathComponent("Sounds").path) }
 

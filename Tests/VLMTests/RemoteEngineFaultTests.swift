@@ -12,6 +12,8 @@ import XCTest
 final class RemoteEngineFaultTests: XCTestCase {
     private var server: EngineStandIn!
     override func setUpWithError() throws { server = try EngineStandIn() }
+    // XCTest keeps every test case object to the end of the run: the server goes with its test.
+    override func tearDown() { server = nil }
 
     private func engine(model: String = "tiny", attempts: Int = 3) -> RemoteEngine {
         var settings = RemoteEngine.Settings(url: server.url, model: model)

@@ -13,7 +13,10 @@ final class WatchSoundTests: XCTestCase {
         dir = try Fixtures.scratch()
     }
 
-    override func tearDown() { server.stop() }
+    override func tearDown() {
+        server.stop()
+        server = nil
+    }
 
     private func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
 

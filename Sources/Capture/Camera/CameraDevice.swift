@@ -8,9 +8,17 @@ final class CameraDescriptor {
     /// Descriptors open now (for the tests).
     static let live = LiveCount()
 
-    init(path: String) throws(CaptureError) {
-        fd = cv4l2_open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
+    /// Opens `path` (libv4l2 checks that it is a V4L2 device).
+    convenience init(path: String) throws(CaptureError) {
+        // Into a local first: a stored property set before the throw would make deinit close -1.
+        let fd = cv4l2_open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw CameraErrors.open(path, errno: errno) }
+        self.init(adopting: fd)
+    }
+
+    /// Takes over an open descriptor (libv4l2 passes the calls on a plain file through to the system).
+    init(adopting fd: Int32) {
+        self.fd = fd
         Self.live.up()
     }
 

@@ -1,0 +1,25 @@
+import Foundation
+import XCTest
+
+@testable import Outputs
+
+/// The mosquitto handle is an object of its own: a setting the library refuses throws and the
+/// handle is destroyed once (before, `init` destroyed it and then `deinit` destroyed it again: a
+/// double free, which glibc ends the process for).
+final class MQTTClientLifetimeTests: XCTestCase {
+    func testARefusedSettingThrowsAndFreesTheHandleOnce() throws {
+        let live = MosquittoHandle.live.value
+        let broker = try MQTTBroker.parse("mqtt://127.0.0.1:1").get()
+        for _ in 0..<5 {
+            XCTAssertThrowsError(try MQTTClient(broker: broker, clientID: "lookd-test", will: ("lookd/#/availability", "offline"))) { error in
+                XCTAssertEqual("\(error)", "mqtt: the last will was refused (topic lookd/#/availability)")
+            }
+        }
+        XCTAssertEqual(MosquittoHandle.live.value, live)
+        var client: MQTTClient? = try MQTTClient(broker: broker, clientID: "lookd-test", will: ("lookd/test/availability", "offline"))
+        XCTAssertEqual(MosquittoHandle.live.value, live + 1)
+        XCTAssertNotNil(client)
+        client = nil
+        XCTAssertEqual(MosquittoHandle.live.value, live)
+    }
+}
