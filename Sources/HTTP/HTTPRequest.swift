@@ -85,7 +85,9 @@ public struct HTTPRequest: Sendable {
     public func send(
         head: ((Head) -> Bool)? = nil, received: @escaping ([UInt8]) -> Bool = { _ in true }, keepGoing: @escaping () -> Bool = { true }
     ) -> Answer {
-        guard Self.ready, let curl = curl_easy_init() else { return Answer(status: 0, error: "libcurl could not start", failure: .other("libcurl could not start")) }
+        guard Self.ready, let curl = curl_easy_init() else {
+            return Answer(status: 0, error: "libcurl could not start", failure: .other("libcurl could not start"))
+        }
         defer { curl_easy_cleanup(curl) }
         var list: UnsafeMutablePointer<curl_slist>?
         defer { curl_slist_free_all(list) }
@@ -155,7 +157,9 @@ public struct HTTPRequest: Sendable {
                 return Answer(status: status, error: "cut short", failure: .cut)
             }
             if code == CURLE_OK, !sink.headTaken() { return Answer(status: status, error: "cut short", failure: .cut) }
-            guard code == CURLE_OK else { return Answer(status: status, error: String(cString: curl_easy_strerror(code)), failure: Self.failure(code)) }
+            guard code == CURLE_OK else {
+                return Answer(status: status, error: String(cString: curl_easy_strerror(code)), failure: Self.failure(code))
+            }
             return Answer(status: status, error: nil, failure: nil)
         }
     }

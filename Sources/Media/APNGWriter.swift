@@ -36,7 +36,9 @@ public final class APNGWriter {
             throw PNGWriter.Failure(path: path, reason: error.reason)
         }
         let ctx = muxer.pointer
-        guard let encoder = avcodec_find_encoder(AV_CODEC_ID_APNG) else { throw PNGWriter.Failure(path: path, reason: "this FFmpeg has no APNG encoder") }
+        guard let encoder = avcodec_find_encoder(AV_CODEC_ID_APNG) else {
+            throw PNGWriter.Failure(path: path, reason: "this FFmpeg has no APNG encoder")
+        }
         do { self.encoder = try CodecContext(encoder) } catch { throw PNGWriter.Failure(path: path, reason: error.reason) }
         let c = self.encoder.pointer
         c.pointee.width = Int32(width)

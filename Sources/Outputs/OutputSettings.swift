@@ -20,6 +20,11 @@ public struct OutputSettings: Sendable {
 
     public init(name: String) { self.name = name }
 
+    /// Whether `name` can name an instance: letters, digits, `-` and `_` (it names MQTT topics).
+    public static func isName(_ name: String) -> Bool {
+        !name.isEmpty && name == HomeAssistantDiscovery.node(name)
+    }
+
     /// The outputs, in the order they start: the service, MQTT, the page. The service shows MQTT's
     /// state and hands each status to the page.
     public func outputs(

@@ -40,8 +40,8 @@ public final class EventLog: @unchecked Sendable {
         return fd
     }
 
-    /// Appends one event.
-    public func write(_ event: String, _ fields: [(String, JSON)] = []) {
+    /// Appends one event. Only the records write lines, each from a typed event (`EventRecorder`).
+    func write(_ event: String, _ fields: [(String, JSON)] = []) {
         let line = Self.line(event, fields)
         guard path != nil else { return }
         var notes: [(Log.Level, String)] = []

@@ -75,6 +75,15 @@ extension StatusFile {
         return lines
     }
 
+    /// `lookd status` with several instances: one line for the plain service (when it has a status
+    /// file) and one for each instance of lookd@, and whether any of them runs.
+    public static func listing() -> (lines: [String], anyRunning: Bool) {
+        let plain = (try? read(explicit: "/run/lookd/status.json")).map { ("lookd", $0) }
+        let instances = instances().compactMap { name in (try? read(explicit: instancePath(name))).map { ("lookd@\(name)", $0) } }
+        let rows = (plain.map { [$0] } ?? []) + instances
+        return (rows.map { line(unit: $0.0, $0.1) }, rows.contains { $0.1.running })
+    }
+
     /// `lookd@porch: watching · /dev/video0 · frame 120 · 3 fires · ENGINE`: one instance, in a line.
     public static func line(unit: String, _ found: Reading) -> String {
         let s = found.status

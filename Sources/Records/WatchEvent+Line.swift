@@ -23,7 +23,9 @@ extension WatchEvent {
         case .live(let live): return live.line
         case .mqtt(let m):
             if let name = m.name { return ("mqtt", [("state", .string(m.state)), ("broker", .string(m.broker)), ("name", .string(name))]) }
-            return ("mqtt", [("state", .string(m.state)), ("broker", .string(m.broker)), ("reason", .optional(m.reason)), ("dropped", .int(m.dropped))])
+            return (
+                "mqtt", [("state", .string(m.state)), ("broker", .string(m.broker)), ("reason", .optional(m.reason)), ("dropped", .int(m.dropped))]
+            )
         case .stop(let reason, let frames): return ("stop", [("reason", .string(reason)), ("frames", .int(frames))])
         case .done(let frames, let fires, let record, _):
             return ("done", [("frames", .int(frames)), ("fires", .int(fires)), ("record", .string(record))])

@@ -8,7 +8,7 @@ public struct Rule: Sendable, Equatable {
     /// Where the rule is written (1-based line and column of its `when:`), for messages.
     public var line: Int
     public var column: Int
-    /// Its own firing settings (the defaults: DESIGN.md's rule).
+    /// Its own firing settings (the defaults: the README's firing rule).
     public var settings: RuleSettings
 
     public init(condition: String, reaction: Reaction, line: Int = 0, column: Int = 0, settings: RuleSettings = RuleSettings()) {

@@ -1,6 +1,6 @@
 import LookCore
 
-/// Decides which rules fire on a frame. By default (DESIGN.md's rule) a rule fires when its answer is
+/// Decides which rules fire on a frame. By default (the README's firing rule) a rule fires when its answer is
 /// yes now, was not yes before, and it has not fired in the last `cooldown` seconds. A `?` changes
 /// nothing: it is neither yes nor no for the edge. A yes held back by the cooldown is suppressed, and
 /// leaves the rule at yes (it does not fire later while the thing stays in view).

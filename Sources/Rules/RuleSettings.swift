@@ -1,6 +1,6 @@
 import Foundation
 
-/// A rule's own firing settings (all optional in the rules file; the defaults are DESIGN.md's firing
+/// A rule's own firing settings (all optional in the rules file; the defaults are the README's firing
 /// rule exactly: fire when the answer turns yes, with `--cooldown`).
 ///
 ///     - when: a person at the door

@@ -29,6 +29,19 @@ public final class RemoteEngine: VisionLanguageModel, @unchecked Sendable {
             self.model = model
             self.apiKey = apiKey
         }
+
+        /// A URL that is not an http(s) server's, in words.
+        public struct BadURL: Error, Sendable {
+            public let text: String
+        }
+
+        /// Settings for `url` (http or https, with a host), or why it cannot be one; an empty key is none.
+        public static func parse(url: String, model: String, apiKey: String?) -> Result<Settings, BadURL> {
+            guard let parts = URLComponents(string: url), let scheme = parts.scheme?.lowercased(), ["http", "https"].contains(scheme),
+                parts.host?.isEmpty == false
+            else { return .failure(BadURL(text: "--engine takes the server's URL up to /v1, like http://gpu-box:8080/v1, not \"\(url)\"")) }
+            return .success(Settings(url: url, model: model, apiKey: apiKey.flatMap { $0.isEmpty ? nil : $0 }))
+        }
     }
 
     public let settings: Settings

@@ -1,6 +1,6 @@
 import Capture
-import Gate
 import Foundation
+import Gate
 import Grounding
 import LookCore
 import Media

@@ -1,3 +1,5 @@
+import LookCore
+
 /// A command line split into positional words and `--name value` / `--name=value` options.
 /// Flags (options without a value) are named up front, so `--grid photo.jpg` is not misread.
 struct Arguments {
@@ -49,6 +51,26 @@ struct Arguments {
             throw usage("--\(name) must be a whole number from \(range.lowerBound) to \(range.upperBound), not \"\(text)\"")
         }
         return n
+    }
+
+    /// The option as a number within `range`, or `fallback` when it is absent.
+    func number(_ name: String, default fallback: Double, in range: ClosedRange<Double>) throws(CommandFailure) -> Double {
+        guard let text = values[name] else { return fallback }
+        guard let x = Double(text), range.contains(x) else {
+            let (low, high) = (JSON.number(range.lowerBound).text(), JSON.number(range.upperBound).text())
+            throw usage("--\(name) must be a number from \(low) to \(high), not \"\(text)\"")
+        }
+        return x
+    }
+
+    /// `--NAME on|off` as a Bool, nil when absent.
+    func onOff(_ name: String) throws(CommandFailure) -> Bool? {
+        switch values[name] {
+        case nil: return nil
+        case "on": return true
+        case "off": return false
+        case let other?: throw usage("--\(name) is on or off, not \"\(other)\"")
+        }
     }
 }
 

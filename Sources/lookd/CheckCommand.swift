@@ -27,12 +27,7 @@ enum CheckCommand {
             throw CommandFailure(code: .usage, message: error.description)
         }
         print("\(set.rules.count) rule\(set.rules.count == 1 ? "" : "s") in \(spec):")
-        for (i, rule) in set.rules.enumerated() {
-            let place = rule.line > 0 ? "  (line \(rule.line))" : ""
-            let settings = rule.settings.isDefault ? "" : "  [\(rule.settings.summary)]"
-            print("  \(i + 1). \(rule.condition) → \(rule.reaction.inlineForm)\(settings)\(place)")
-        }
-        for rule in set.disabled { print("  (disabled, line \(rule.line)) \(rule.condition) → \(rule.reaction.inlineForm)") }
+        for line in set.lines { print(line) }
         print("\nEach frame asks:\n" + WatchPrompt.text(for: set.rules).split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
         for warning in set.warnings { print("warning: \(warning)") }
         let input = AnswerBudget.estimatedTokens(WatchPrompt.text(for: set.rules)) + AnswerBudget.estimatedImageTokens

@@ -51,12 +51,13 @@ enum ModelChoice {
     static func remote(_ args: Arguments, environment: [String: String] = ProcessInfo.processInfo.environment) throws(CommandFailure) -> RemoteEngine?
     {
         guard let url = args.value("engine") ?? environment["LOOKD_ENGINE"].flatMap({ $0.isEmpty ? nil : $0 }) else { return nil }
-        guard let parts = URLComponents(string: url), let scheme = parts.scheme?.lowercased(), ["http", "https"].contains(scheme),
-            parts.host?.isEmpty == false
-        else { throw usage("--engine takes the server's URL up to /v1, like http://gpu-box:8080/v1, not \"\(url)\"") }
+        var settings: RemoteEngine.Settings
+        switch RemoteEngine.Settings.parse(url: url, model: args.value("model") ?? "", apiKey: environment["LOOKD_API_KEY"]) {
+        case .success(let parsed): settings = parsed
+        case .failure(let problem): throw usage(problem.text)
+        }
         guard args.value("mmproj") == nil else { throw usage("--mmproj is for local files; with --engine the server has the model") }
-        guard let model = args.value("model") else { throw usage("--engine needs --model NAME: the server's name for the model") }
-        var settings = RemoteEngine.Settings(url: url, model: model, apiKey: environment["LOOKD_API_KEY"].flatMap { $0.isEmpty ? nil : $0 })
+        guard args.value("model") != nil else { throw usage("--engine needs --model NAME: the server's name for the model") }
         let quality = try args.integer("jpeg-quality", default: 3, in: 2...31)
         settings.firstTokenLimit = try Double(args.integer("first-token-timeout", default: 60, in: 1...3600))
         settings.attempts = try args.integer("engine-tries", default: 3, in: 1...10)

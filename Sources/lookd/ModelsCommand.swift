@@ -1,4 +1,5 @@
 import Foundation
+import LookCore
 import ModelStore
 import VLM
 
@@ -28,37 +29,15 @@ enum ModelsCommand {
     static func list() {
         let cache = ModelCache()
         print("Model cache: \(cache.root)\n")
-        let width = ModelCatalog.models.map(\.id.count).max() ?? 10
-        for m in ModelCatalog.models {
-            let id = m.id.padding(toLength: width, withPad: " ", startingAt: 0)
-            let mark = m.id == ModelCatalog.defaultID ? " (default)" : ""
-            if let present = cache.present(m.id) {
-                let size = PullProgress.bytes(Int64(present.model.size + present.mmproj.size))
-                print("  \(id)  present, \(size)  \(cache.folder(m.id))\(mark)")
-            } else {
-                print("  \(id)  not pulled  \(m.repo)\(mark)")
-            }
-        }
+        for line in cache.catalogLines() { print(line) }
     }
 
     static func inspect(_ words: [String]) throws(CommandFailure) {
         let args = try Arguments(words, valued: [], switches: [])
         let (model, mmproj): (String, String)
-        switch args.positional.count {
-        case 2:
-            (model, mmproj) = (args.positional[0], args.positional[1])
-        case 1 where !args.positional[0].hasSuffix(".gguf") && !FileManager.default.fileExists(atPath: args.positional[0]):
-            let id = args.positional[0]
-            guard ModelCatalog.model(id) != nil else { throw usage("\(id) is neither a .gguf file nor a catalog id (see lookd models)") }
-            guard let manifest = ModelCache().present(id) else {
-                throw CommandFailure(code: .modelFailed, message: "\(id) is not in the model cache \(ModelCache().root): run lookd pull \(id)")
-            }
-            (model, mmproj) = ModelCache().paths(manifest)
-        case 1:
-            model = args.positional[0]
-            mmproj = try besideMmproj(model)
-        default:
-            throw usage("models inspect takes MODEL.gguf [MMPROJ.gguf], or a catalog id")
+        switch ModelCache().inspected(args.positional) {
+        case .success(let files): (model, mmproj) = files
+        case .failure(let problem): throw problem.notPulled ? CommandFailure(code: .modelFailed, message: problem.text) : usage(problem.text)
         }
         let pair: ModelPair
         do {
@@ -68,20 +47,6 @@ enum ModelsCommand {
         }
         print(pair.report())
         if case .cannotRun = pair.verdict { throw CommandFailure(code: .modelFailed, message: "") }
-    }
-
-    /// The one mmproj*.gguf in the language model's folder.
-    private static func besideMmproj(_ model: String) throws(CommandFailure) -> String {
-        let folder = (model as NSString).deletingLastPathComponent
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? [])
-            .filter { $0.lowercased().hasPrefix("mmproj") && $0.hasSuffix(".gguf") }.sorted()
-        guard names.count == 1 else {
-            throw usage(
-                names.isEmpty
-                    ? "no mmproj*.gguf beside \(model): give the mmproj as the second file"
-                    : "\(names.count) mmproj files beside \(model) (\(names.joined(separator: ", "))): give one as the second file")
-        }
-        return (folder as NSString).appendingPathComponent(names[0])
     }
 
     static func pull(_ words: [String]) throws(CommandFailure) {

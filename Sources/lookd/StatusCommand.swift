@@ -52,13 +52,9 @@ enum StatusCommand {
 
     /// One line an instance (and the plain service first, when it has a status file).
     private static func list() throws(CommandFailure) {
-        let plain = (try? StatusFile.read(explicit: "/run/lookd/status.json")).map { ("lookd", $0) }
-        let instances = StatusFile.instances().compactMap { name in
-            (try? StatusFile.read(explicit: StatusFile.instancePath(name))).map { ("lookd@\(name)", $0) }
-        }
-        let rows = (plain.map { [$0] } ?? []) + instances
-        for (unit, found) in rows { print(StatusFile.line(unit: unit, found)) }
+        let listing = StatusFile.listing()
+        for line in listing.lines { print(line) }
         print("lookd status NAME shows one.")
-        if !rows.contains(where: { $0.1.running }) { throw CommandFailure(code: .failure, message: "") }
+        if !listing.anyRunning { throw CommandFailure(code: .failure, message: "") }
     }
 }

@@ -172,16 +172,13 @@ enum WatchCommand {
     /// The terminal's status line: each frame's answers and numbers, on a terminal only.
     private final class TerminalLine: WatchOutput, @unchecked Sendable {
         let name = "terminal"
-        private let tty = Terminal.stderrIsTTY
         private var shown = false
-
         func receive(_ event: WatchEvent) {
-            guard tty, case .frame(let frame, _, _) = event else { return }
+            guard Terminal.stderrIsTTY, case .frame(let frame, _, _) = event else { return }
             let answers = frame.answers.enumerated().map { "\($0.offset + 1). \($0.element.rawValue)" }.joined(separator: " ")
             StandardStream.error.write("\u{1B}[2K\r\(answers) · \(frame.numbers) · \(frame.place)")
             shown = true
         }
-
         func stop() { if shown { StandardStream.error.write("\n") } }
     }
 

@@ -26,17 +26,17 @@ enum WatchSettings {
         guard args.positional.isEmpty else { throw usage("watch takes options only; \"\(args.positional[0])\" is not one") }
         _ = try ModelChoice.options(args)
         var c = WatchConfig(source: source, rules: rules)
-        c.cooldown = try Self.number(args, "cooldown", default: 3, in: 0...3600)
+        c.cooldown = try args.number("cooldown", default: 3, in: 0...3600)
         c.maxTokens = args.value("tokens") == nil ? nil : try args.integer("tokens", default: 0, in: 1...16384)
-        c.seconds = args.value("seconds") == nil ? nil : try Self.number(args, "seconds", default: 0, in: 0.001...1e9)
-        c.delay = try Self.number(args, "delay", default: 0, in: 0...86400)
+        c.seconds = args.value("seconds") == nil ? nil : try args.number("seconds", default: 0, in: 0.001...1e9)
+        c.delay = try args.number("delay", default: 0, in: 0...86400)
         c.trigger = args.value("trigger")
         c.framesDir = args.value("frames")
         c.logPath = args.value("log")
         c.recordDir = args.value("record") ?? "."
         c.sound = !args.has("no-sound")
-        c.hold = try Self.number(args, "hold", default: 3, in: 0...60)
-        c.sourceOptions.photoSeconds = try Self.number(args, "photo-seconds", default: 4.5, in: 0...86400)
+        c.hold = try args.number("hold", default: 3, in: 0...60)
+        c.sourceOptions.photoSeconds = try args.number("photo-seconds", default: 4.5, in: 0...86400)
         let form = args.value("cells") ?? "box"
         guard let cells = PlaceForm(rawValue: form) else { throw usage("--cells is box, ask, batch or none, not \"\(form)\"") }
         c.cells = cells
@@ -54,30 +54,17 @@ enum WatchSettings {
         case "realtime":
             guard args.value("every") == nil else { throw usage("--every goes with --pace frames") }
             c.sourceOptions.pace = .realtime
-        case "frames": c.sourceOptions.pace = .frames(every: try Self.number(args, "every", default: 1, in: 0.001...3600))
+        case "frames": c.sourceOptions.pace = .frames(every: try args.number("every", default: 1, in: 0.001...3600))
         case let other: throw usage("--pace is realtime or frames, not \"\(other)\"")
         }
-        switch args.value("constrain") ?? "on" {
-        case "on": c.constrain = true
-        case "off": c.constrain = false
-        case let other: throw usage("--constrain is on or off, not \"\(other)\"")
-        }
-        switch args.value("gate") {
-        case nil: c.gateMode = nil
-        case "on": c.gateMode = true
-        case "off": c.gateMode = false
-        case let other?: throw usage("--gate is on or off, not \"\(other)\"")
-        }
-        c.gate.threshold = try Self.number(args, "gate-threshold", default: 0.01, in: 0.0001...1)
-        c.gate.fps = try Self.number(args, "gate-fps", default: 2, in: 0.1...30)
-        c.gate.maxSeconds = try Self.number(args, "gate-max", default: 60, in: 1...86400)
+        c.constrain = try args.onOff("constrain") ?? true
+        c.gateMode = try args.onOff("gate")
+        c.gate.threshold = try args.number("gate-threshold", default: 0.01, in: 0.0001...1)
+        c.gate.fps = try args.number("gate-fps", default: 2, in: 0.1...30)
+        c.gate.maxSeconds = try args.number("gate-max", default: 60, in: 1...86400)
         do { c.gate.masks = try args.value("gate-mask").map(GateMask.parse(inline:)) ?? [] } catch { throw usage(error.description) }
         c.name = args.value("name") ?? WatchConfig.defaultName
-        guard !c.name.isEmpty,
-            c.name.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_".unicodeScalars.contains($0)) })
-        else {
-            throw usage("--name is letters, digits, - and _ (it names MQTT topics), not \"\(c.name)\"")
-        }
+        guard OutputSettings.isName(c.name) else { throw usage("--name is letters, digits, - and _ (it names MQTT topics), not \"\(c.name)\"") }
         var o = OutputSettings(name: c.name)
         o.statusPath = args.value("status")
         if let url = args.value("mqtt") {
@@ -104,24 +91,12 @@ enum WatchSettings {
         } else if args.value("http-token") != nil {
             throw usage("--http-token goes with --http")
         }
-        c.commands.timeLimit = try Self.number(args, "run-timeout", default: 30, in: 0.1...86400)
-        c.posts.timeLimit = try Self.number(args, "post-timeout", default: 10, in: 0.1...600)
+        c.commands.timeLimit = try args.number("run-timeout", default: 30, in: 0.1...86400)
+        c.posts.timeLimit = try args.number("post-timeout", default: 10, in: 0.1...600)
         c.posts.connectLimit = min(c.posts.connectLimit, c.posts.timeLimit)
         if let t = args.value("truth") {
             do { c.truth = try PhotoTruth.parse(t) } catch { throw usage(error.problem) }
         }
         return (c, o)
-    }
-
-    private static func number(
-        _ args: Arguments, _ name: String, default fallback: Double,
-        in range: ClosedRange<Double>
-    ) throws(CommandFailure) -> Double {
-        guard let text = args.value(name) else { return fallback }
-        guard let x = Double(text), range.contains(x) else {
-            throw usage(
-                "--\(name) must be a number from \(JSON.number(range.lowerBound).text()) to \(JSON.number(range.upperBound).text()), not \"\(text)\"")
-        }
-        return x
     }
 }

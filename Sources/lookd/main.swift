@@ -24,7 +24,7 @@ let help = """
     """ + "\n" + ExitCode.table
 
 func main() -> Int32 {
-    StandardStream.ignoreSignals()
+    Platform.ignoreBrokenPipes()
     var words = Array(CommandLine.arguments.dropFirst())
     guard let command = words.first else {
         Terminal.err(help)

@@ -13,7 +13,8 @@ public final class LlamaServer {
         port = LoopbackPort.free()
         // A binary that cannot start throws here, and nothing is signalled (FixtureProcess).
         process = try FixtureProcess(
-            binary, [
+            binary,
+            [
                 "-m", model, "--mmproj", mmproj, "--host", "127.0.0.1", "--port", String(port), "-c", String(context * parallel),
                 "--parallel", String(parallel), "--no-webui", "--threads", "2",
             ])

@@ -30,7 +30,7 @@ public final class CommandRunner: @unchecked Sendable {
         self.settings = settings
         workers = Workers(name: "lookd run", limit: settings.limit, waiting: settings.waiting)
         // A command that exits before reading its input must not end lookd with SIGPIPE.
-        signal(SIGPIPE, SIG_IGN)
+        Platform.ignoreBrokenPipes()
     }
 
     /// Commands dropped because too many were running and waiting.

@@ -3,7 +3,7 @@ import Foundation
 /// Standard output or standard error, written without trapping. A reader that went away (EPIPE:
 /// `lookd watch | head`) closes the stream for good: later writes are dropped, and `onClosed` is
 /// called once, so a watch can end its run and still write its records. lookd ignores SIGPIPE
-/// (`StandardStream.ignoreSignals`), so a closed pipe is an error to handle, not a death.
+/// (`Platform.ignoreBrokenPipes`), so a closed pipe is an error to handle, not a death.
 public final class StandardStream: @unchecked Sendable {
     public static let output = StandardStream(fd: STDOUT_FILENO, name: "standard output")
     public static let error = StandardStream(fd: STDERR_FILENO, name: "standard error")
@@ -17,13 +17,6 @@ public final class StandardStream: @unchecked Sendable {
     init(fd: Int32, name: String) {
         self.fd = fd
         self.name = name
-    }
-
-    /// Ignores SIGPIPE (a closed pipe becomes EPIPE) and SIGXFSZ (a file past `ulimit -f` becomes
-    /// EFBIG), so writes fail with a reason instead of killing the process.
-    public static func ignoreSignals() {
-        signal(SIGPIPE, SIG_IGN)
-        signal(SIGXFSZ, SIG_IGN)
     }
 
     /// Why the stream closed (`Broken pipe`), nil while it is open.

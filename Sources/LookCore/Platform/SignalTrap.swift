@@ -5,10 +5,10 @@ import Foundation
 ///
 /// A real handler (sigaction) writes the signal's number into a pipe, which a thread reads: unlike a
 /// handler that ignores the signal and hopes to observe it, no thread of the process can lose it.
-final class SignalTrap {
+public final class SignalTrap {
     private let signals: [Int32]
 
-    init(_ signals: [Int32] = [SIGINT, SIGTERM], handler: @escaping @Sendable (Int32) -> Void) {
+    public init(_ signals: [Int32] = [SIGINT, SIGTERM], handler: @escaping @Sendable (Int32) -> Void) {
         self.signals = signals
         SignalPipe.shared.handler = handler
         for sig in signals {
