@@ -66,7 +66,9 @@ let package = Package(
         .target(name: "TestFixtures", dependencies: ["LookCore", "TestSupport"], path: "Tests/TestFixtures"),
         .testTarget(
             name: "WatchTests", dependencies: ["Watch", "Records", "Rules", "Grounding", "Gate", "VLM", "Capture", "Media", "TestSupport"]),
-        .testTarget(name: "OutputsTests", dependencies: ["Outputs", "Watch", "Records", "Rules", "VLM", "LookCore", "TestSupport", "TestFixtures"]),
+        .testTarget(
+            name: "OutputsTests",
+            dependencies: ["Outputs", "Watch", "Records", "Rules", "VLM", "HTTP", "Media", "LookCore", "TestSupport", "TestFixtures"]),
         .testTarget(name: "RecordsTests", dependencies: ["Records", "Rules", "TestSupport"]),
         .testTarget(name: "LookCoreTests", dependencies: ["LookCore", "TestSupport"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Media", "TestSupport"]),

@@ -70,6 +70,9 @@ final class SourceClock {
 
     func now() -> Double { clock.now() }
 
+    /// Waits on the clock (a video's next frame not yet due).
+    func sleep(_ seconds: Double) { clock.sleep(seconds) }
+
     func pause() {
         if pausedAt == nil { pausedAt = clock.now() }
     }

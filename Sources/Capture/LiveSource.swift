@@ -31,18 +31,21 @@ struct LiveReopening {
 
     let isStopped: () -> Bool
     let onEvent: (@Sendable (SourceEvent) -> Void)?
+    /// The source's clock: the backoff's waits and the time away are on it.
+    let clock: any Clock
 
     /// Tries `open` until it works (its size and kind for the `found` event) or a stop; nil on a stop.
     func run<T>(_ open: () -> Result<(T, width: Int, height: Int, native: String), Failure>) -> T? {
-        let lostAt = MonotonicClock().now()
+        let lostAt = clock.now()
         var attempt = 1
         while !isStopped() {
-            let until = MonotonicClock().now() + CameraFormat.backoff(try: attempt)
-            while !isStopped() && MonotonicClock().now() < until { usleep(50_000) }
+            let until = clock.now() + CameraFormat.backoff(try: attempt)
+            // In slices, so that a stop ends the wait.
+            while !isStopped() && clock.now() < until { clock.sleep(min(0.05, until - clock.now())) }
             if isStopped() { return nil }
             switch open() {
             case .success(let opened):
-                onEvent?(.found(width: opened.width, height: opened.height, native: opened.native, after: MonotonicClock().now() - lostAt))
+                onEvent?(.found(width: opened.width, height: opened.height, native: opened.native, after: clock.now() - lostAt))
                 return opened.0
             case .failure(let failure):
                 attempt += 1

@@ -125,7 +125,7 @@ public final class LiveStreamSource: LiveSource, @unchecked Sendable {
 
         /// Opens the stream again, waiting longer after each failed try.
         private func reconnect() {
-            file = LiveReopening(isStopped: { self.isStopped }, onEvent: onEvent).run {
+            file = LiveReopening(isStopped: { self.isStopped }, onEvent: onEvent, clock: clock).run {
                 () -> Result<(MediaFile, width: Int, height: Int, native: String), LiveReopening.Failure> in
                 do throws(MediaError) {
                     let opened = try reopen()

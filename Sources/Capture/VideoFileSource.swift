@@ -107,7 +107,7 @@ public final class VideoFileSource: FrameSource {
             // The frame due was shown already: wait for the next one, or end with the video.
             guard !pending.isEmpty else { ended = true; return nil }
             let wait = pending.seconds - clock.elapsed()
-            if wait > 0 { Thread.sleep(forTimeInterval: wait); waited = wait }
+            if wait > 0 { clock.sleep(wait); waited = wait }
             current.take(pending)
             lastTaken = current.seconds
             return try frame(current, captured: clock.now(), age: max(0, clock.elapsed() - current.seconds))

@@ -109,9 +109,8 @@ public final class WatchRun {
         loop.gate.settings.masks = config.gate.masks + rules.gateMasks
         let reason: String
         var runStart = clock.now()
-        if let failure {
+        if failure != nil {
             reason = "error"
-            stream.emit(.failed(stage: "output", message: failure.description))
         } else {
             waitToStart(stop)
             if let audio = reactor.audio { stream.emit(.sounds(inBuild: audio.library.soundsInBuild)) }
@@ -138,12 +137,14 @@ public final class WatchRun {
         return Ending(reason: reason, frames: record.frameCount, fires: record.fireCount, record: path, failure: failure, outputClosed: closed)
     }
 
-    /// Starts each output in order; the first that cannot start ends the run (its error is returned).
+    /// Starts each output in order; the first that cannot start ends the run: its error line, under
+    /// its name, and the error returned.
     private func startOutputs() -> WatchError? {
         for output in outputs {
             do throws(OutputFailure) {
                 try output.start(events: stream)
             } catch {
+                stream.emit(.failed(stage: output.name, message: error.description))
                 return .output(error.description)
             }
         }

@@ -30,7 +30,7 @@ public final class CameraSource: LiveSource, @unchecked Sendable {
         self.maxSide = maxSide
         self.clock = clock
         info = SourceInfo(kind: "camera", name: device, width: camera.width, height: camera.height, pace: "live · \(camera.native)")
-        reader = Reader(device: camera, path: device, maxSide: cameraMaxSide)
+        reader = Reader(device: camera, path: device, maxSide: cameraMaxSide, clock: clock)
         let thread = Thread { [reader] in reader.run() }
         thread.name = "lookd camera"
         thread.start()
@@ -79,13 +79,15 @@ public final class CameraSource: LiveSource, @unchecked Sendable {
         private var stopped = false
         var onEvent: (@Sendable (SourceEvent) -> Void)?
         var shouldStop: (@Sendable () -> Bool)?
-        /// A camera that sends nothing for this long is treated as lost.
+        /// A camera that sends nothing for this long (on the source's clock) is treated as lost.
         let stallSeconds = 10.0
+        private let clock: any Clock
 
-        init(device: CameraDevice, path: String, maxSide: Int) {
+        init(device: CameraDevice, path: String, maxSide: Int, clock: any Clock) {
             self.device = device
             self.path = path
             self.maxSide = maxSide
+            self.clock = clock
         }
 
         func stop() {
@@ -96,9 +98,9 @@ public final class CameraSource: LiveSource, @unchecked Sendable {
         private var isStopped: Bool { condition.withLock { stopped } }
 
         func run() {
-            var lastPicture = MonotonicClock().now()
+            var lastPicture = clock.now()
             while !isStopped {
-                guard let camera = device else { reopen(); lastPicture = MonotonicClock().now(); continue }
+                guard let camera = device else { reopen(); lastPicture = clock.now(); continue }
                 do throws(CaptureError) {
                     if let (image, stamp) = try camera.read(timeout: 0.5) {
                         let now = MonotonicClock().now()
@@ -108,7 +110,7 @@ public final class CameraSource: LiveSource, @unchecked Sendable {
                             latest = (image, stamp.map { min($0, now) } ?? now, sequence)
                             condition.broadcast()
                         }
-                    } else if MonotonicClock().now() - lastPicture > stallSeconds {
+                    } else if clock.now() - lastPicture > stallSeconds {
                         throw CaptureError.cameraFailed(device: path, reason: "no picture for \(Int(stallSeconds)) s")
                     }
                 } catch {
@@ -121,7 +123,7 @@ public final class CameraSource: LiveSource, @unchecked Sendable {
 
         /// Tries to open the camera again, waiting longer after each failed try.
         private func reopen() {
-            device = LiveReopening(isStopped: { self.isStopped }, onEvent: onEvent).run {
+            device = LiveReopening(isStopped: { self.isStopped }, onEvent: onEvent, clock: clock).run {
                 () -> Result<(CameraDevice, width: Int, height: Int, native: String), LiveReopening.Failure> in
                 do throws(CaptureError) {
                     let camera = try CameraDevice(path: path, maxSide: maxSide)

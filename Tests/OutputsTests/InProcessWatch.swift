@@ -1,0 +1,50 @@
+import Foundation
+import LookCore
+import Outputs
+import Records
+import TestSupport
+import VLM
+import Watch
+
+/// A whole watch in-process: the real composition root (`WatchRun`) with the scripted model on a
+/// scripted source (a frame a second of a manual clock), and the outputs under test.
+struct InProcessWatch {
+    let dir: URL
+    var config: WatchConfig
+    let clock = ManualClock()
+
+    init(rules: String, in dir: URL) {
+        self.dir = dir
+        config = WatchConfig(source: "test frames", rules: rules)
+        config.recordDir = dir.path
+        config.sound = false
+        config.cooldown = 0
+    }
+
+    var log: String { config.eventLogPath }
+    var events: [[String: Any]] { (try? EventLogFile.read(log)) ?? [] }
+
+    /// Runs `frames` frames answered by `answers` (one line each, `\n` between rules) through `outputs`.
+    func run(answers: [String], frames: Int, outputs: [any WatchOutput], stop: StopSignal = StopSignal()) throws -> WatchRun.Ending {
+        try run(engine: try ScriptedModel(path: try Fixtures.script(answers, in: dir)), frames: frames, outputs: outputs, stop: stop)
+    }
+
+    /// Runs `frames` frames asked of `engine` through `outputs`.
+    func run(engine model: any VisionLanguageModel, frames: Int, outputs: [any WatchOutput], stop: StopSignal = StopSignal()) throws -> WatchRun.Ending {
+        let run = try WatchRun(config: config, version: "lookd test", outputs: outputs, clock: clock)
+        run.modelReady(model)
+        let (rules, source) = try config.loadRules()
+        return try run.watch(
+            source: ScriptedSource(count: frames, clock: clock, step: 1), model: model, rules: rules, rulesSource: source, stop: stop,
+            reloads: ReloadRequest())
+    }
+}
+
+/// An output that calls `body` after each complete frame, on the loop's thread (to look at another
+/// output mid-run, or to stop the run).
+final class OnFrame: WatchOutput, @unchecked Sendable {
+    let name = "test"
+    private let body: (FrameOutcome) -> Void
+    init(_ body: @escaping (FrameOutcome) -> Void) { self.body = body }
+    func receive(_ event: WatchEvent) { if case .frame(let frame, _, _) = event { body(frame) } }
+}
