@@ -30,7 +30,9 @@ struct InProcessWatch {
     }
 
     /// Runs `frames` frames asked of `engine` through `outputs`.
-    func run(engine model: any VisionLanguageModel, frames: Int, outputs: [any WatchOutput], stop: StopSignal = StopSignal()) throws -> WatchRun.Ending {
+    func run(engine model: any VisionLanguageModel, frames: Int, outputs: [any WatchOutput], stop: StopSignal = StopSignal()) throws
+        -> WatchRun.Ending
+    {
         let run = try WatchRun(config: config, version: "lookd test", outputs: outputs, clock: clock)
         run.modelReady(model)
         let (rules, source) = try config.loadRules()

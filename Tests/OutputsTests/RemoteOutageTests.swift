@@ -31,7 +31,8 @@ final class RemoteOutageTests: XCTestCase {
         (settings.firstTokenLimit, settings.attempts) = (1, 1)
         let engine = RemoteEngine(settings: settings) { image in ([UInt8](try JPEGWriter.encode(image, quality: 3)), "image/jpeg") }
         let status = dir.appendingPathComponent("status.json").path
-        let service = ServiceOutput(statusPath: status, source: "test frames", eventsPath: watch.log, notifier: RecordingNotifier(), clock: watch.clock)
+        let service = ServiceOutput(
+            statusPath: status, source: "test frames", eventsPath: watch.log, notifier: RecordingNotifier(), clock: watch.clock)
         let stop = StopSignal()
         var (answered, failed) = (0, 0)
         var failingStatus: [String: Any]?

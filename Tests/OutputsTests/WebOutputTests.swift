@@ -12,7 +12,9 @@ import XCTest
 final class WebOutputTests: XCTestCase {
     private func get(_ url: String) -> (status: Int, body: String) {
         var body: [UInt8] = []
-        let answer = HTTPRequest(url: url, timeLimit: 5).send(received: { body += $0; return true })
+        let answer = HTTPRequest(url: url, timeLimit: 5).send(received: {
+            body += $0; return true
+        })
         return (answer.status, String(decoding: body, as: UTF8.self))
     }
 
@@ -24,7 +26,11 @@ final class WebOutputTests: XCTestCase {
         var seen: [(status: String, metrics: String, frame: Int)] = []
         let probe = OnFrame { [self] frame in
             guard frame.index == 3 else { return }
-            seen.append((get("http://127.0.0.1:\(port)/api/status").body, get("http://127.0.0.1:\(port)/metrics").body, get("http://127.0.0.1:\(port)/frame.jpg").status))
+            seen.append(
+                (
+                    get("http://127.0.0.1:\(port)/api/status").body, get("http://127.0.0.1:\(port)/metrics").body,
+                    get("http://127.0.0.1:\(port)/frame.jpg").status
+                ))
         }
         _ = try watch.run(
             answers: ["1. Yes\\n2. No", "1. No\\n2. No", "1. Yes\\n2. Yes", "1. No\\n2. No"], frames: 4, outputs: outputs + [probe])

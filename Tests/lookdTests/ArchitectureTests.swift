@@ -1,0 +1,80 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// The README's table of targets and imports is Package.swift's, and each C library is imported by
+/// the one target that wraps it; FoundationNetworking by none.
+final class ArchitectureTests: XCTestCase {
+    /// Package.swift's targets and their dependencies (system libraries and test targets left out).
+    private func packageTargets() throws -> [String: Set<String>] {
+        let text = try String(contentsOf: Fixtures.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        var targets: [String: Set<String>] = [:]
+        for chunk in text.components(separatedBy: ".target(").dropFirst() + text.components(separatedBy: ".executableTarget(").dropFirst() {
+            let body = chunk.prefix { $0 != ")" }
+            guard let name = body.firstMatch(of: /name: "([^"]+)"/)?.1 else { continue }
+            let deps = body.firstMatch(of: /dependencies: \[([^\]]*)\]/).map { String($0.1) } ?? ""
+            targets[String(name)] = Set(deps.matches(of: /"([^"]+)"/).map { String($0.1) })
+        }
+        return targets.filter { !$0.key.hasPrefix("Test") }
+    }
+
+    /// The README's table: `Target   A, B, C` lines in the block after "Which target imports which".
+    private func readmeTable() throws -> [String: Set<String>] {
+        let text = try String(contentsOf: Fixtures.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let range = try XCTUnwrap(text.range(of: "Which target imports which"))
+        let block = text[range.upperBound...].components(separatedBy: "```")[1]
+        var table: [String: Set<String>] = [:]
+        for line in block.split(separator: "\n") {
+            let parts = line.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+            guard parts.count == 2 else { continue }
+            let deps = parts[1].trimmingCharacters(in: .whitespaces)
+            table[String(parts[0])] =
+                deps == "Foundation only" ? [] : Set(deps.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+        }
+        return table
+    }
+
+    func testTheREADMEsTableOfImportsIsPackageSwifts() throws {
+        let package = try packageTargets()
+        let readme = try readmeTable()
+        XCTAssertGreaterThanOrEqual(package.count, 14)
+        XCTAssertEqual(Set(readme.keys), Set(package.keys), "the same targets")
+        for (target, deps) in package.sorted(by: { $0.key < $1.key }) {
+            XCTAssertEqual(readme[target], deps, "\(target)'s imports in the README")
+        }
+    }
+
+    func testEachCLibraryIsImportedByTheOneTargetThatWrapsItAndNoneImportsFoundationNetworking() throws {
+        let owners = [
+            "CFFmpeg": "Media", "CCurl": "HTTP", "CV4L2": "Capture", "CLlama": "VLM", "CCrypto": "ModelStore", "CYAML": "Rules",
+            "CPulse": "Reactions", "CEspeak": "Reactions", "CMosquitto": "Outputs", "CMicroHTTPD": "Outputs",
+        ]
+        let sources = Fixtures.root.appendingPathComponent("Sources")
+        let files = try XCTUnwrap(FileManager.default.subpathsOfDirectory(atPath: sources.path)).filter { $0.hasSuffix(".swift") }
+        XCTAssertGreaterThan(files.count, 100)
+        for file in files {
+            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            let target = String(file.prefix { $0 != "/" })
+            XCTAssertFalse(text.contains("import FoundationNetworking"), file)
+            for match in text.matches(of: /import (C[A-Za-z0-9]+)\n/) {
+                let module = String(match.1)
+                guard let owner = owners[module] else { continue }
+                XCTAssertEqual(target, owner, "\(file) imports \(module)")
+            }
+        }
+    }
+
+    func testThePipelineAndTheExecutableStayWithinTheirSize() throws {
+        func lines(_ folder: String) throws -> Int {
+            let dir = Fixtures.root.appendingPathComponent("Sources/\(folder)")
+            return try FileManager.default.subpathsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".swift") }.reduce(0) {
+                $0
+                    + (try String(contentsOf: dir.appendingPathComponent($1), encoding: .utf8)).split(
+                        separator: "\n", omittingEmptySubsequences: false
+                    ).count - 1
+            }
+        }
+        XCTAssertLessThanOrEqual(try lines("Watch"), 1000, "Sources/Watch holds the pipeline only")
+        XCTAssertLessThanOrEqual(try lines("lookd"), 1100, "Sources/lookd holds the command line only")
+    }
+}
