@@ -84,9 +84,15 @@ public struct GenerationTimings: Sendable, Codable, Equatable {
 public final class Cancellation: @unchecked Sendable {
     private let lock = NSLock()
     private var cancelled = false
+    private var windingDown = false
 
     public init() {}
 
     public func cancel() { lock.withLock { cancelled = true } }
     public var isCancelled: Bool { lock.withLock { cancelled } }
+
+    /// A stop was asked for: the answer under way may finish, but nothing starts again (no retry,
+    /// no backoff), and a question still waiting for its first token gives up.
+    public func windDown() { lock.withLock { windingDown = true } }
+    public var isWindingDown: Bool { lock.withLock { windingDown || cancelled } }
 }

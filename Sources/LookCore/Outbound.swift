@@ -45,12 +45,8 @@ public struct Post: Sendable, Equatable {
         self.snapshot = snapshot
     }
 
-    /// The URL without a password (`https://user@host/…`), for records and the journal.
-    public var shownURL: String {
-        guard var parts = URLComponents(string: url), parts.password != nil else { return url }
-        parts.password = nil
-        return parts.string ?? url
-    }
+    /// The URL with its password and secret query values masked, for records and the journal.
+    public var shownURL: String { Secrets.masked(url: url) }
 }
 
 /// One fire as it leaves lookd: the JSON that `run:` commands read on standard input, `post:` sends

@@ -26,6 +26,12 @@ public enum Reaction: Sendable, Equatable {
         }
     }
 
+    /// The inline form as records and screens show it: a post's URL with its secrets masked.
+    public var shownForm: String {
+        if case .post(let p) = self { return "post:" + Secrets.masked(url: p.url) }
+        return inlineForm
+    }
+
     /// Whether it counts (`count: true`).
     public var isCount: Bool { self == .count }
 

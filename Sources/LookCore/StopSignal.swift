@@ -16,11 +16,13 @@ public final class StopSignal: @unchecked Sendable {
     /// Asks the run to stop; returns false when it was asked already.
     @discardableResult
     public func request(_ reason: String) -> Bool {
-        lock.withLock {
+        let first = lock.withLock { () -> Bool in
             guard why == nil else { return false }
             why = reason
             return true
         }
+        if first { cancellation.windDown() }
+        return first
     }
 
     /// A signal: the first stops after this frame, the next cancels its answer too.

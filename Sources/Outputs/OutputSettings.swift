@@ -20,6 +20,16 @@ public struct OutputSettings: Sendable {
 
     public init(name: String) { self.name = name }
 
+    /// Why `token` cannot guard the page (empty, blank, or with spaces or control characters, which
+    /// no header carries whole); nil when it can.
+    public static func tokenProblem(_ token: String) -> String? {
+        if token.trimmingCharacters(in: .whitespaces).isEmpty { return "--http-token is empty: a page with a token needs one" }
+        if token.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) {
+            return "--http-token has spaces or control characters: use letters, digits and punctuation"
+        }
+        return nil
+    }
+
     /// Whether `name` can name an instance: letters, digits, `-` and `_` (it names MQTT topics).
     public static func isName(_ name: String) -> Bool {
         !name.isEmpty && name == HomeAssistantDiscovery.node(name)

@@ -9,7 +9,7 @@ public enum RulesJSON {
             rules.enumerated().map { i, r in
                 .object([
                     ("rule", .int(i + 1)), ("condition", .string(r.condition)), ("reaction", .string(r.reaction.name)),
-                    ("kind", .string(r.reaction.kind)), ("inline", .string(r.reaction.inlineForm)),
+                    ("kind", .string(r.reaction.kind)), ("inline", .string(r.reaction.shownForm)),
                     ("settings", .string(r.settings.summary)),
                 ])
             })

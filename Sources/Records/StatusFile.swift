@@ -64,9 +64,18 @@ public enum StatusFile {
         else {
             throw .cannotOpen(what: "status file", path: path, reason: "it is not a status file lookd wrote")
         }
-        let pid = status["pid"] as? Int ?? 0
-        let alive = pid > 0 && (kill(pid_t(pid), 0) == 0 || errno == EPERM)
+        let alive = (status["pid"] as? Int).map(isLookd) ?? false
         return Reading(path: path, data: data, status: status, running: alive && status["state"] as? String != "stopped")
+    }
+
+    /// Whether `pid` is a running lookd: a process of that number, whose program (when this user
+    /// may read it) is lookd. A status file left by a lookd that died names a number the system may
+    /// have given another program since; a number out of range names none.
+    static func isLookd(_ pid: Int) -> Bool {
+        guard let id = Int32(exactly: pid), id > 0, kill(id, 0) == 0 || errno == EPERM else { return false }
+        guard let cmdline = FileManager.default.contents(atPath: "/proc/\(id)/cmdline") else { return true }
+        let program = String(decoding: cmdline.prefix { $0 != 0 }, as: UTF8.self)
+        return program.isEmpty || (program as NSString).lastPathComponent == "lookd"
     }
 
     /// Where the instance `name` of the template unit (`lookd@NAME`) keeps its status:

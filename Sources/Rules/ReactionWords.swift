@@ -85,9 +85,11 @@ enum ReactionWords {
     /// A `post:` target: an http or https URL with a host; headers are single lines.
     static func post(url: String, format: String? = nil, headers: [(String, String)] = [], snapshot: Bool = false) -> Result<Post, Problem> {
         let text = url.trimmingCharacters(in: .whitespaces)
+        if let problem = controlCharacter(in: text, what: "the post's URL") { return .failure(problem) }
         guard let parts = URLComponents(string: text), let scheme = parts.scheme?.lowercased(), ["http", "https"].contains(scheme),
             let host = parts.host, !host.isEmpty
-        else { return .failure("post needs an http:// or https:// URL with a host, not \"\(url)\"") }
+        else { return .failure("post needs an http:// or https:// URL with a host, not \"\(Secrets.masked(url: url))\"") }
+        if text.contains(where: \.isWhitespace) { return .failure("the post's URL has a space in it; write %20 for one") }
         var chosen = Post.Format.json
         if let format {
             guard let f = Post.Format(rawValue: format.lowercased()) else { return .failure("format: is json or text, not \"\(format)\"") }
@@ -97,7 +99,7 @@ enum ReactionWords {
         var list: [Post.Header] = []
         for (name, value) in headers {
             guard !name.isEmpty, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_".contains($0)) }) else {
-                return .failure("\"\(name)\" is not a header name (letters, digits, - and _)")
+                return .failure("\"\(name.withVisibleControls())\" is not a header name (letters, digits, - and _)")
             }
             if let problem = controlCharacter(in: value, what: "the header \(name)") { return .failure(problem) }
             list.append(Post.Header(name: name, value: value))

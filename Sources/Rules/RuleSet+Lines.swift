@@ -5,8 +5,8 @@ extension RuleSet {
         let active = rules.enumerated().map { i, rule in
             let place = rule.line > 0 ? "  (line \(rule.line))" : ""
             let settings = rule.settings.isDefault ? "" : "  [\(rule.settings.summary)]"
-            return "  \(i + 1). \(rule.condition) → \(rule.reaction.inlineForm)\(settings)\(place)"
+            return "  \(i + 1). \(rule.condition) → \(rule.reaction.shownForm)\(settings)\(place)"
         }
-        return active + disabled.map { "  (disabled, line \($0.line)) \($0.condition) → \($0.reaction.inlineForm)" }
+        return active + disabled.map { "  (disabled, line \($0.line)) \($0.condition) → \($0.reaction.shownForm)" }
     }
 }

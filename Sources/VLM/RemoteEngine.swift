@@ -93,7 +93,12 @@ public final class RemoteEngine: VisionLanguageModel, @unchecked Sendable {
         let picture = try (image.payload as? Picture) ?? (encode(image.image).payload as! Picture)
         var lastError = "no answer"
         for attempt in 1...max(1, settings.attempts) {
-            if attempt > 1 { Thread.sleep(forTimeInterval: settings.backoff * pow(2, Double(attempt - 2))) }
+            // A stop cuts the retries and their backoff: the service's stop limit is not waited out.
+            if attempt > 1 {
+                if cancellation?.isWindingDown == true { break }
+                Self.pause(settings.backoff * pow(2, Double(attempt - 2)), unless: cancellation)
+            }
+            if cancellation?.isWindingDown == true && attempt > 1 { break }
             if cancellation?.isCancelled == true { break }
             let result = ask(picture, prompt: prompt, maxTokens: maxTokens, cancellation: cancellation, onText: onText)
             switch result {
@@ -112,6 +117,16 @@ public final class RemoteEngine: VisionLanguageModel, @unchecked Sendable {
         var retry: Bool
         var gotText: Bool
     }
+
+    /// Waits `seconds` in slices, cut short by a stop.
+    private static func pause(_ seconds: Double, unless cancellation: Cancellation?) {
+        let clock = MonotonicClock()
+        let until = clock.now() + seconds
+        while clock.now() < until && cancellation?.isWindingDown != true { clock.sleep(min(0.05, until - clock.now())) }
+    }
+
+    /// The most bytes of an answer that is one JSON object (a server that ignores `stream: true`).
+    static let wholeAnswerLimit = 1 << 20
 
     /// The request's JSON.
     func body(_ picture: Picture, prompt: String, maxTokens: Int) -> [UInt8] {
@@ -154,11 +169,20 @@ public final class RemoteEngine: VisionLanguageModel, @unchecked Sendable {
         var raw: [UInt8] = []
         var problem: String?
         var firstTokenLate = false
+        var events = 0
+        // A server that streams without end is cut at the answer's token bound, as max_tokens asks.
+        var pieces = 0
+        var capped = false
         withoutActuallyEscaping(onText) { onText in
             let answer = request.send(
                 received: { bytes in
-                    if raw.count < 4096 { raw += bytes.prefix(4096 - raw.count) }
-                    for data in reader.take(bytes) {
+                    if raw.count < Self.wholeAnswerLimit { raw += bytes.prefix(Self.wholeAnswerLimit - raw.count) }
+                    guard let data = reader.take(bytes) else {
+                        problem = "the server sent a line of over \(EventStreamReader.lineLimit >> 10) KB"
+                        return false
+                    }
+                    for data in data {
+                        events += 1
                         if data == "[DONE]" { continue }
                         guard let object = try? JSONSerialization.jsonObject(with: Data(data.utf8)) as? [String: Any] else {
                             problem = "the server sent something that is not JSON: \(data.prefix(120))"
@@ -175,25 +199,44 @@ public final class RemoteEngine: VisionLanguageModel, @unchecked Sendable {
                             if first == nil { first = clock.now() - started }
                             text += piece
                             onText(piece)
+                            pieces += 1
+                            if pieces >= maxTokens && finish == nil {
+                                (capped, finish) = (true, "length")
+                                return false
+                            }
                         }
                     }
                     return true
                 },
                 keepGoing: {
                     if cancellation?.isCancelled == true { return false }
+                    // A stop gives up on a question that has no answer yet: nothing is lost.
+                    if first == nil && cancellation?.isWindingDown == true { return false }
                     if first == nil && clock.now() - started > self.settings.firstTokenLimit {
                         firstTokenLate = true
                         return false
                     }
                     return true
                 })
-            if problem == nil {
+            let body = String(decoding: raw, as: UTF8.self)
+            if problem == nil && !capped {
                 if firstTokenLate {
                     problem = "no first token within \(Reaction.number(settings.firstTokenLimit)) s"
+                } else if first == nil && cancellation?.isWindingDown == true && cancellation?.isCancelled != true {
+                    problem = "lookd is stopping: the question was not answered"
                 } else if answer.status != 0 && answer.status != 200 {
-                    problem = "HTTP \(answer.status): \(Self.describe(String(decoding: raw, as: UTF8.self)))"
+                    problem = "HTTP \(answer.status): \(Self.describe(body))"
                 } else if let error = answer.error, cancellation?.isCancelled != true {
                     problem = error
+                } else if events == 0, answer.status == 200, let whole = Self.wholeAnswer(body) {
+                    // A server that ignores `stream: true` answers with one object: it is read as it is.
+                    (text, finish, promptTokens, outputTokens) = (whole.text, whole.finish, whole.promptTokens, whole.outputTokens)
+                    if !text.isEmpty {
+                        first = clock.now() - started
+                        onText(text)
+                    }
+                } else if events == 0, Self.isWebPage(body) {
+                    problem = "the server answered with a web page, not a chat completion (is \(settings.url) the server's /v1?)"
                 } else if finish == nil && cancellation?.isCancelled != true {
                     problem = text.isEmpty && raw.isEmpty ? "the server closed the connection without an answer" : "the answer stopped before its end"
                 }
@@ -211,6 +254,22 @@ public final class RemoteEngine: VisionLanguageModel, @unchecked Sendable {
         return .success(Generation(text: text, stop: stop, timings: timings))
     }
 
+    /// A whole chat completion (`choices[0].message.content`), as a server that does not stream sends it.
+    static func wholeAnswer(_ body: String) -> (text: String, finish: String?, promptTokens: Int?, outputTokens: Int)? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any],
+            let choice = (object["choices"] as? [[String: Any]])?.first,
+            let text = (choice["message"] as? [String: Any])?["content"] as? String
+        else { return nil }
+        let usage = object["usage"] as? [String: Any]
+        return (text, choice["finish_reason"] as? String ?? "stop", usage?["prompt_tokens"] as? Int, usage?["completion_tokens"] as? Int ?? 0)
+    }
+
+    /// Whether an answer is an HTML page (a web server's, a proxy's login) rather than an API's.
+    static func isWebPage(_ body: String) -> Bool {
+        let start = body.drop { $0.isWhitespace }.prefix(256).lowercased()
+        return start.hasPrefix("<!doctype html") || start.hasPrefix("<html") || start.contains("<head")
+    }
+
     /// A server's error in a line: its `message` when it has one.
     static func describe(_ error: Any) -> String {
         if let object = error as? [String: Any] {
@@ -225,25 +284,37 @@ public final class RemoteEngine: VisionLanguageModel, @unchecked Sendable {
     }
 }
 
-/// Server-sent events, read as bytes arrive: the `data:` of each event.
+/// Server-sent events, read as bytes arrive: the `data:` of each event. Each byte is looked at once
+/// (a line's end is searched for only in what came since the last look), and a line is bounded.
 struct EventStreamReader {
+    /// The longest line taken: one event of a chat completion is a few hundred bytes.
+    static let lineLimit = 1 << 20
     private var pending: [UInt8] = []
+    private var scanned = 0
     private var data: [String] = []
+    /// Bytes of the event being read (its `data:` lines so far).
+    private var held = 0
 
-    mutating func take(_ bytes: [UInt8]) -> [String] {
+    /// The events completed by `bytes`; nil when a line grew past `lineLimit`.
+    mutating func take(_ bytes: [UInt8]) -> [String]? {
         pending += bytes
         var events: [String] = []
-        while let newline = pending.firstIndex(of: 0x0A) {
-            var line = String(decoding: pending[..<newline], as: UTF8.self)
-            pending.removeSubrange(...newline)
+        var start = 0
+        while let newline = pending[(start + scanned)...].firstIndex(of: 0x0A) {
+            var line = String(decoding: pending[start..<newline], as: UTF8.self)
+            start = newline + 1
+            scanned = 0
             if line.hasSuffix("\r") { line.removeLast() }
             if line.isEmpty {
                 if !data.isEmpty { events.append(data.joined(separator: "\n")) }
-                data = []
+                (data, held) = ([], 0)
             } else if line.hasPrefix("data:") {
                 data.append(String(line.dropFirst(5)).trimmingCharacters(in: .whitespaces))
+                held += line.utf8.count
             }
         }
-        return events
+        pending.removeFirst(start)
+        scanned = pending.count
+        return pending.count + held > Self.lineLimit ? nil : events
     }
 }

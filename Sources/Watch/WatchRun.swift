@@ -56,7 +56,7 @@ public final class WatchRun {
         }
         stream = EventStream([recorder] + outputs)
         started = clock.now()
-        stream.emit(.started(version: version, pid: Int(getpid()), args: Array(CommandLine.arguments.dropFirst())))
+        stream.emit(.started(version: version, pid: Int(getpid()), args: Secrets.masked(arguments: Array(CommandLine.arguments.dropFirst()))))
     }
 
     /// The event log (SIGUSR1 reopens it).
@@ -178,9 +178,14 @@ public final class WatchRun {
     }
 
     /// Lets sounds and spoken lines that are still playing finish (at most a few seconds), so their
-    /// reports reach the records; and commands and posts still running (at most 5 s more).
+    /// reports reach the records; and commands and posts still running (at most 5 s more). Commands
+    /// still running then are killed with their groups and recorded as killed at the stop.
     private static func settle(_ reactor: Reactor, clock: any Clock) {
         Self.wait(upTo: 5, clock: clock) { !reactor.outboundBusy }
+        if reactor.commands.busy {
+            reactor.commands.stopAll()
+            Self.wait(upTo: 2, clock: clock) { !reactor.commands.busy }
+        }
         guard reactor.audio != nil else { return }
         Self.wait(upTo: 5, clock: clock) { SoundOutput.playing == 0 }
     }

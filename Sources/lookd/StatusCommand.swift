@@ -45,7 +45,8 @@ enum StatusCommand {
         if args.has("json") {
             print(String(decoding: data, as: UTF8.self), terminator: "")
         } else {
-            print(StatusFile.describe(status, running: running, path: path))
+            // What a status file says came from rules, models and servers: it drives no terminal.
+            print(StatusFile.describe(status, running: running, path: path).withVisibleControls(keepingNewlines: true))
         }
         if !running { throw CommandFailure(code: .failure, message: "") }
     }
@@ -53,7 +54,7 @@ enum StatusCommand {
     /// One line an instance (and the plain service first, when it has a status file).
     private static func list() throws(CommandFailure) {
         let listing = StatusFile.listing()
-        for line in listing.lines { print(line) }
+        for line in listing.lines { print(line.withVisibleControls()) }
         print("lookd status NAME shows one.")
         if !listing.anyRunning { throw CommandFailure(code: .failure, message: "") }
     }

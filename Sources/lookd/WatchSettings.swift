@@ -85,6 +85,7 @@ enum WatchSettings {
             }
             o.http = listen
             o.httpToken = args.value("http-token") ?? ProcessInfo.processInfo.environment["LOOKD_HTTP_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+            if let token = o.httpToken, let problem = OutputSettings.tokenProblem(token) { throw usage(problem) }
             if !listen.isLoopback && o.httpToken == nil {
                 throw usage("--http \(text) is reachable from other machines: set a token (LOOKD_HTTP_TOKEN in the env file, or --http-token)")
             }

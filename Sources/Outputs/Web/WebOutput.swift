@@ -96,6 +96,11 @@ public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
 
     func answer(_ request: WebServer.Request) -> WebServer.Response {
         if let token, !Self.matches(token, request) { return .text(401, "401: this page needs its token (?token= or Authorization: Bearer)\n") }
+        // Without a token the page is this machine's only: a web page elsewhere that rebinds its name
+        // to 127.0.0.1 (DNS rebinding) sends its own Host, and a script's request its Origin.
+        if token == nil, !HostCheck.isLoopback(host: request.host) || !HostCheck.isLoopback(origin: request.origin) {
+            return .text(403, "403: without a token this page answers only to this machine's own names (localhost, 127.0.0.1, [::1])\n")
+        }
         switch request.path {
         case "/", "/index.html": return .text(200, WebPage.html(state: state.pageState), type: "text/html; charset=utf-8")
         case "/api/status": return .text(200, state.statusText, type: "application/json")
@@ -119,10 +124,10 @@ public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
     private func snapshot(_ name: String) -> WebServer.Response {
         let valid =
             name.hasPrefix("fire-") && name.hasSuffix(".jpg") && name.dropFirst(5).dropLast(4).allSatisfy { $0.isASCII && ($0.isNumber || $0 == "-") }
-        guard valid, let dir = snapshotsDir, let data = FileManager.default.contents(atPath: (dir as NSString).appendingPathComponent(name)) else {
+        guard valid, let dir = snapshotsDir, let bytes = RegularFile.read((dir as NSString).appendingPathComponent(name), limit: 64 << 20) else {
             return .text(404, "no such snapshot\n")
         }
-        return .bytes(status: 200, type: "image/jpeg", body: [UInt8](data))
+        return .bytes(status: 200, type: "image/jpeg", body: bytes)
     }
 
     /// The token, compared in constant time.

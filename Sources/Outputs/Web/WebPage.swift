@@ -7,8 +7,26 @@
 enum WebPage {
     /// The page with `state` (a JSON object: status, fires, frame) in it.
     static func html(state: String) -> String {
-        // "</" inside the script would end it early: JSON allows "<\/" for it.
-        template.replacingOccurrences(of: "/*INITIAL_STATE*/null", with: state.replacingOccurrences(of: "</", with: "<\\/"))
+        template.replacingOccurrences(of: "/*INITIAL_STATE*/null", with: scriptSafe(state))
+    }
+
+    /// JSON made safe inside a `<script>`: `<`, `>` and `&` (which can be read as `</script>`, `<!--`
+    /// or an entity) and the two line separators JavaScript ends a line at become `\uXXXX` escapes,
+    /// which only occur inside JSON strings, where they mean the same characters.
+    static func scriptSafe(_ json: String) -> String {
+        var out = ""
+        out.reserveCapacity(json.utf8.count)
+        for scalar in json.unicodeScalars {
+            switch scalar {
+            case "<": out += "\\u003c"
+            case ">": out += "\\u003e"
+            case "&": out += "\\u0026"
+            case "\u{2028}": out += "\\u2028"
+            case "\u{2029}": out += "\\u2029"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     static let template = #"""

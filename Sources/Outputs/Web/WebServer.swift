@@ -11,6 +11,9 @@ final class WebServer: @unchecked Sendable {
         var path: String
         var query: [String: String]
         var authorization: String?
+        /// The `Host` and `Origin` headers, as sent.
+        var host: String?
+        var origin: String?
     }
 
     enum Response {
@@ -96,8 +99,11 @@ final class WebServer: @unchecked Sendable {
             for key in ["token", "n"] {
                 if let value = MHD_lookup_connection_value(connection, LOOKD_MHD_GET_ARGUMENT_KIND, key) { query[key] = String(cString: value) }
             }
-            let authorization = MHD_lookup_connection_value(connection, LOOKD_MHD_HEADER_KIND, "Authorization").map { String(cString: $0) }
-            response = server.handler(Request(path: url.map { String(cString: $0) } ?? "/", query: query, authorization: authorization))
+            func header(_ name: String) -> String? { MHD_lookup_connection_value(connection, LOOKD_MHD_HEADER_KIND, name).map { String(cString: $0) } }
+            response = server.handler(
+                Request(
+                    path: url.map { String(cString: $0) } ?? "/", query: query, authorization: header("Authorization"), host: header("Host"),
+                    origin: header("Origin")))
         }
         return server.queue(response, on: connection, method: verb)
     }

@@ -25,6 +25,7 @@ public final class CommandRunner: @unchecked Sendable {
 
     public let settings: Settings
     private let workers: Workers
+    private let running = Running()
 
     public init(settings: Settings = Settings()) {
         self.settings = settings
@@ -39,21 +40,36 @@ public final class CommandRunner: @unchecked Sendable {
     /// Whether any run or wait now.
     public var busy: Bool { workers.busy }
 
+    /// A stop's wait is over: every command still running is killed with its process group, and
+    /// each reports as killed at the stop; those waiting do not start.
+    public func stopAll() {
+        workers.cancelWaiting()
+        running.killAll()
+    }
+
     /// Starts (or queues) `command` for `fire`; `done` gets its outcome on the command's thread.
     /// False when it was dropped (`done` is then not called).
     public func start(_ command: Command, fire: FireContext, done: @escaping @Sendable (ReactionReport.CommandRan) -> Void) -> Bool {
-        let settings = settings
-        return workers.submit { done(Self.run(command, fire: fire, settings: settings)) }
+        let (settings, running) = (settings, running)
+        return workers.submit { done(Self.run(command, fire: fire, settings: settings, running: running)) }
     }
 
-    /// Runs `command` and waits for it (on the calling thread).
-    static func run(_ command: Command, fire: FireContext, settings: Settings) -> ReactionReport.CommandRan {
-        var ran = ReactionReport.CommandRan(fire: fire.fire, condition: fire.condition, arguments: command.arguments)
+    /// Runs `command` and waits for it (on the calling thread); its time is the whole of it.
+    static func run(_ command: Command, fire: FireContext, settings: Settings, running: Running = Running()) -> ReactionReport.CommandRan {
         let started = Date()
-        defer { ran.seconds = Date().timeIntervalSince(started) }
+        var ran = execute(command, fire: fire, settings: settings, running: running, started: started)
+        ran.seconds = Date().timeIntervalSince(started)
+        return ran
+    }
+
+    private static func execute(
+        _ command: Command, fire: FireContext, settings: Settings, running: Running, started: Date
+    ) -> ReactionReport.CommandRan {
+        var ran = ReactionReport.CommandRan(fire: fire.fire, condition: fire.condition, arguments: command.arguments)
         var input: [Int32] = [-1, -1]
         var output: [Int32] = [-1, -1]
-        var environment = ProcessInfo.processInfo.environment
+        // lookd's secrets stay lookd's: a command gets the fire, not the page's token or a password.
+        var environment = ProcessInfo.processInfo.environment.filter { !Secrets.isSecret(environment: $0.key) }
         for (key, value) in fire.environment { environment[key] = value }
         // Pipes are made and the command started under one lock, so that no other command started
         // meanwhile inherits this one's pipe ends (its end of file would then wait for that one).
@@ -75,6 +91,8 @@ public final class CommandRunner: @unchecked Sendable {
             ran.error = error.text
             return ran
         }
+        running.add(pid)
+        defer { running.remove(pid) }
         close(input[0])
         close(output[1])
         // The fire as JSON; the pipe takes it whole (it is far below the pipe's 64 KiB).
@@ -122,6 +140,10 @@ public final class CommandRunner: @unchecked Sendable {
         } else {
             ran.signal = status & 0x7f
         }
+        if running.wasKilled(pid) {
+            ran.killed = true
+            ran.error = "killed at the stop (it was still running when lookd stopped)"
+        }
         ran.output = String(decoding: kept, as: UTF8.self)
         ran.cut = ran.outputBytes > kept.count
         if !ran.killed, let code = ran.exitStatus, code != 0 { ran.error = "exited with status \(code)" }
@@ -130,6 +152,28 @@ public final class CommandRunner: @unchecked Sendable {
     }
 
     struct SpawnError: Error { let text: String }
+
+    /// The commands running now, by process id (each the leader of its own group), and those a stop killed.
+    final class Running: @unchecked Sendable {
+        private let lock = NSLock()
+        private var pids: Set<pid_t> = []
+        private var killed: Set<pid_t> = []
+
+        func add(_ pid: pid_t) { lock.withLock { _ = pids.insert(pid) } }
+        func remove(_ pid: pid_t) { lock.withLock { _ = pids.remove(pid); _ = killed.remove(pid) } }
+        func wasKilled(_ pid: pid_t) -> Bool { lock.withLock { killed.contains(pid) } }
+
+        func killAll() {
+            let all = lock.withLock { () -> Set<pid_t> in
+                killed.formUnion(pids)
+                return pids
+            }
+            for pid in all {
+                kill(-pid, SIGKILL)
+                kill(pid, SIGKILL)
+            }
+        }
+    }
     private static let spawnLock = NSLock()
 
     /// posix_spawn in a process group of its own, with the signals lookd ignores or blocks set back.

@@ -5,6 +5,8 @@ import LookCore
 /// Sends `post:` fires with libcurl: the fire as JSON (with the snapshot as a second part of a
 /// `multipart/form-data` body when asked) or as one line of text. Each try has a time limit; a
 /// failed try (no answer, a 5xx or a 429) is tried again after 1 s, then 2 s, up to `attempts`.
+/// Each endpoint (scheme, host and port) has workers of its own, so a webhook that never answers
+/// holds up only its own posts.
 public final class Poster: @unchecked Sendable {
     public struct Settings: Sendable, Equatable {
         /// Seconds for one try, whole; and for its connection.
@@ -27,23 +29,38 @@ public final class Poster: @unchecked Sendable {
     }
 
     public let settings: Settings
-    private let workers: Workers
+    private let lock = NSLock()
+    private var pools: [String: Workers] = [:]
+
     public init(settings: Settings = Settings()) {
         self.settings = settings
-        workers = Workers(name: "lookd post", limit: settings.limit, waiting: settings.waiting)
     }
 
-    /// Posts dropped because too many were sending and waiting.
-    public var dropped: Int { workers.dropped }
+    /// The workers of `post`'s endpoint, made when it first posts.
+    private func workers(for post: Post) -> Workers {
+        let parts = URLComponents(string: post.url)
+        let endpoint = "\(parts?.scheme ?? "")://\(parts?.host ?? ""):\(parts?.port ?? 0)"
+        return lock.withLock {
+            if let pool = pools[endpoint] { return pool }
+            let pool = Workers(name: "lookd post", limit: settings.limit, waiting: settings.waiting)
+            pools[endpoint] = pool
+            return pool
+        }
+    }
+
+    private var all: [Workers] { lock.withLock { Array(pools.values) } }
+
+    /// Posts dropped because too many were sending and waiting for their endpoint.
+    public var dropped: Int { all.map(\.dropped).reduce(0, +) }
 
     /// Whether any run or wait now.
-    public var busy: Bool { workers.busy }
+    public var busy: Bool { all.contains(where: \.busy) }
 
     /// Sends (or queues) `post` for `fire`; `done` gets the outcome on the post's thread. False when
     /// it was dropped (`done` is then not called).
     public func start(_ post: Post, fire: FireContext, done: @escaping @Sendable (ReactionReport.PostSent) -> Void) -> Bool {
         let settings = settings
-        return workers.submit { done(Self.send(post, fire: fire, settings: settings)) }
+        return workers(for: post).submit { done(Self.send(post, fire: fire, settings: settings)) }
     }
 
     /// Sends `post` and waits for the outcome, tries included (on the calling thread).
@@ -60,8 +77,9 @@ public final class Poster: @unchecked Sendable {
                 break
             }
             sent.error = error ?? "HTTP \(status ?? 0)"
-            // A 4xx other than 429 is the request's fault: trying again gives the same answer.
-            if let status, (400..<500).contains(status), status != 429 { break }
+            // A 4xx other than 429 is the request's fault, and a 3xx (redirects are not followed) is
+            // the URL's: trying again gives the same answer.
+            if let status, (300..<500).contains(status), status != 429 { break }
             if attempt < settings.attempts { Thread.sleep(forTimeInterval: settings.backoff * pow(2, Double(attempt - 1))) }
         }
         if sent.error != nil, sent.attempts > 1 { sent.error! += " (after \(sent.attempts) tries)" }

@@ -38,6 +38,14 @@ final class Workers: @unchecked Sendable {
         return true
     }
 
+    /// Drops every job still waiting (a stop): they are counted as dropped and never start.
+    func cancelWaiting() {
+        lock.withLock {
+            dropped += queue.count
+            queue.removeAll()
+        }
+    }
+
     /// Whether any job runs or waits now.
     var busy: Bool { lock.withLock { running + queue.count > 0 } }
 
