@@ -7,6 +7,9 @@ answers POST /v1/chat/completions as the file MODE says (read at each request; o
   hang-mid    200, one piece of the answer, then nothing
   close       closes the connection without a word
   garbage     200 and a stream whose data is not JSON
+  endless     200 and a stream of the word "yes" without end (for 60 s at most)
+  whole       200 and the answer as one JSON object, as a server that does not stream sends it
+  html        200 and a web page
 Any mode: a model other than "tiny" gets 404 with {"error": {"message": "model '…' not found"}}.
 Each request is counted in the file COUNT."""
 import json, os, socket, sys, time
@@ -55,6 +58,18 @@ class Handler(BaseHTTPRequestHandler):
             return
         if mode == "500":
             return self.send_json(500, b'{"error": {"message": "the GPU is on fire"}}')
+        if mode == "whole":
+            answer = read("ANSWER", "1. Yes").replace("\\n", "\n")
+            return self.send_json(200, json.dumps({"choices": [{"index": 0, "message": {"role": "assistant", "content": answer}, "finish_reason": "stop"}],
+                                                  "usage": {"prompt_tokens": 100, "completion_tokens": 3}}).encode())
+        if mode == "html":
+            page = b"<!DOCTYPE html><html><head><title>Sign in</title></head><body>Sign in to the proxy</body></html>"
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(page)))
+            self.end_headers()
+            self.wfile.write(page)
+            return
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Connection", "close")
@@ -66,6 +81,14 @@ class Handler(BaseHTTPRequestHandler):
             return
         if mode == "garbage":
             self.chunk("{this is not json")
+            return
+        if mode == "endless":
+            until = time.time() + 60
+            try:
+                while time.time() < until:
+                    self.chunk(json.dumps({"choices": [{"index": 0, "delta": {"content": " yes"}, "finish_reason": None}]}))
+            except OSError:
+                pass
             return
         for i, word in enumerate(words):
             piece = word if i == 0 else " " + word

@@ -11,10 +11,12 @@ import Watch
 struct InProcessWatch {
     let dir: URL
     var config: WatchConfig
-    let clock = ManualClock()
+    /// A manual clock unless given (a run whose waits must be real: a command's, say).
+    let clock: any Clock
 
-    init(rules: String, in dir: URL) {
+    init(rules: String, in dir: URL, clock: any Clock = ManualClock()) {
         self.dir = dir
+        self.clock = clock
         config = WatchConfig(source: "test frames", rules: rules)
         config.recordDir = dir.path
         config.sound = false

@@ -22,6 +22,31 @@ final class PosterTests: XCTestCase {
 
     private let quick = Poster.Settings(timeLimit: 2, connectLimit: 1, attempts: 3, backoff: 0.1)
 
+    /// A webhook that never answers holds up only its own posts: another endpoint's go out, all.
+    func testOneEndpointThatNeverAnswersStarvesNoOther() throws {
+        let healthy = try PostServer()
+        let poster = Poster(settings: Poster.Settings(timeLimit: 3, connectLimit: 1, attempts: 1, backoff: 0.1, limit: 2, waiting: 2))
+        let done = DispatchGroup()
+        let hung = Post(url: server.url("/hang"))
+        var taken = 0
+        for _ in 0..<6 {
+            done.enter()
+            if poster.start(hung, fire: fire(), done: { _ in done.leave() }) { taken += 1 } else { done.leave() }
+        }
+        XCTAssertEqual(taken, 4, "2 sending and 2 waiting; the rest dropped")
+        XCTAssertEqual(poster.dropped, 2)
+        for _ in 0..<3 {
+            done.enter()
+            XCTAssertTrue(
+                poster.start(Post(url: healthy.url("/ok")), fire: fire(), done: { _ in done.leave() }), "the healthy endpoint takes its posts")
+        }
+        let deadline = Date().addingTimeInterval(2)
+        while healthy.requests.count < 3 && Date() < deadline { usleep(20_000) }
+        XCTAssertEqual(healthy.requests.count, 3, "delivered while the other endpoint hangs")
+        XCTAssertEqual(poster.dropped, 2)
+        XCTAssertEqual(done.wait(timeout: .now() + 15), .success)
+    }
+
     func testTheFireIsPostedAsJSON() throws {
         let sent = Poster.send(Post(url: server.url("/ok")), fire: fire(), settings: quick)
         XCTAssertTrue(sent.performed, sent.error ?? "")

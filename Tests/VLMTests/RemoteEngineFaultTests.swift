@@ -7,6 +7,16 @@ import XCTest
 
 @testable import VLM
 
+/// A value handed from another thread.
+final class Box<T>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: T?
+    var value: T? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}
+
 /// The remote engine against a stand-in server's faults: each is a failed question with its reason,
 /// tried again where another try can help, never a crash or a hang past the limits.
 final class RemoteEngineFaultTests: XCTestCase {
@@ -35,6 +45,52 @@ final class RemoteEngineFaultTests: XCTestCase {
             guard case .remote(let reason) = error as? VLMError else { return "unexpected: \(error)" }
             return reason
         }
+    }
+
+    func testAnEndlessStreamIsCutAtTheAnswersTokenBound() throws {
+        try server.answer("endless")
+        let g = try engine().generate(image: picture, prompt: "1. Is there a cat?", maxTokens: 16)
+        XCTAssertEqual(g.stop, .tokenLimit)
+        XCTAssertEqual(g.text.split(separator: " ").count, 16, g.text)
+    }
+
+    func testAServerThatDoesNotStreamIsReadAndAWebPageIsNamed() throws {
+        try server.answer("whole", text: "1. Yes")
+        let g = try engine().generate(image: picture, prompt: "1. Is there a cat?", maxTokens: 16)
+        XCTAssertEqual(g.text, "1. Yes")
+        XCTAssertEqual(g.stop, .endOfText)
+        try server.answer("html")
+        let reason = try XCTUnwrap(failure(engine(attempts: 1)))
+        XCTAssertTrue(reason.contains("answered with a web page"), reason)
+    }
+
+    /// A stop (systemd's SIGTERM) while the server hangs before its first token: the question gives
+    /// up and no retry or backoff follows, well within the unit's 90 s stop limit (the limits alone
+    /// would take 3 tries of 60 s).
+    func testAStopCutsTheWaitForAFirstTokenAndTheRetries() throws {
+        try server.answer("hang-first")
+        var settings = RemoteEngine.Settings(url: server.url, model: "tiny")
+        (settings.firstTokenLimit, settings.attempts, settings.backoff) = (60, 3, 1)
+        let engine = RemoteEngine(settings: settings) { ([UInt8](try JPEGWriter.encode($0)), "image/jpeg") }
+        let stop = StopSignal()
+        let asked = DispatchSemaphore(value: 0)
+        let result = Box<String>()
+        let started = Date()
+        Thread.detachNewThread { [picture] in
+            do {
+                _ = try engine.generate(image: picture, prompt: "1. Is there a cat?", maxTokens: 16, cancellation: stop.cancellation)
+                result.value = "answered"
+            } catch {
+                result.value = "\(error)"
+            }
+            asked.signal()
+        }
+        usleep(500_000)
+        stop.request("SIGTERM")
+        XCTAssertEqual(asked.wait(timeout: .now() + 10), .success, "the stop was not waited out")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10)
+        XCTAssertTrue(result.value?.contains("lookd is stopping") == true, result.value ?? "")
+        XCTAssertEqual(server.requests, 1, "no retry after the stop")
     }
 
     func testAnAnswerStreamsAndIsRead() throws {

@@ -156,6 +156,50 @@ final class WebTests: XCTestCase {
         XCTAssertGreaterThan(value("process_resident_memory_bytes") ?? 0, 1_000_000)
     }
 
+    func testATokenlessPageAnswersOnlyThisMachinesNamesAndServesNoLinkedFile() throws {
+        // An empty or blank token guards nothing: refused before the run, whichever way it is given.
+        let photos = try TestMedia.photoFolder(in: dir)
+        for token in ["", "  ", "two words"] {
+            let refused = try Subprocess.run(
+                Fixtures.lookd,
+                ["watch", "--source", photos, "--rules", "a cat=log", "--model", "script:/dev/null", "--http", "0.0.0.0:8470", "--http-token", token])
+            XCTAssertEqual(refused.status, 2, "token \"\(token)\"")
+            XCTAssertTrue(refused.stderr.contains("--http-token"), refused.stderr)
+        }
+        let port = LoopbackPort.free()
+        let p = try watch("a cat=log", script: ["!wait 0.05 1. No"], port: port)
+        defer { if p.isRunning { p.terminate() } }
+        waitForPage(port)
+        let base = "http://127.0.0.1:\(port)"
+        // DNS rebinding: another site's name pointed at 127.0.0.1 sends that name as the Host.
+        for host in ["evil.example", "evil.example:\(port)", "127.0.0.1.evil.example", "[::2]:\(port)"] {
+            XCTAssertEqual(try fetch(base + "/api/status", header: "Host: \(host)").code, 403, host)
+        }
+        for host in ["localhost:\(port)", "127.0.0.1:\(port)", "127.1.2.3", "[::1]:\(port)"] {
+            XCTAssertEqual(try fetch(base + "/api/status", header: "Host: \(host)").code, 200, host)
+        }
+        XCTAssertEqual(try fetch(base + "/api/events", header: "Origin: https://evil.example").code, 403)
+        XCTAssertEqual(try fetch(base + "/api/status", header: "Origin: null").code, 403)
+        XCTAssertEqual(try fetch(base + "/api/status", header: "Origin: http://localhost:\(port)").code, 200)
+        // A link planted in the snapshots folder is not followed; a snapshot is served.
+        try FileManager.default.createSymbolicLink(atPath: path("snapshots/fire-1-00001.jpg"), withDestinationPath: "/etc/passwd")
+        try Data([0xFF, 0xD8, 0xFF, 0xD9]).write(to: dir.appendingPathComponent("snapshots/fire-1-00002.jpg"))
+        let linked = try fetch(base + "/snapshots/fire-1-00001.jpg")
+        XCTAssertEqual(linked.code, 404)
+        XCTAssertFalse(linked.body.contains("root:"))
+        XCTAssertEqual(try fetch(base + "/snapshots/fire-1-00002.jpg").code, 200)
+    }
+
+    func testAConditionThatLooksLikeMarkupLeavesThePageWorking() throws {
+        let port = LoopbackPort.free()
+        let p = try watch("a cat <!--<script>alert(1)</script>=log", script: ["!wait 0.1 1. No"], port: port)
+        defer { if p.isRunning { p.terminate() } }
+        waitForPage(port)
+        let page = try dom(port, holding: "data-frame=")
+        XCTAssertTrue(page.contains("1. a cat &lt;!--&lt;script&gt;alert(1)&lt;/script&gt;"), page)
+        XCTAssertFalse(page.contains(">connecting…<"), "the page read its state")
+    }
+
     func testOnlyGETOnlyItsPathsAndATokenOffLoopback() throws {
         // Off loopback without a token: refused before the run.
         let photos = try TestMedia.photoFolder(in: dir)

@@ -99,7 +99,9 @@ final class WebServer: @unchecked Sendable {
             for key in ["token", "n"] {
                 if let value = MHD_lookup_connection_value(connection, LOOKD_MHD_GET_ARGUMENT_KIND, key) { query[key] = String(cString: value) }
             }
-            func header(_ name: String) -> String? { MHD_lookup_connection_value(connection, LOOKD_MHD_HEADER_KIND, name).map { String(cString: $0) } }
+            func header(_ name: String) -> String? {
+                MHD_lookup_connection_value(connection, LOOKD_MHD_HEADER_KIND, name).map { String(cString: $0) }
+            }
             response = server.handler(
                 Request(
                     path: url.map { String(cString: $0) } ?? "/", query: query, authorization: header("Authorization"), host: header("Host"),

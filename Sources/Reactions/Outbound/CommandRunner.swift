@@ -160,7 +160,11 @@ public final class CommandRunner: @unchecked Sendable {
         private var killed: Set<pid_t> = []
 
         func add(_ pid: pid_t) { lock.withLock { _ = pids.insert(pid) } }
-        func remove(_ pid: pid_t) { lock.withLock { _ = pids.remove(pid); _ = killed.remove(pid) } }
+        func remove(_ pid: pid_t) {
+            lock.withLock {
+                _ = pids.remove(pid); _ = killed.remove(pid)
+            }
+        }
         func wasKilled(_ pid: pid_t) -> Bool { lock.withLock { killed.contains(pid) } }
 
         func killAll() {
