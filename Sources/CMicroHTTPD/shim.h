@@ -4,10 +4,12 @@
 #include <sys/socket.h>
 #include <microhttpd.h>
 
-static inline struct MHD_Daemon *lookd_mhd_start(unsigned int flags, const struct sockaddr *address,
+// The port is also given as MHD_start_daemon's own argument, which it ignores beside SOCK_ADDR but
+// names in its messages ("Failed to bind to port 8470").
+static inline struct MHD_Daemon *lookd_mhd_start(unsigned int flags, unsigned short port, const struct sockaddr *address,
                                                  MHD_AccessHandlerCallback handler, void *context,
                                                  unsigned int connection_limit, unsigned int timeout_seconds) {
-    return MHD_start_daemon(flags, 0, NULL, NULL, handler, context,
+    return MHD_start_daemon(flags, port, NULL, NULL, handler, context,
                             MHD_OPTION_SOCK_ADDR, address,
                             MHD_OPTION_CONNECTION_LIMIT, connection_limit,
                             MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,

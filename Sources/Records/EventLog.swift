@@ -13,6 +13,7 @@ public final class EventLog: @unchecked Sendable {
     private var fd: Int32
     private let lock = NSLock()
     private var outage = Outage()
+    private var lost = 0
     /// How write failures are reported (the journal by default).
     private let report: @Sendable (Log.Level, String) -> Void
 
@@ -47,6 +48,7 @@ public final class EventLog: @unchecked Sendable {
         var notes: [(Log.Level, String)] = []
         lock.withLock {
             if let reason = append(line) {
+                lost += 1
                 if outage.failed(reason) {
                     notes.append((.error, "The event log \(path!) cannot be written: \(reason). Its lines are lost until it can."))
                 }
@@ -58,6 +60,9 @@ public final class EventLog: @unchecked Sendable {
         }
         for (level, text) in notes { report(level, text) }
     }
+
+    /// Lines that could not be written in the whole run (a full disk, a file past its size limit).
+    public var lostLines: Int { lock.withLock { lost } }
 
     /// Starts a new file at the path (after logrotate moved the old one away): the next line goes to
     /// the new file; no line is split between the two.

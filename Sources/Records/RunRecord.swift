@@ -28,6 +28,8 @@ public final class RunRecord: @unchecked Sendable {
     private var failures: Recent<JSON>
     /// The change gate's counts (set by the loop before the record is written).
     public var gate = GateCounts()
+    /// Event-log lines that could not be written (a full disk), set before the record is written.
+    public var logLinesLost = 0
     /// The frames' and fires' entries kept, oldest first.
     public var frameEntries: [JSON] { frames.all }
     public var fireEntries: [JSON] { fires.all }
@@ -201,6 +203,7 @@ public final class RunRecord: @unchecked Sendable {
             ("window", .int(window)),
             ("seconds", .number(seconds)),
             ("stop", .string(stopReason)),
+            ("log_lines_lost", .int(logLinesLost)),
         ]
         for key in [
             "frame_ms", "model_ms", "first_token_ms", "grab_ms", "decode_ms", "scale_ms", "age_ms", "prompt_ms", "parse_ms", "record_ms", "gate_ms",

@@ -26,7 +26,8 @@ extension WatchEvent {
             return (
                 "mqtt", [("state", .string(m.state)), ("broker", .string(m.broker)), ("reason", .optional(m.reason)), ("dropped", .int(m.dropped))]
             )
-        case .stop(let reason, let frames): return ("stop", [("reason", .string(reason)), ("frames", .int(frames))])
+        case .stop(let reason, let frames, let lost):
+            return ("stop", [("reason", .string(reason)), ("frames", .int(frames)), ("log_lines_lost", .int(lost))])
         case .done(let frames, let fires, let record, _):
             return ("done", [("frames", .int(frames)), ("fires", .int(fires)), ("record", .string(record))])
         case .watching, .frame, .skipped, .reloading, .reloaded, .stopping: return nil

@@ -45,7 +45,7 @@ public enum WatchEvent: Sendable {
     /// The loop has ended; the run is stopping.
     case stopping(reason: String, WatchSnapshot)
     /// The stop line, then the run record is written and the done line follows.
-    case stop(reason: String, frames: Int)
+    case stop(reason: String, frames: Int, lostLines: Int)
     case done(frames: Int, fires: Int, record: String, WatchSnapshot)
 }
 

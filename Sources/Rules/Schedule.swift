@@ -27,6 +27,9 @@ public struct Schedule: Sendable, Equatable {
             guard let span = words.last, let (start, end) = times(span) else {
                 return .failure("when_active: \"\(part)\" needs a time range like 22:00-06:00 (24-hour, local time)")
             }
+            guard start != end else {
+                return .failure("when_active: \"\(part)\" starts and ends at the same time; for the whole day, leave when_active out")
+            }
             var days = Set<Int>()
             for word in words.dropLast() {
                 guard let d = Self.days(word) else {

@@ -15,7 +15,8 @@ enum LiveSourceEvents {
             let change: LiveChange.Change
             switch event {
             case .lost(let reason, let retry):
-                Log.shared.error("\(kind) lost: \(reason) Trying again in \(JSON.number(retry).text()) s.")
+                let sentence = reason.hasSuffix(".") ? reason : reason + "."
+                Log.shared.error("\(kind) lost: \(sentence) Trying again in \(JSON.number(retry).text()) s.")
                 change = .lost(reason: reason, retry: retry)
             case .stillLost(let attempt, let reason, let retry):
                 Log.shared.info("\(kind) still lost (try \(attempt)): \(reason)")

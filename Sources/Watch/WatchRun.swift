@@ -153,7 +153,9 @@ public final class WatchRun {
 
     /// The `stop` line, the run record, and the `done` line with where the record went.
     private func writeRecord(_ record: RunRecord, reason: String, seconds: Double, snapshot: WatchSnapshot) throws(WatchError) -> String {
-        stream.emit(.stop(reason: reason, frames: record.frameCount))
+        // Lines a full disk lost are counted where they can still be read: the stop line and the record.
+        record.logLinesLost = events.lostLines
+        stream.emit(.stop(reason: reason, frames: record.frameCount, lostLines: record.logLinesLost))
         do {
             let path = try record.write(to: Self.recordPath(config.recordDir, epoch: epoch), stopReason: reason, seconds: seconds)
             stream.emit(.done(frames: record.frameCount, fires: record.fireCount, record: path, snapshot))

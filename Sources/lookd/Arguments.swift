@@ -57,7 +57,7 @@ struct Arguments {
     func number(_ name: String, default fallback: Double, in range: ClosedRange<Double>) throws(CommandFailure) -> Double {
         guard let text = values[name] else { return fallback }
         guard let x = Double(text), range.contains(x) else {
-            let (low, high) = (JSON.number(range.lowerBound).text(), JSON.number(range.upperBound).text())
+            let (low, high) = (String(format: "%g", range.lowerBound), String(format: "%g", range.upperBound))
             throw usage("--\(name) must be a number from \(low) to \(high), not \"\(text)\"")
         }
         return x

@@ -50,7 +50,12 @@ enum ModelChoice {
     /// when none is set.
     static func remote(_ args: Arguments, environment: [String: String] = ProcessInfo.processInfo.environment) throws(CommandFailure) -> RemoteEngine?
     {
-        guard let url = args.value("engine") ?? environment["LOOKD_ENGINE"].flatMap({ $0.isEmpty ? nil : $0 }) else { return nil }
+        guard let url = args.value("engine") ?? environment["LOOKD_ENGINE"].flatMap({ $0.isEmpty ? nil : $0 }) else {
+            if args.value("jpeg-quality") != nil {
+                throw usage("--jpeg-quality goes with --engine (the in-process model takes the picture as it is)")
+            }
+            return nil
+        }
         var settings: RemoteEngine.Settings
         switch RemoteEngine.Settings.parse(url: url, model: args.value("model") ?? "", apiKey: environment["LOOKD_API_KEY"]) {
         case .success(let parsed): settings = parsed

@@ -1,5 +1,6 @@
 import Foundation
 import LookCore
+import Outputs
 import Records
 
 /// `lookd status`: what the running watch (the service, or one started by hand) is doing, read from
@@ -30,6 +31,9 @@ enum StatusCommand {
         var explicit = args.value("status")
         if let name = args.positional.first {
             guard explicit == nil else { throw usage("give an instance NAME or --status FILE, not both") }
+            guard OutputSettings.isName(name), name.count <= 64 else {
+                throw usage("an instance's name is letters, digits, - and _ (lookd@NAME), not \"\(name.withVisibleControls())\"")
+            }
             explicit = StatusFile.instancePath(name)
             guard FileManager.default.fileExists(atPath: explicit!) else {
                 let known = StatusFile.instances()

@@ -75,7 +75,8 @@ enum WatchSettings {
         }
         switch args.value("mqtt-discovery") ?? "homeassistant" {
         case "off": o.mqttDiscovery = nil
-        case let prefix where !prefix.isEmpty && !prefix.contains("#") && !prefix.contains("+"): o.mqttDiscovery = prefix
+        // Brokers keep `$` topics for themselves and drop what clients publish there, without a word.
+        case let prefix where !prefix.isEmpty && !prefix.contains("#") && !prefix.contains("+") && !prefix.hasPrefix("$"): o.mqttDiscovery = prefix
         case let other: throw usage("--mqtt-discovery is a topic prefix (homeassistant) or off, not \"\(other)\"")
         }
         o.mqttQueue = try args.integer("mqtt-queue", default: 256, in: 1...100_000)

@@ -23,3 +23,14 @@ final class MQTTClientLifetimeTests: XCTestCase {
         XCTAssertEqual(MosquittoHandle.live.value, live)
     }
 }
+
+/// What `--mqtt` takes.
+final class MQTTBrokerTests: XCTestCase {
+    func testAnIPv6LiteralLosesItsBracketsForTheSocketAndKeepsThemWhenShown() throws {
+        let broker = try MQTTBroker.parse("mqtt://[::1]:1884", environment: [:]).get()
+        XCTAssertEqual(broker.host, "::1")
+        XCTAssertEqual(broker.port, 1884)
+        XCTAssertEqual(broker.shown, "mqtt://[::1]:1884")
+        XCTAssertEqual(try MQTTBroker.parse("mqtts://broker.lan", environment: [:]).get().shown, "mqtts://broker.lan:8883")
+    }
+}

@@ -161,4 +161,10 @@ final class ScheduleTests: XCTestCase {
             XCTAssertThrowsError(try schedule(bad), bad)
         }
     }
+
+    func testARangeThatStartsWhereItEndsIsRefusedNotReadAsAllDay() throws {
+        XCTAssertThrowsError(try schedule("22:00-22:00")) { error in
+            XCTAssertTrue("\(error)".contains("starts and ends at the same time"), "\(error)")
+        }
+    }
 }

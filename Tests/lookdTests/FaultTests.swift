@@ -113,6 +113,34 @@ final class FaultTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("cannot be written: File too large"), r.stderr)
     }
 
+    func testLinesAFullDiskLostAreCountedInTheRunRecord() throws {
+        // The event log on a 64 KB tmpfs that fills; the record folder elsewhere. Needs root (as CI runs).
+        let small = path("small")
+        try FileManager.default.createDirectory(atPath: small, withIntermediateDirectories: true)
+        guard (try Subprocess.run("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", small])).status == 0 else {
+            return XCTFail("this test mounts a small tmpfs, which needs root")
+        }
+        defer { _ = try? Subprocess.run("/bin/umount", [small]) }
+        let photos = try TestMedia.photoFolder(in: dir)
+        let script = try Fixtures.script(["1. Yes", "1. No"], in: dir)
+        let r = try Subprocess.run(
+            Fixtures.lookd,
+            [
+                "watch", "--source", photos, "--rules", "a card=log", "--model", "script:" + script, "--photo-seconds", "0", "--seconds", "2",
+                "--no-sound", "--record", path("out"), "--log", small + "/events.jsonl",
+            ])
+        XCTAssertEqual(r.status, 0, "a service goes on through a full disk: \(r.stderr)")
+        let name = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: path("out")).first { $0.hasPrefix("watch-run-") })
+        let record = try XCTUnwrap(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path("out/\(name)")))) as? [String: Any])
+        let summary = try XCTUnwrap(record["summary"] as? [String: Any])
+        let lost = try XCTUnwrap(summary["log_lines_lost"] as? Int)
+        let written = try EventLogFile.read(small + "/events.jsonl").count
+        let frames = try XCTUnwrap(summary["frames"] as? Int)
+        XCTAssertGreaterThan(lost, 0)
+        XCTAssertGreaterThan(frames, written - 10, "more frames than lines fit: the lost ones are counted")
+    }
+
     func testFoldersThatCannotTakeRecordsAreFoundBeforeTheRunAndNamed() throws {
         let photos = try TestMedia.photoFolder(in: dir)
         let script = try Fixtures.script(["1. No"], in: dir)

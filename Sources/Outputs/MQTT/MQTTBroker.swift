@@ -15,7 +15,9 @@ public struct MQTTBroker: Sendable, Equatable {
         guard let parts = URLComponents(string: text), let scheme = parts.scheme?.lowercased(), ["mqtt", "mqtts"].contains(scheme) else {
             return .failure(MQTTURLError(text: "--mqtt takes mqtt://[user@]host[:port] or mqtts://…, not \"\(text)\""))
         }
-        guard let host = parts.host, !host.isEmpty else { return .failure(MQTTURLError(text: "--mqtt \(text) has no host")) }
+        // An IPv6 literal comes with its brackets, which a socket's address has not.
+        guard let bracketed = parts.host, !bracketed.isEmpty else { return .failure(MQTTURLError(text: "--mqtt \(text) has no host")) }
+        let host = bracketed.hasPrefix("[") && bracketed.hasSuffix("]") ? String(bracketed.dropFirst().dropLast()) : bracketed
         if parts.password != nil {
             return .failure(MQTTURLError(text: "--mqtt: put the password in LOOKD_MQTT_PASSWORD (the env file), not in the URL"))
         }
@@ -28,7 +30,7 @@ public struct MQTTBroker: Sendable, Equatable {
     }
 
     /// `host:port`, for messages.
-    public var shown: String { "\(tls ? "mqtts" : "mqtt")://\(user.map { "\($0)@" } ?? "")\(host):\(port)" }
+    public var shown: String { "\(tls ? "mqtts" : "mqtt")://\(user.map { "\($0)@" } ?? "")\(host.contains(":") ? "[\(host)]" : host):\(port)" }
 }
 
 public struct MQTTURLError: Error, Sendable, CustomStringConvertible {

@@ -106,7 +106,8 @@ final class MQTTPublisher: @unchecked Sendable {
             if everConnected {
                 Log.shared.notice("mqtt: \(client.broker.shown) is back\(away > 0 ? "; \(away) messages were dropped while it was away" : "")")
             } else {
-                Log.shared.notice("mqtt: connected to \(client.broker.shown)")
+                Log.shared.notice(
+                    "mqtt: connected to \(client.broker.shown)\(away > 0 ? "; \(away) messages were dropped before it could be reached" : "")")
             }
             everConnected = true
             onState?("connected", nil, away)

@@ -53,7 +53,7 @@ final class WebServer: @unchecked Sendable {
             v4.sin_port = UInt16(port).bigEndian
             started = withUnsafePointer(to: &v4) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    lookd_mhd_start(flags, $0, Self.access, context, UInt32(connectionLimit), UInt32(idleSeconds))
+                    lookd_mhd_start(flags, UInt16(port), $0, Self.access, context, UInt32(connectionLimit), UInt32(idleSeconds))
                 }
             }
         } else if inet_pton(AF_INET6, host, &v6.sin6_addr) == 1 {
@@ -62,7 +62,7 @@ final class WebServer: @unchecked Sendable {
             flags |= UInt32(MHD_USE_IPv6.rawValue)
             started = withUnsafePointer(to: &v6) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    lookd_mhd_start(flags, $0, Self.access, context, UInt32(connectionLimit), UInt32(idleSeconds))
+                    lookd_mhd_start(flags, UInt16(port), $0, Self.access, context, UInt32(connectionLimit), UInt32(idleSeconds))
                 }
             }
         } else {
