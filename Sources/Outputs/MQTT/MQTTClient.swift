@@ -21,9 +21,11 @@ final class MosquittoHandle: @unchecked Sendable {
     }
 }
 
-/// One connection to a broker through libmosquitto: its own network thread (`mosquitto_loop_start`)
-/// connects, keeps the connection alive and reconnects with backoff (1 s doubling to 30 s). A last
-/// will marks the instance offline if lookd dies. `publish` never blocks on the network.
+/// One connection to a broker through libmosquitto: a network thread of its own connects, keeps the
+/// connection alive and reconnects with backoff (1 s doubling to 30 s). libmosquitto's own loop ends
+/// for good on a failure it calls fatal (TLS, a refused login, a protocol error); this thread names
+/// that failure and tries again with the same backoff. A last will marks the instance offline if
+/// lookd dies. `publish` never blocks on the network.
 final class MQTTClient: @unchecked Sendable {
     private let mosquitto: MosquittoHandle
     private var handle: OpaquePointer { mosquitto.pointer }
@@ -31,6 +33,10 @@ final class MQTTClient: @unchecked Sendable {
     /// Called on the network thread when a connection is made, and when it is lost (with a reason).
     var onConnect: (@Sendable () -> Void)?
     var onDisconnect: (@Sendable (String) -> Void)?
+    private let lock = NSLock()
+    private var stopping = false
+    private let finished = DispatchSemaphore(value: 0)
+    private var started = false
 
     /// Sets the client up; a setting the library refuses throws, and the handle is freed once (by
     /// its own class).
@@ -66,11 +72,48 @@ final class MQTTClient: @unchecked Sendable {
 
     /// Starts the network thread and the first connection (which may fail; it is retried).
     func start() {
-        mosquitto_loop_start(handle)
-        let rc = mosquitto_connect_async(handle, broker.host, Int32(broker.port), 30)
-        if rc != MOSQ_ERR_SUCCESS.rawValue {
-            let reason = rc == MOSQ_ERR_ERRNO.rawValue ? String(cString: strerror(errno)) : String(cString: mosquitto_strerror(rc))
-            onDisconnect?(reason)
+        mosquitto_threaded_set(handle, true)
+        lock.withLock { started = true }
+        // The thread holds the client (and its handle) until it ends.
+        let thread = Thread { [self] in
+            run()
+            finished.signal()
+        }
+        thread.name = "lookd mqtt network"
+        thread.start()
+    }
+
+    private var isStopping: Bool { lock.withLock { stopping } }
+
+    /// Connects and runs libmosquitto's loop; when the loop gives up, says why and tries again.
+    private func run() {
+        let clock = MonotonicClock()
+        var delay = 1.0
+        var rc = mosquitto_connect_async(handle, broker.host, Int32(broker.port), 30)
+        while !isStopping {
+            if rc == MOSQ_ERR_SUCCESS.rawValue {
+                // Returns on a disconnect lookd asked for, or on a failure libmosquitto will not retry.
+                rc = mosquitto_loop_forever(handle, 1000, 1)
+                if isStopping { return }
+                if rc == MOSQ_ERR_SUCCESS.rawValue { rc = MOSQ_ERR_CONN_LOST.rawValue } else { delay = max(delay, 1) }
+            }
+            onDisconnect?(Self.reason(rc, errno: errno, tls: broker.tls))
+            let until = clock.now() + delay
+            while !isStopping && clock.now() < until { clock.sleep(0.05) }
+            delay = min(30, delay * 2)
+            if isStopping { return }
+            rc = mosquitto_reconnect_async(handle)
+        }
+    }
+
+    /// A libmosquitto error in words.
+    static func reason(_ rc: Int32, errno code: Int32, tls: Bool) -> String {
+        switch rc {
+        case MOSQ_ERR_ERRNO.rawValue: return String(cString: strerror(code))
+        case MOSQ_ERR_TLS.rawValue:
+            return "the TLS handshake failed (is the port a TLS listener, and its certificate one this machine trusts?)"
+        case MOSQ_ERR_AUTH.rawValue: return "the broker refused the user name or password"
+        default: return String(cString: mosquitto_strerror(rc))
         }
     }
 
@@ -97,7 +140,12 @@ final class MQTTClient: @unchecked Sendable {
         let deadline = clock.now() + seconds
         // Give the network thread a moment to send what is queued before the disconnect.
         while clock.now() < deadline, mosquitto_want_write(handle) { clock.sleep(0.01) }
+        let wasStarted = lock.withLock { () -> Bool in
+            stopping = true
+            return started
+        }
         mosquitto_disconnect(handle)
-        mosquitto_loop_stop(handle, false)
+        // The thread ends within a second (its loop's timeout), or within its connection's limit.
+        if wasStarted { _ = finished.wait(timeout: .now() + max(1.5, deadline - clock.now())) }
     }
 }
