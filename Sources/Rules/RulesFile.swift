@@ -12,9 +12,11 @@ import LookCore
 public enum RulesFile {
     /// Reads and checks the file at `path`.
     public static func load(path: String) throws(RulesError) -> RuleSet {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let exists = FileManager.default.fileExists(atPath: path)
-            throw RulesError(source: path, problem: exists ? "the rules file cannot be read" : "there is no rules file here")
+        guard FileManager.default.fileExists(atPath: path) else { throw RulesError(source: path, problem: "there is no rules file here") }
+        let data: Data
+        switch SmallInput.read(path, limit: 1 << 20) {
+        case .success(let bytes): data = Data(bytes)
+        case .failure(let failure): throw RulesError(source: path, problem: "the rules file cannot be read: \(failure.reason)")
         }
         guard !data.contains(0) else {
             throw RulesError(source: path, problem: "this is not a text file; a rules file is YAML text")

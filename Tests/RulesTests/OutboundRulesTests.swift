@@ -90,4 +90,20 @@ final class OutboundRulesTests: XCTestCase {
             problem("rules:\n  - when: a cat\n    post: http://h/x\n    run: [/bin/true]"),
             "rules.yaml:3:5: a rule has exactly one reaction; this one has run and post")
     }
+
+    /// Line breaks and control characters in a post's URL or a header's name could split a request
+    /// or drive a terminal: refused, and the message shows them escaped.
+    func testControlCharactersInAPostAreRefusedAndShownEscaped() {
+        XCTAssertEqual(
+            problem("rules:\n  - when: a cat\n    post: \"http://h/x\\r\\nX-Injected: 1\""),
+            "rules.yaml:3:11: the post's URL holds the control character U+000D (carriage return); write it in plain words")
+        XCTAssertEqual(
+            problem("rules:\n  - when: a cat\n    post: \"http://h/a b\""), "rules.yaml:3:11: the post's URL has a space in it; write %20 for one")
+        XCTAssertEqual(
+            problem("rules:\n  - when: a cat\n    post: {url: 'http://h/x', headers: {\"X\\e]0;t\\aY\": x}}"),
+            "rules.yaml:3:11: \"X\\u{1B}]0;t\\u{7}Y\" is not a header name (letters, digits, - and _)")
+        XCTAssertEqual(
+            problem("rules:\n  - when: a cat\n    post: \"https://u:secretpw@h/x y\""),
+            "rules.yaml:3:11: the post's URL has a space in it; write %20 for one")
+    }
 }

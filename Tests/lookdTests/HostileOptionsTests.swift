@@ -25,6 +25,15 @@ final class HostileOptionsTests: XCTestCase {
         }
     }
 
+    func testRulesFromAPipeAreReadAndAFolderIsNamedAsOne() throws {
+        let piped = try Subprocess.run("/bin/bash", ["-c", "\"$0\" check <(printf 'rules:\\n  - when: a cat\\n    log: true\\n')", Fixtures.lookd])
+        XCTAssertEqual(piped.status, 0, piped.stderr)
+        XCTAssertTrue(piped.stdout.contains("1. a cat → log"), piped.stdout)
+        let folder = try Subprocess.run(Fixtures.lookd, ["check", "/tmp"])
+        XCTAssertEqual(folder.status, 2)
+        XCTAssertTrue(folder.stderr.contains("/tmp: the rules file cannot be read: it is a folder"), folder.stderr)
+    }
+
     func testAnInstanceNameIsANameNotAPath() throws {
         for name in ["porch/../../x", "..", "a b", String(repeating: "a", count: 300)] {
             let r = try Subprocess.run(Fixtures.lookd, ["status", name])

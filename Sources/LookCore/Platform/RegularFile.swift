@@ -21,3 +21,25 @@ public enum RegularFile {
         return Array(bytes.prefix(got))
     }
 }
+
+/// Reading a small input whole: a file, or a pipe (`lookd check <(…)`, `--rules /dev/stdin`), up to
+/// a bound; what stops it is said in words.
+public enum SmallInput {
+    public static func read(_ path: String, limit: Int) -> Result<[UInt8], SafeFile.Failure> {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return .failure(SafeFile.Failure(path: path, reason: String(cString: strerror(errno)))) }
+        defer { Glibc.close(fd) }
+        var st = stat()
+        if fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFDIR { return .failure(SafeFile.Failure(path: path, reason: "it is a folder")) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { return .failure(SafeFile.Failure(path: path, reason: String(cString: strerror(errno)))) }
+            if n == 0 { return .success(bytes) }
+            bytes += chunk[0..<n]
+            if bytes.count > limit { return .failure(SafeFile.Failure(path: path, reason: "it is over \(limit >> 10) KB")) }
+        }
+    }
+}
