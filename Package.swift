@@ -65,7 +65,8 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["LookCore", "Media", "Capture", "Reactions", "Records", "VLM"], path: "Tests/TestSupport"),
         .target(name: "TestFixtures", dependencies: ["LookCore", "TestSupport"], path: "Tests/TestFixtures"),
         .testTarget(
-            name: "WatchTests", dependencies: ["Watch", "Records", "Rules", "Grounding", "Gate", "VLM", "Capture", "Media", "TestSupport"]),
+            name: "WatchTests",
+            dependencies: ["Watch", "Records", "Rules", "Grounding", "Gate", "VLM", "Capture", "Media", "Reactions", "TestSupport"]),
         .testTarget(
             name: "OutputsTests",
             dependencies: ["Outputs", "Watch", "Records", "Rules", "VLM", "HTTP", "Media", "LookCore", "TestSupport", "TestFixtures"]),

@@ -14,6 +14,8 @@ public protocol ReactionPerformer: AnyObject, Sendable {
     func count(for condition: String) -> Int
     /// Commands' and posts' outcomes so far.
     var outbound: OutboundCounts { get }
+    /// A fire's description came (nil: none came): what waits for it (`say: "{description}"`) goes on.
+    func described(_ reaction: Reaction, fire: FireContext, text: String?)
 }
 
 extension ReactionPerformer {
@@ -25,6 +27,7 @@ extension ReactionPerformer {
     public func keep(only conditions: Set<String>) {}
     public func count(for condition: String) -> Int { 0 }
     public var outbound: OutboundCounts { OutboundCounts() }
+    public func described(_ reaction: Reaction, fire: FireContext, text: String?) {}
 }
 
 /// The sound side of reactions: the clips, the output and the voice.
@@ -99,6 +102,8 @@ public final class Reactor: ReactionPerformer, @unchecked Sendable {
         case .sound(let sound):
             return play(sound.rawValue, fire: fire, condition: condition, shown: sound.rawValue)
         case .say(let line):
+            // A line with the fire's description in it is spoken once the description is in.
+            if line.contains(SpokenLine.placeholder) { return ReactionResult(performed: true, shown: "say", note: "spoken after the description") }
             log.notice("say: \(line)")
             return say(line, fire: fire, condition: condition)
         case .timer(let minutes):
@@ -209,6 +214,13 @@ public final class Reactor: ReactionPerformer, @unchecked Sendable {
         case .timer(let minutes): return timers.remaining(condition).map { Timers.clock($0) + " left" } ?? "timer \(Reaction.number(minutes)) min"
         default: return reaction.name
         }
+    }
+
+    public func described(_ reaction: Reaction, fire: FireContext, text: String?) {
+        guard case .say(let line) = reaction, line.contains(SpokenLine.placeholder) else { return }
+        let spoken = SpokenLine.fill(line, description: text, condition: fire.condition)
+        log.notice("say: \(spoken)")
+        _ = say(spoken, fire: fire.fire, condition: fire.condition)
     }
 
     /// After a reload: the state of rules whose words are gone is dropped (counts, running timers).

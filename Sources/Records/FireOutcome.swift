@@ -18,6 +18,8 @@ public struct FireOutcome: Sendable {
     /// An effect's hold setting (`--hold`) and, once it has played, the hold itself.
     public var holdSetting: Double
     public var hold: HoldOutcome?
+    /// Its description (`describe:`), once the model has given it.
+    public var describe: DescribeOutcome?
     /// What let it through: the turn (appear or disappear), the confirmation (`2 of 3`) and the
     /// answer's confidence, when the rule has such settings or the engine gave one.
     public var edge = "appear"
@@ -91,8 +93,12 @@ public struct FireOutcome: Sendable {
         ] + hold.fields
     }
 
-    /// The run record's entry: the fire line, and the hold's fields for an effect.
-    public var recordEntry: JSON { .object(eventFields + (hold?.fields ?? [])) }
+    /// The run record's entry: the fire line, the hold's fields for an effect, and its description.
+    public var recordEntry: JSON {
+        let described: [(String, JSON)] =
+            describe.map { [("description", .optional($0.text)), ("describe_ms", .number($0.seconds * 1000, places: 1))] } ?? []
+        return .object(eventFields + (hold?.fields ?? []) + described)
+    }
 
     /// The box on the picture: x, y, width and height in units of the picture (0–1); null for none.
     public static func unitBox(_ box: Box?) -> JSON {

@@ -175,6 +175,7 @@ public final class RunRecord: @unchecked Sendable {
             holdTotal += hold.held * 1000
             add("render_ms", hold.render.map { $0 * 1000 })
         }
+        if let describe = fire.describe { add("describe_ms", describe.seconds * 1000) }
     }
 
     private func add(_ key: String, _ value: Double?) {
@@ -207,7 +208,7 @@ public final class RunRecord: @unchecked Sendable {
         ]
         for key in [
             "frame_ms", "model_ms", "first_token_ms", "grab_ms", "decode_ms", "scale_ms", "age_ms", "prompt_ms", "parse_ms", "record_ms", "gate_ms",
-            "tokens_in", "tokens_out", "place_ms", "place_tokens", "render_ms",
+            "tokens_in", "tokens_out", "place_ms", "place_tokens", "render_ms", "describe_ms",
         ] {
             fields.append((key, stats(series[key]?.all ?? [])))
         }

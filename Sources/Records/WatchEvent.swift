@@ -27,6 +27,8 @@ public enum WatchEvent: Sendable {
     case fired(FireOutcome, rule: Rule, count: Int?)
     /// An effect's hold ended.
     case held(FireOutcome)
+    /// A fire's description came (or failed), after the frame's fires went out.
+    case described(DescribeOutcome, fire: FireOutcome)
     /// A frame is complete, with its fires and holds; `shown` is the picture the model got.
     case frame(FrameOutcome, shown: RGBImage?, WatchSnapshot)
     /// The change gate skipped a frame.

@@ -12,9 +12,11 @@ public struct WatchSnapshot: Sendable {
         public var shown: String
         /// A count rule's count (nil for other reactions).
         public var count: Int?
+        /// The latest fire's description (`describe:`).
+        public var description: String?
 
-        public init(rule: Rule, state: RuleMachine.State, shown: String, count: Int? = nil) {
-            (self.rule, self.state, self.shown, self.count) = (rule, state, shown, count)
+        public init(rule: Rule, state: RuleMachine.State, shown: String, count: Int? = nil, description: String? = nil) {
+            (self.rule, self.state, self.shown, self.count, self.description) = (rule, state, shown, count, description)
         }
     }
 

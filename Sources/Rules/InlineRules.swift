@@ -5,7 +5,7 @@ import LookCore
 /// `a chessboard=chime|a lighthouse=say:There is the lighthouse|stones=effect:ripple/water`.
 /// Reactions: chime, glass, bell, say:<line>, timer:<minutes>, count, log,
 /// effect:ripple|zoom|spotlight with an optional /water|horn|bells|chime, run:<program> <arguments>
-/// (split at spaces), post:<URL>.
+/// (split at spaces), post:<URL>; `+describe` after any of them asks for a sentence about each fire.
 public enum InlineRules {
     public static let source = "--rules"
 
@@ -29,7 +29,10 @@ public enum InlineRules {
             case .success(let c): condition = c
             case .failure(let p): throw fail(p.text)
             }
-            let word = part[part.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+            var word = part[part.index(after: eq)...].trimmingCharacters(in: .whitespaces)
+            // `a parcel=count+describe`: a sentence about each fire, beside the reaction.
+            let describe = word.lowercased().hasSuffix("+describe")
+            if describe { word = String(word.dropLast("+describe".count)).trimmingCharacters(in: .whitespaces) }
             let (name, value): (String, String?) = {
                 guard let colon = word.firstIndex(of: ":") else { return (word.lowercased(), nil) }
                 return (word[..<colon].lowercased(), String(word[word.index(after: colon)...]))
@@ -67,7 +70,9 @@ public enum InlineRules {
                     "unknown reaction \"\(word)\"; use chime, glass, bell, say:<line>, timer:<minutes>, count, log, effect:<ripple|zoom|spotlight>, run:<program> or post:<URL>"
                 )
             }
-            rules.append(Rule(condition: condition, reaction: reaction, line: 0, column: column))
+            var settings = RuleSettings()
+            if describe { settings.describe = .standard }
+            rules.append(Rule(condition: condition, reaction: reaction, line: 0, column: column, settings: settings))
         }
         return RuleSet(rules: rules, warnings: ReactionWords.duplicates(rules, source: source))
     }

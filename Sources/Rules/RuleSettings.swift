@@ -32,6 +32,8 @@ public struct RuleSettings: Sendable, Equatable {
     public var schedule: Schedule?
     /// The part of the frame the rule is asked about; nil: the whole frame.
     public var region: Region?
+    /// A sentence about each fire (`describe:`); nil: none.
+    public var describe: Describe?
 
     public init() {}
 
@@ -48,13 +50,18 @@ public struct RuleSettings: Sendable, Equatable {
         if let schedule { parts.append("active \(schedule.text)") }
         if let region { parts.append("region \(region.text)") }
         if !enabled { parts.append("disabled") }
+        switch describe {
+        case .standard?: parts.append("describe")
+        case .question(let text)?: parts.append("describe \"\(text)\"")
+        case nil: break
+        }
         return parts.joined(separator: " · ")
     }
 
     private static func number(_ x: Double) -> String { x == x.rounded() ? String(Int(x)) : String(x) }
 
     /// The keys a rule in the file may have besides `when:` and its reaction.
-    static let fileKeys = ["cooldown", "confirm", "min_confidence", "on", "enabled", "when_active"]
+    static let fileKeys = ["cooldown", "confirm", "min_confidence", "on", "enabled", "when_active", "describe"]
 
     /// Reads one setting from the file; the problem in words when it is wrong.
     mutating func set(_ key: String, _ text: String) -> Problem? {
@@ -75,6 +82,11 @@ public struct RuleSettings: Sendable, Equatable {
         case "when_active":
             switch Schedule.parse(text) {
             case .success(let s): schedule = s
+            case .failure(let problem): return problem
+            }
+        case "describe":
+            switch Describe.parse(text) {
+            case .success(let d): describe = d
             case .failure(let problem): return problem
             }
         case "on":

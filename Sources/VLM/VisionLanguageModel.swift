@@ -71,3 +71,14 @@ public final class EncodedImage: @unchecked Sendable {
         self.payload = payload
     }
 }
+
+extension VisionLanguageModel {
+    /// The files the model runs from, as the records name them (`model` and `mmproj`, or `script`).
+    public var recordFiles: JSON {
+        switch self {
+        case let engine as LlamaEngine: return .object([("model", .string(engine.modelPath)), ("mmproj", .string(engine.mmprojPath))])
+        case let script as ScriptedModel: return .object([("script", .string(script.path))])
+        default: return .null
+        }
+    }
+}

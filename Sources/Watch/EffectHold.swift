@@ -18,22 +18,17 @@ struct EffectHold {
         let start = clock.now()
         source.pause()
         let pausedAt = source.position
-        let job = RenderJob()
-        let hold = seconds
-        job.group.enter()
-        Thread.detachNewThread {
-            job.finish(EffectFilm.render(renderer, hold: max(hold, 1 / Double(EffectFilm.fps)), png: png, apng: apng))
-        }
+        let job = EffectFilm.Job(renderer, hold: max(seconds, 1 / Double(EffectFilm.fps)), png: png, apng: apng)
         clock.sleep(seconds - (clock.now() - start))
         let due = clock.now()
-        job.group.wait()
+        let result = job.wait()
         let waited = clock.now() - due
         let held = clock.now() - start
         source.resume()
         var outcome = HoldOutcome(
             held: held, pausedAt: pausedAt, resumedAt: source.position, png: nil, apng: nil, pictures: nil,
             render: nil, renderWait: waited, renderError: nil)
-        if let film = job.result {
+        if let film = result {
             (outcome.png, outcome.apng, outcome.pictures, outcome.render) = (film.png, film.apng, film.pictures, film.seconds)
             outcome.renderError = film.error
         } else {
@@ -41,18 +36,4 @@ struct EffectHold {
         }
         return outcome
     }
-}
-
-/// The drawing's result, handed from its thread to the loop's.
-private final class RenderJob: @unchecked Sendable {
-    let group = DispatchGroup()
-    private let lock = NSLock()
-    private var _result: EffectFilm.Output?
-
-    func finish(_ result: EffectFilm.Output) {
-        lock.withLock { _result = result }
-        group.leave()
-    }
-
-    var result: EffectFilm.Output? { lock.withLock { _result } }
 }

@@ -19,7 +19,7 @@ struct RunHeader {
         return [
             ("version", .string(version)),
             ("started", .string(ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(epoch))))),
-            ("engine", .string(model.engineName)), ("model", Self.files(of: model)),
+            ("engine", .string(model.engineName)), ("model", model.recordFiles),
             ("source", .object(source.fields)),
             ("rules_source", .string(rulesSource)), ("rules", RulesJSON.list(rules)),
             ("prompt", .string(config.prompt(for: rules))),
@@ -43,14 +43,5 @@ struct RunHeader {
                 ])
             ),
         ]
-    }
-
-    /// The files the model runs from, as the record names them.
-    static func files(of model: any VisionLanguageModel) -> JSON {
-        switch model {
-        case let engine as LlamaEngine: return .object([("model", .string(engine.modelPath)), ("mmproj", .string(engine.mmprojPath))])
-        case let script as ScriptedModel: return .object([("script", .string(script.path))])
-        default: return .null
-        }
     }
 }

@@ -52,6 +52,12 @@ public struct WatchConfig: Sendable {
     /// Limits of `run:` commands and `post:` requests.
     public var commands = CommandRunner.Settings()
     public var posts = Poster.Settings()
+    /// `--describe`: a sentence about every rule's fires (a rule's own `describe:` does it for one);
+    /// `--describe-tokens`: its most answer tokens; at most `describeLimit` fires of one frame are
+    /// described (the rest are skipped and counted), as the next frame waits for them.
+    public var describeAll = false
+    public var describeTokens = 40
+    public var describeLimit = 3
     /// What each photo shows, rule by rule, keyed by the photo's name without its extension.
     public var truth: [String: [Answer]] = [:]
 

@@ -47,6 +47,9 @@ public final class WatchLoop {
     /// Fires and accepted reloads so far in the run.
     public private(set) var fireCount = 0
     var reloadCount = 0
+    /// Each rule's latest description (by its words), and the descriptions skipped past the bound.
+    var lastDescriptions: [String: String] = [:]
+    var describeSkipped = 0
     /// `--frames` that cannot be written (a full disk): reported once, not once a frame.
     private var framesOutage = Outage()
 
@@ -159,7 +162,7 @@ public final class WatchLoop {
             WatchSnapshot.Row(
                 rule: rule, state: i < states.count ? states[i] : RuleMachine.State(),
                 shown: reactor.shown(rule.reaction, condition: rule.condition),
-                count: rule.reaction.isCount ? reactor.count(for: rule.condition) : nil)
+                count: rule.reaction.isCount ? reactor.count(for: rule.condition) : nil, description: lastDescriptions[rule.condition])
         }
         return WatchSnapshot(
             rows: rows, rulesSource: rulesSource, frame: latest?.index ?? 0, fired: !(latest?.fires.isEmpty ?? true),
@@ -248,6 +251,10 @@ public final class WatchLoop {
         for i in fired {
             fireCount += 1
             outcome.fires.append(fire(rule: i, number: fireCount, frame: index, captured: frame, shown: shown, place: places[i]))
+        }
+        describe(&outcome.fires) {
+            if wholeFrame == nil { wholeFrame = try? self.model.encode(shown) }
+            return wholeFrame
         }
         return outcome
     }

@@ -43,7 +43,10 @@ public final class WatchRun {
         self.outputs = outputs
         self.clock = clock
         self.epoch = epoch
-        try RecordFolders.make(config)
+        let folders = [(config.recordDir, "record folder"), (config.framesDir, "frames folder"), (config.effectsDir, "effects folder")]
+        for case (let dir?, let what) in folders + [(config.snapshotsDir, "snapshots folder")] {
+            if let problem = WritableFolder.problem(dir, what: what) { throw .record(problem) }
+        }
         do throws(SafeFile.Failure) {
             try SafeFile.check(Self.recordPath(config.recordDir, epoch: epoch))
         } catch {

@@ -49,6 +49,8 @@ enum WatchCommand {
           --context N           the model's context length in tokens (default 4096)
           --threads N           CPU threads for the model (default: one a physical core)
           --cooldown S          seconds after a fire in which the rule does not fire again (default 3)
+          --describe            after each fire, one sentence about the fired frame (or a rule's describe:), as a
+                                `described` event; say: "{description}" speaks it   --describe-tokens N (default 40)
         Effects (effect: ripple|zoom|spotlight):
           --hold S              seconds an effect holds the frame the model answered (default 3); the loop
                                 takes no frame meanwhile and a video stands still
@@ -125,7 +127,7 @@ enum WatchCommand {
         let run: WatchRun
         // The composition root's list: the terminal's line, then the service, MQTT and the page.
         let outputs: [any WatchOutput] =
-            [TerminalLine()]
+            [TerminalLine(isTerminal: Terminal.stderrIsTTY)]
             + outputSettings.outputs(source: config.source, eventsPath: config.eventLogPath, snapshotsDir: config.snapshotsDir, notifier: notifier)
         do { run = try WatchRun(config: config, version: version, outputs: outputs) } catch { throw failure(error) }
         let events = run.events
@@ -167,19 +169,6 @@ enum WatchCommand {
         Terminal.err("Stopped · \(ending.frames) frames · \(reactions) (\(ending.reason)) · record \(ending.record)")
         if let error = ending.failure { throw failure(error) }
         if ending.outputClosed { throw CommandFailure(code: .failure, message: "") }
-    }
-
-    /// The terminal's status line: each frame's answers and numbers, on a terminal only.
-    private final class TerminalLine: WatchOutput, @unchecked Sendable {
-        let name = "terminal"
-        private var shown = false
-        func receive(_ event: WatchEvent) {
-            guard Terminal.stderrIsTTY, case .frame(let frame, _, _) = event else { return }
-            let answers = frame.answers.enumerated().map { "\($0.offset + 1). \($0.element.rawValue)" }.joined(separator: " ")
-            StandardStream.error.write("\u{1B}[2K\r\(answers) · \(frame.numbers) · \(frame.place)")
-            shown = true
-        }
-        func stop() { if shown { StandardStream.error.write("\n") } }
     }
 
     /// A watch's error as the command's failure (exit 1, runtime failure).

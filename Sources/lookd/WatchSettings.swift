@@ -17,8 +17,9 @@ enum WatchSettings {
         "truth", "context", "threads", "cells", "effects", "status", "camera-size", "gate", "gate-threshold", "gate-fps",
         "gate-max", "gate-mask", "constrain", "snapshots", "keep-snapshots", "name", "mqtt", "mqtt-discovery", "mqtt-queue",
         "run-timeout", "post-timeout", "http", "http-token", "engine", "jpeg-quality", "first-token-timeout", "engine-tries",
+        "describe-tokens",
     ]
-    static let switches: Set<String> = ["no-sound", "cell-words", "grid", "watch-rules"]
+    static let switches: Set<String> = ["no-sound", "cell-words", "grid", "watch-rules", "describe"]
 
     static func config(_ args: Arguments) throws(CommandFailure) -> (WatchConfig, OutputSettings) {
         guard let source = args.value("source") else { throw usage("watch needs --source /dev/video0|FILE|URL|DIR") }
@@ -43,6 +44,8 @@ enum WatchSettings {
         c.cellWords = args.has("cell-words")
         if c.cellWords && cells != .ask { throw usage("--cell-words goes with --cells ask") }
         c.grid = args.has("grid")
+        c.describeAll = args.has("describe")
+        c.describeTokens = try args.integer("describe-tokens", default: 40, in: 4...512)
         c.effectsDir = args.value("effects")
         c.snapshotsDir = args.value("snapshots")
         c.keepSnapshots = args.value("keep-snapshots") ?? "1000"

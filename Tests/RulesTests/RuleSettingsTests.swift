@@ -168,3 +168,25 @@ final class ScheduleTests: XCTestCase {
         }
     }
 }
+
+/// `describe:` as written in a file and inline.
+final class DescribeSettingTests: XCTestCase {
+    private func setting(_ value: String) throws -> Describe? {
+        try RulesFile.parse("rules:\n  - when: a parcel\n    count: true\n    describe: \(value)\n", source: "r.yaml").rules[0].settings.describe
+    }
+
+    func testTrueAQuestionFalseAndWhatIsRefused() throws {
+        XCTAssertEqual(try setting("true"), .standard)
+        XCTAssertEqual(try setting("\"Is anyone carrying something? Say what.\""), .question("Is anyone carrying something? Say what."))
+        XCTAssertNil(try setting("false"))
+        XCTAssertThrowsError(try setting("\"\(String(repeating: "x", count: 301))\"")) { error in
+            XCTAssertTrue("\(error)".contains("at most 300 characters"), "\(error)")
+        }
+        XCTAssertThrowsError(try setting("\"Say \\e[2J what\"")) { error in XCTAssertTrue("\(error)".contains("control character"), "\(error)") }
+        let inline = try InlineRules.parse("a parcel=count+describe|a dog=say:Hello")
+        XCTAssertEqual(inline.rules[0].settings.describe, .standard)
+        XCTAssertEqual(inline.rules[0].reaction, .count)
+        XCTAssertNil(inline.rules[1].settings.describe)
+        XCTAssertEqual(inline.rules[0].settings.summary, "describe")
+    }
+}

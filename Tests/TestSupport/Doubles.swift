@@ -49,6 +49,11 @@ public final class RecordingReactions: ReactionPerformer, @unchecked Sendable {
     public init() {}
 
     public var performed: [(reaction: Reaction, condition: String)] { lock.withLock { _performed } }
+    /// The descriptions the reactions were told of, by fire number.
+    public var described: [(fire: Int, text: String?)] { lock.withLock { _described } }
+    private var _described: [(fire: Int, text: String?)] = []
+
+    public func described(_ reaction: Reaction, fire: FireContext, text: String?) { lock.withLock { _described.append((fire.fire, text)) } }
     /// The fires as the reactions got them.
     public var fires: [FireContext] { lock.withLock { _fires } }
 

@@ -63,6 +63,7 @@ public final class MQTTOutput: WatchOutput, OutputState, @unchecked Sendable {
         case .reloaded(true, let snapshot): adopt(snapshot.rows.map { ($0.rule, $0.count) })
         case .frame(_, _, let snapshot): states(snapshot)
         case .fired(let fire, let rule, let count): fired(fire, rule: rule, count: count)
+        case .described(let description, let fire): described(description, fire: fire)
         default: break
         }
     }
@@ -120,6 +121,18 @@ public final class MQTTOutput: WatchOutput, OutputState, @unchecked Sendable {
             publisher.retain("\(topic(rule))/snapshot", [UInt8](bytes))
         }
         if let count { publisher.retain("\(topic(rule))/count", String(count)) }
+    }
+
+    /// A fire's description: a `described` message on the events topic, and the rule's `fired`
+    /// attributes again, with the description in them.
+    private func described(_ description: DescribeOutcome, fire: FireOutcome) {
+        guard let publisher = lock.withLock({ publisher }), let context = fire.context else { return }
+        let message = JSON.object([("event", .string("described"))] + description.eventFields)
+        publisher.send(base + "/events", message.text())
+        guard case .object(let fields) = context.json else { return }
+        let rule = published.first { $0.condition == fire.condition }
+        let topic = rule.map { self.topic($0) } ?? "\(base)/rule/\(HomeAssistantDiscovery.id(fire.condition))"
+        publisher.retain("\(topic)/fired", JSON.object(fields + [("description", .optional(description.text))]).text())
     }
 
     /// Connected now, messages waiting, and dropped in the run.

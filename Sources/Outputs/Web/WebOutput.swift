@@ -72,6 +72,11 @@ public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
         case .frameFailed: metrics.failed()
         case .reloaded(let accepted, _): metrics.reloaded(accepted)
         case .report(let report): metrics.reported(report)
+        case .described(let description, let fire):
+            guard case .object(var fields)? = fire.context?.json else { break }
+            fields.append(("shown", .string(fire.result.performed ? fire.result.shown : "not performed: \(fire.result.note ?? "")")))
+            fields.append(("description", .optional(description.text)))
+            state.fire(.object(fields))
         case .live(let live):
             switch live.change {
             case .lost: metrics.source(up: false)

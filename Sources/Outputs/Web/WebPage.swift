@@ -54,6 +54,7 @@ enum WebPage {
           td { padding: 5px 4px; border-top: 1px solid var(--line); vertical-align: top; }
           td.answer { width: 3.2em; font-weight: 600; text-align: center; }
           .yes { color: var(--yes); } .no { color: var(--no); } .unread { color: var(--unread); }
+          .description { color: #cfcfd6; font-style: italic; }
           td.shown, td.fired { color: var(--dim); white-space: nowrap; text-align: right; }
           pre { margin: 0; white-space: pre-wrap; font: 13px/1.35 ui-monospace, monospace; color: #ccc; }
           #fires { display: flex; flex-direction: column; gap: 6px; }
@@ -114,7 +115,12 @@ enum WebPage {
 
         function showFire(f) {
           const list = $("fires");
-          if (list.querySelector('[data-fire="' + f.fire + '"]')) return;
+          const known = list.querySelector('[data-fire="' + f.fire + '"]');
+          if (known) {
+            // The same fire again: its description has come.
+            if (f.description && !known.querySelector(".description")) known.lastChild.append(text("div", f.description, "description"));
+            return;
+          }
           if (list.querySelector(".empty")) list.replaceChildren();
           const div = document.createElement("div");
           div.className = "fire";
@@ -133,6 +139,7 @@ enum WebPage {
           const words = document.createElement("div");
           words.append(text("div", f.condition + " → " + f.reaction + (f.shown ? " (" + f.shown + ")" : "")),
                        text("div", "fire " + f.fire + " · frame " + f.frame + " · " + new Date(f.time).toLocaleTimeString(), "when"));
+          if (f.description) words.append(text("div", f.description, "description"));
           div.append(words);
           list.prepend(div);
           while (list.children.length > 12) list.lastChild.remove();

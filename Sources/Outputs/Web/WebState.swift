@@ -52,6 +52,7 @@ final class WebState: @unchecked Sendable {
     private var picture: (index: Int, image: RGBImage)?
     private var jpeg: (index: Int, bytes: [UInt8])?
     private var fires: [String] = []
+    private var fireNumbers: [Int] = []
     private var readers: [ObjectIdentifier: Reader] = [:]
     let maxReaders: Int
 
@@ -68,12 +69,24 @@ final class WebState: @unchecked Sendable {
         broadcast("frame", "{\"frame\":\(index)}") { picture = (index, image) }
     }
 
-    /// A fire (its JSON as it left lookd, and what its row shows).
+    /// A fire (its JSON as it left lookd, and what its row shows); the same fire again (with its
+    /// description) takes its place.
     func fire(_ json: JSON) {
         let text = json.text()
+        let number: Int? = {
+            if case .object(let f) = json, case .int(let n)? = f.first(where: { $0.0 == "fire" })?.1 { return n } else { return nil }
+        }()
         broadcast("fire", text) {
+            if let number, let i = fireNumbers.firstIndex(of: number) {
+                fires[i] = text
+                return
+            }
             fires.append(text)
-            if fires.count > 12 { fires.removeFirst(fires.count - 12) }
+            fireNumbers.append(number ?? -1)
+            if fires.count > 12 {
+                fires.removeFirst(fires.count - 12)
+                fireNumbers.removeFirst(fireNumbers.count - 12)
+            }
         }
     }
 

@@ -41,3 +41,29 @@ public enum EffectFilm {
         return output
     }
 }
+
+extension EffectFilm {
+    /// A film drawn on a thread of its own (during a hold, off the loop's path); `wait` hands over
+    /// its result once it is drawn.
+    public final class Job: @unchecked Sendable {
+        private let group = DispatchGroup()
+        private let lock = NSLock()
+        private var output: Output?
+
+        /// Starts drawing `renderer`'s film for `hold` seconds into `png` and `apng`.
+        public init(_ renderer: EffectRenderer, hold: Double, png: String, apng: String) {
+            group.enter()
+            Thread.detachNewThread { [self] in
+                let film = EffectFilm.render(renderer, hold: hold, png: png, apng: apng)
+                lock.withLock { output = film }
+                group.leave()
+            }
+        }
+
+        /// Waits until the film is drawn; its result.
+        public func wait() -> Output? {
+            group.wait()
+            return lock.withLock { output }
+        }
+    }
+}
