@@ -37,6 +37,9 @@ public struct Post: Sendable, Equatable {
     public var headers: [Header]
     /// Whether the fire's snapshot goes too, as a second part of a `multipart/form-data` body.
     public var snapshot: Bool
+    /// `wait: description`: the post goes once the fire's description is in (or has failed, or its
+    /// wait is over), and carries it.
+    public var waitForDescription = false
 
     public init(url: String, format: Format = .json, headers: [Header] = [], snapshot: Bool = false) {
         self.url = url
@@ -70,6 +73,9 @@ public struct FireContext: Sendable, Equatable {
     public var box: Box?
     /// The instance that fired (`--name`), for outputs that several instances share.
     public var instance: String
+    /// The fire's description, for outputs that waited for it; why there is none, when none came.
+    public var description: String?
+    public var descriptionProblem: String?
 
     public init(
         fire: Int, rule: Int, condition: String, reaction: String, frame: Int, time: Date, edge: String = "appear",
@@ -99,16 +105,24 @@ public struct FireContext: Sendable, Equatable {
     public var boxText: String? { box.map { "\($0.left),\($0.top),\($0.right),\($0.bottom)" } }
 
     public var json: JSON {
-        .object([
-            ("instance", .string(instance)), ("fire", .int(fire)), ("rule", .int(rule)), ("condition", .string(condition)),
-            ("reaction", .string(reaction)), ("edge", .string(edge)), ("frame", .int(frame)), ("time", .string(isoTime)),
-            ("confidence", .optional(confidence, places: 4)), ("snapshot", .optional(snapshot)),
-            ("box", box.map { .ints([$0.left, $0.top, $0.right, $0.bottom]) } ?? .null),
-        ])
+        .object(
+            [
+                ("instance", .string(instance)), ("fire", .int(fire)), ("rule", .int(rule)), ("condition", .string(condition)),
+                ("reaction", .string(reaction)), ("edge", .string(edge)), ("frame", .int(frame)), ("time", .string(isoTime)),
+                ("confidence", .optional(confidence, places: 4)), ("snapshot", .optional(snapshot)),
+                ("box", box.map { .ints([$0.left, $0.top, $0.right, $0.bottom]) } ?? .null),
+            ] + described)
+    }
+
+    /// A fire that waited for its description carries it, or says why there is none.
+    private var described: [(String, JSON)] {
+        guard description != nil || descriptionProblem != nil else { return [] }
+        return [("description", .optional(description)), ("description_problem", .optional(descriptionProblem))]
     }
 
     /// The plain-text line a `format: text` post sends.
     public var line: String {
+        if let description { return "\(description) (\(condition), \(instance))" }
         var words = "\(condition) (rule \(rule), \(edge == "appear" ? "seen" : "gone")"
         if let confidence { words += String(format: ", %.0f%%", confidence * 100) }
         return words + ", \(instance), \(isoTime))"
@@ -120,7 +134,7 @@ public struct FireContext: Sendable, Equatable {
             "LOOKD_INSTANCE": instance, "LOOKD_FIRE": String(fire), "LOOKD_RULE": String(rule), "LOOKD_CONDITION": condition,
             "LOOKD_REACTION": reaction, "LOOKD_EDGE": edge, "LOOKD_FRAME": String(frame), "LOOKD_TIME": isoTime,
             "LOOKD_CONFIDENCE": confidence.map { String(format: "%.4f", $0) } ?? "", "LOOKD_SNAPSHOT": snapshot ?? "",
-            "LOOKD_BOX": boxText ?? "",
+            "LOOKD_BOX": boxText ?? "", "LOOKD_DESCRIPTION": description ?? "",
         ]
     }
 }

@@ -66,8 +66,10 @@ public final class Reactor: ReactionPerformer, @unchecked Sendable {
         (counts.commandsDropped, counts.postsDropped) = (commands.dropped, poster.dropped)
         return counts
     }
-    /// Whether commands or posts are running or waiting.
-    public var outboundBusy: Bool { commands.busy || poster.busy }
+    /// Whether commands or posts are running or waiting (a post for its description too).
+    public var outboundBusy: Bool { commands.busy || poster.busy || lock.withLock { !awaiting.isEmpty } }
+    /// Posts waiting for their fire's description, by fire number.
+    private var awaiting: [Int: (post: Post, fire: FireContext)] = [:]
     /// Later outcomes: sounds played, lines spoken, countdowns ended.
     public var onReport: (@Sendable (ReactionReport) -> Void)?
 
@@ -116,6 +118,13 @@ public final class Reactor: ReactionPerformer, @unchecked Sendable {
             let started = commands.start(command, fire: context) { [weak self] ran in self?.commandEnded(ran) }
             if !started { return dropped("run", commands.dropped, "commands", commands.settings.limit, commands.settings.waiting) }
             return ReactionResult(performed: true, shown: "run")
+        case .post(let post) where post.waitForDescription:
+            lock.withLock { awaiting[fire] = (post, context) }
+            let limit = poster.settings.descriptionWait
+            DispatchQueue.global().asyncAfter(deadline: .now() + limit) { [weak self] in
+                self?.sendAwaiting(fire, description: nil, problem: "no description came within \(Reaction.number(limit)) s")
+            }
+            return ReactionResult(performed: true, shown: "post", note: "sent with its description")
         case .post(let post):
             let started = poster.start(post, fire: context) { [weak self] sent in self?.postEnded(sent) }
             if !started { return dropped("post", poster.dropped, "posts", poster.settings.limit, poster.settings.waiting) }
@@ -217,10 +226,28 @@ public final class Reactor: ReactionPerformer, @unchecked Sendable {
     }
 
     public func described(_ reaction: Reaction, fire: FireContext, text: String?) {
+        if case .post = reaction { sendAwaiting(fire.fire, description: text, problem: text == nil ? "the description failed" : nil) }
         guard case .say(let line) = reaction, line.contains(SpokenLine.placeholder) else { return }
         let spoken = SpokenLine.fill(line, description: text, condition: fire.condition)
         log.notice("say: \(spoken)")
         _ = say(spoken, fire: fire.fire, condition: fire.condition)
+    }
+
+    /// Sends a post that waited for its fire's description: with it, or saying why there is none.
+    /// Whichever comes first (the description, its time limit, the stop) sends it; the rest find nothing.
+    private func sendAwaiting(_ number: Int, description: String?, problem: String?) {
+        guard let (post, context) = lock.withLock({ awaiting.removeValue(forKey: number) }) else { return }
+        var fire = context
+        (fire.description, fire.descriptionProblem) = (description, problem)
+        if let problem { log.notice("post: \(fire.condition) (fire \(number)) goes without its description: \(problem)") }
+        if !poster.start(post, fire: fire, done: { [weak self] sent in self?.postEnded(sent) }) {
+            _ = dropped("post", poster.dropped, "posts", poster.settings.limit, poster.settings.waiting)
+        }
+    }
+
+    /// The watch is stopping: posts still waiting for a description go now, without it.
+    public func sendAwaitingPosts() {
+        for number in lock.withLock({ Array(awaiting.keys) }) { sendAwaiting(number, description: nil, problem: "lookd stopped before it came") }
     }
 
     /// After a reload: the state of rules whose words are gone is dropped (counts, running timers).

@@ -183,6 +183,8 @@ public enum RulesFile {
             case .failure(let problem): throw fail(value, problem.text)
             }
         }
+        // A post that waits for the fire's description has one asked.
+        if case .post(let p) = reaction, p.waitForDescription, settings.describe == nil { settings.describe = .standard }
         return Rule(condition: condition, reaction: reaction, line: when.key.mark.line, column: when.key.mark.column, settings: settings)
     }
 
@@ -212,6 +214,7 @@ public enum RulesFile {
         var format: String?
         var headers: [(String, String)] = []
         var snapshot = false
+        var wait = false
         switch node {
         case .scalar(let text, _, _): url = text
         case .sequence: throw fail(node, "post: is a URL, or a map with url, format, headers and snapshot")
@@ -225,6 +228,11 @@ public enum RulesFile {
                         throw fail(pair.value, "snapshot: is true or false")
                     }
                     snapshot = ["true", "yes", "on"].contains(t)
+                case "wait":
+                    guard let t = pair.value.text?.lowercased(), ["description", "none"].contains(t) else {
+                        throw fail(pair.value, "wait: is description (the post goes with the fire's description) or none")
+                    }
+                    wait = t == "description"
                 case "headers":
                     guard case .mapping(let list, _) = pair.value else { throw fail(pair.value, "headers: is a map, like {Title: Door}") }
                     for header in list {
@@ -233,13 +241,15 @@ public enum RulesFile {
                         }
                         headers.append((name, value))
                     }
-                default: throw fail(pair.key, "unknown key \"\(pair.key.text ?? "")\" in post:; use url, format, headers or snapshot")
+                default: throw fail(pair.key, "unknown key \"\(pair.key.text ?? "")\" in post:; use url, format, headers, snapshot or wait")
                 }
             }
             guard url != nil else { throw fail(node, "post: needs url:") }
         }
         switch ReactionWords.post(url: url ?? "", format: format, headers: headers, snapshot: snapshot) {
-        case .success(let p): return p
+        case .success(var p):
+            p.waitForDescription = wait
+            return p
         case .failure(let problem): throw fail(node, problem.text)
         }
     }

@@ -50,7 +50,8 @@ enum WatchCommand {
           --threads N           CPU threads for the model (default: one a physical core)
           --cooldown S          seconds after a fire in which the rule does not fire again (default 3)
           --describe            after each fire, one sentence about the fired frame (or a rule's describe:), as a
-                                `described` event; say: "{description}" speaks it   --describe-tokens N (default 40)
+                                `described` event; say: "{description}" speaks it   --describe-tokens N (default 40);
+                                a post's wait: description waits for it --describe-timeout S (15)
         Effects (effect: ripple|zoom|spotlight):
           --hold S              seconds an effect holds the frame the model answered (default 3); the loop
                                 takes no frame meanwhile and a video stands still

@@ -17,7 +17,7 @@ enum WatchSettings {
         "truth", "context", "threads", "cells", "effects", "status", "camera-size", "gate", "gate-threshold", "gate-fps",
         "gate-max", "gate-mask", "constrain", "snapshots", "keep-snapshots", "name", "mqtt", "mqtt-discovery", "mqtt-queue",
         "run-timeout", "post-timeout", "http", "http-token", "engine", "jpeg-quality", "first-token-timeout", "engine-tries",
-        "describe-tokens",
+        "describe-tokens", "describe-timeout",
     ]
     static let switches: Set<String> = ["no-sound", "cell-words", "grid", "watch-rules", "describe"]
 
@@ -46,6 +46,7 @@ enum WatchSettings {
         c.grid = args.has("grid")
         c.describeAll = args.has("describe")
         c.describeTokens = try args.integer("describe-tokens", default: 40, in: 4...512)
+        c.posts.descriptionWait = try args.number("describe-timeout", default: 15, in: 0.1...600)
         c.effectsDir = args.value("effects")
         c.snapshotsDir = args.value("snapshots")
         c.keepSnapshots = args.value("keep-snapshots") ?? "1000"

@@ -85,7 +85,7 @@ final class OutboundRulesTests: XCTestCase {
             "rules.yaml:3:11: \"Bad Name\" is not a header name (letters, digits, - and _)")
         XCTAssertEqual(
             problem("rules:\n  - when: a cat\n    post: {url: 'http://h/x', method: PUT}"),
-            "rules.yaml:3:31: unknown key \"method\" in post:; use url, format, headers or snapshot")
+            "rules.yaml:3:31: unknown key \"method\" in post:; use url, format, headers, snapshot or wait")
         XCTAssertEqual(
             problem("rules:\n  - when: a cat\n    post: http://h/x\n    run: [/bin/true]"),
             "rules.yaml:3:5: a rule has exactly one reaction; this one has run and post")

@@ -17,6 +17,8 @@ public final class Poster: @unchecked Sendable {
         public var backoff: Double
         public var limit: Int
         public var waiting: Int
+        /// Seconds a `wait: description` post waits for the fire's description (`--describe-timeout`).
+        public var descriptionWait = 15.0
 
         public init(timeLimit: Double = 10, connectLimit: Double = 5, attempts: Int = 3, backoff: Double = 1, limit: Int = 4, waiting: Int = 32) {
             self.timeLimit = timeLimit
