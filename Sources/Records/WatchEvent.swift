@@ -12,7 +12,7 @@ public enum WatchEvent: Sendable {
     /// A stage failed: `model`, `source`, `rules`, `watch`, `record`, or an output's name.
     case failed(stage: String, message: String)
     /// The source is open.
-    case source(SourceNote)
+    case source(SourceInfo)
     /// Rules were loaded at the start, reloaded, or a reload was rejected.
     case rules(RulesChange)
     /// The sounds this build has (when sounds play).
@@ -51,23 +51,7 @@ public enum WatchEvent: Sendable {
     case done(frames: Int, fires: Int, record: String, WatchSnapshot)
 }
 
-/// The source as the records name it.
-public struct SourceNote: Sendable {
-    public var kind: String
-    public var name: String
-    public var width: Int
-    public var height: Int
-    public var fps: Double?
-    public var duration: Double?
-    public var pace: String
-    /// A photo folder's photo count.
-    public var count: Int?
-
-    public init(kind: String, name: String, width: Int, height: Int, fps: Double?, duration: Double?, pace: String, count: Int?) {
-        (self.kind, self.name, self.width, self.height) = (kind, name, width, height)
-        (self.fps, self.duration, self.pace, self.count) = (fps, duration, pace, count)
-    }
-
+extension SourceInfo {
     /// The run record header's `source` object (the `source` line without the count).
     public var fields: [(String, JSON)] {
         [

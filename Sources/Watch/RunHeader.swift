@@ -12,7 +12,7 @@ struct RunHeader {
     let epoch: Int
     let eventLog: String?
 
-    func fields(model: any VisionLanguageModel, source: SourceNote, rules set: RuleSet, rulesSource: String, gate: Bool) -> [(String, JSON)] {
+    func fields(model: any VisionLanguageModel, source: SourceInfo, rules set: RuleSet, rulesSource: String, gate: Bool) -> [(String, JSON)] {
         let rules = set.rules
         let placeAsked = config.cells == .box || config.cells == .ask
         let masks = (config.gate.masks + set.gateMasks).map { JSON.array([$0.left, $0.top, $0.right, $0.bottom].map { .number($0) }) }

@@ -90,15 +90,12 @@ public final class WatchRun {
             throw .rules("\(rulesSource): \(problem)")
         }
         if let warning = config.tokensWarning(rules: rules.rules.count) { Log.shared.warning(warning) }
-        let note = SourceNote(
-            kind: info.kind, name: info.name, width: info.width, height: info.height, fps: info.fps, duration: info.duration,
-            pace: info.pace, count: info.count)
         let record = RunRecord(epoch: epoch, rules: rules.rules, window: Self.window(for: info))
         record.header = RunHeader(config: config, version: version, epoch: epoch, eventLog: events.path).fields(
-            model: model, source: note, rules: rules, rulesSource: rulesSource, gate: config.gateEnabled(for: info))
+            model: model, source: info, rules: rules, rulesSource: rulesSource, gate: config.gateEnabled(for: info))
         recorder.record = record
         if let live = source as? any LiveSource { LiveSourceEvents.watch(live, events: stream, stop: stop) }
-        stream.emit(.source(note))
+        stream.emit(.source(info))
         stream.emit(.rules(.loaded(rules.rules, source: rulesSource, warnings: rules.warnings)))
 
         // The outputs start before any wait, so that MQTT is connected and discovered by the first frame.

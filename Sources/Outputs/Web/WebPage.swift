@@ -11,8 +11,8 @@ enum WebPage {
     }
 
     /// JSON made safe inside a `<script>`: `<`, `>` and `&` (which can be read as `</script>`, `<!--`
-    /// or an entity) and the two line separators JavaScript ends a line at become `\uXXXX` escapes,
-    /// which only occur inside JSON strings, where they mean the same characters.
+    /// or an entity) become `\uXXXX` escapes, which only occur inside JSON strings, where they mean
+    /// the same characters. (lookd's JSON escapes the line separators JavaScript ends a line at.)
     static func scriptSafe(_ json: String) -> String {
         var out = ""
         out.reserveCapacity(json.utf8.count)
@@ -21,8 +21,6 @@ enum WebPage {
             case "<": out += "\\u003c"
             case ">": out += "\\u003e"
             case "&": out += "\\u0026"
-            case "\u{2028}": out += "\\u2028"
-            case "\u{2029}": out += "\\u2029"
             default: out.unicodeScalars.append(scalar)
             }
         }
