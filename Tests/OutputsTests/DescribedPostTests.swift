@@ -40,4 +40,53 @@ final class DescribedPostTests: XCTestCase {
         let described = watch.events.filter { $0["event"] as? String == "described" }
         XCTAssertEqual(described.map { $0["description"] as? String }, ["A courier leaves a box.", "He waves.", nil])
     }
+
+    /// A description slower than `--describe-timeout`: the post goes without it, saying so, and the
+    /// description still follows as its event.
+    func testAPostGoesWithoutADescriptionThatIsLate() throws {
+        let server = try PostServer()
+        let dir = try Fixtures.scratch()
+        let rules = dir.appendingPathComponent("rules.yaml").path
+        try "rules:\n  - when: a parcel\n    post: {url: \"\(server.url("/ok"))\", wait: description}\n".write(
+            toFile: rules, atomically: true, encoding: .utf8)
+        var watch = InProcessWatch(rules: rules, in: dir, clock: MonotonicClock())
+        watch.config.posts.descriptionWait = 0.2
+        _ = try watch.run(answers: ["1. Yes", "!wait 1 A courier leaves a box."], frames: 1, outputs: [])
+        let body = try XCTUnwrap(server.requests.first?.body)
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: body) as? [String: Any])
+        XCTAssertTrue(json["description"] is NSNull)
+        XCTAssertEqual(json["description_problem"] as? String, "no description came within 0.2 s")
+        XCTAssertEqual(watch.events.first { $0["event"] as? String == "described" }?["description"] as? String, "A courier leaves a box.")
+        XCTAssertEqual(server.requests.count, 1, "sent once: the late description finds nothing waiting")
+    }
+
+    /// The fire itself is not delayed by `describe:`: a post without `wait:` of a rule that is
+    /// described leaves as soon as one of a rule that is not (printed; the assertion rules out a
+    /// post held for the description).
+    func testAFiresOwnPostLeavesBeforeItsDescription() throws {
+        let server = try PostServer()
+        let dir = try Fixtures.scratch()
+        let rules = dir.appendingPathComponent("rules.yaml").path
+        try """
+        rules:
+          - when: a parcel
+            post: "\(server.url("/ok"))"
+            describe: true
+          - when: a dog
+            post: "\(server.url("/ok"))"
+        """.write(toFile: rules, atomically: true, encoding: .utf8)
+        let watch = InProcessWatch(rules: rules, in: dir, clock: MonotonicClock())
+        let started = Date().timeIntervalSince1970
+        _ = try watch.run(answers: ["1. Yes\\n2. Yes", "!wait 0.8 A courier leaves a box."], frames: 1, outputs: [])
+        let arrived = Dictionary(
+            uniqueKeysWithValues: server.requests.compactMap { request -> (String, Double)? in
+                guard let json = try? JSONSerialization.jsonObject(with: request.body) as? [String: Any], let c = json["condition"] as? String else {
+                    return nil
+                }
+                return (c, request.time - started)
+            })
+        let (described, plain) = (try XCTUnwrap(arrived["a parcel"]), try XCTUnwrap(arrived["a dog"]))
+        print("MEASURE fire→post: described rule \(Int(described * 1000)) ms, plain rule \(Int(plain * 1000)) ms (the description took 800 ms)")
+        XCTAssertLessThan(described, 0.7, "the described rule's post did not wait for its description")
+    }
 }

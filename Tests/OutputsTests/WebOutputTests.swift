@@ -44,6 +44,20 @@ final class WebOutputTests: XCTestCase {
         XCTAssertEqual(get("http://127.0.0.1:\(port)/api/status").status, 0, "the page stops with the run")
     }
 
+    func testAFiresDescriptionJoinsItOnThePage() throws {
+        let dir = try Fixtures.scratch()
+        let watch = InProcessWatch(rules: "a cat=log+describe", in: dir)
+        let port = LoopbackPort.free()
+        var fires = ""
+        let probe = OnFrame { [self] frame in if frame.index == 2 { fires = get("http://127.0.0.1:\(port)/api/fires").body } }
+        _ = try watch.run(
+            answers: ["1. Yes", "A cat <b>naps</b> on the mat.", "1. Yes"], frames: 2,
+            outputs: OutputSettings.page(port: port, notifier: RecordingNotifier(), watch: watch) + [probe])
+        let list = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(fires.utf8)) as? [[String: Any]])
+        XCTAssertEqual(list.count, 1, "the fire once, its description with it: \(fires)")
+        XCTAssertEqual(list.first?["description"] as? String, "A cat <b>naps</b> on the mat.")
+    }
+
     func testAnOutputThatCannotStartEndsTheRunWithItsErrorStopAndDoneLines() throws {
         let dir = try Fixtures.scratch()
         let watch = InProcessWatch(rules: "a cat=log", in: dir)

@@ -18,6 +18,23 @@ final class ReactorTests: XCTestCase {
         XCTAssertEqual(lines.all.last, "<5>log: 14:03:27 visitor 4\n")
     }
 
+    /// `say: "{description}"`: nothing is spoken at the fire; the line is spoken, filled in, once the
+    /// description is in, or with the rule's words when none came.
+    func testALineWithTheDescriptionIsSpokenOnceItIsIn() {
+        let lines = CollectedLines()
+        let reactor = Reactor(log: Log(threshold: .notice, journal: true) { lines.add($0) })
+        let fire = FireContext(fire: 4, rule: 1, condition: "a parcel", reaction: "say", frame: 9, time: Date())
+        let said = reactor.perform(.say("Look: {description}"), fire: fire)
+        XCTAssertEqual(said.note, "spoken after the description")
+        XCTAssertFalse(lines.all.contains { $0.contains("say:") }, "nothing spoken at the fire")
+        reactor.described(.say("Look: {description}"), fire: fire, text: "A courier leaves a box.")
+        XCTAssertEqual(lines.all.filter { $0.contains("say:") }, ["<5>say: Look: A courier leaves a box.\n"])
+        reactor.described(.say("{description}"), fire: fire, text: nil)
+        XCTAssertEqual(lines.all.filter { $0.contains("say:") }.last, "<5>say: a parcel\n", "the rule's words stand in")
+        reactor.described(.say("There is the parcel"), fire: fire, text: "ignored")
+        XCTAssertEqual(lines.all.filter { $0.contains("say:") }.count, 2, "a line without the placeholder was spoken at its fire")
+    }
+
     func testWithSoundOffSoundsAreNotPerformedAndSaySo() {
         let result = Reactor(audio: nil).perform(.sound(.chime), condition: "a cat", fire: 1, at: Date())
         XCTAssertFalse(result.performed)

@@ -72,11 +72,7 @@ public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
         case .frameFailed: metrics.failed()
         case .reloaded(let accepted, _): metrics.reloaded(accepted)
         case .report(let report): metrics.reported(report)
-        case .described(let description, let fire):
-            guard case .object(var fields)? = fire.context?.json else { break }
-            fields.append(("shown", .string(fire.result.performed ? fire.result.shown : "not performed: \(fire.result.note ?? "")")))
-            fields.append(("description", .optional(description.text)))
-            state.fire(.object(fields))
+        case .described(_, let fire): if let json = Self.shown(fire) { state.fire(json) }
         case .live(let live):
             switch live.change {
             case .lost: metrics.source(up: false)
@@ -148,11 +144,15 @@ public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
     func frame(_ outcome: FrameOutcome, shown: RGBImage?) {
         metrics.answered(outcome)
         if let shown { state.frame(outcome.index, shown) }
-        for fire in outcome.fires {
-            guard var json = fire.context?.json, case .object(var fields) = json else { continue }
-            fields.append(("shown", .string(fire.result.performed ? fire.result.shown : "not performed: \(fire.result.note ?? "")")))
-            json = .object(fields)
-            state.fire(json)
-        }
+        for fire in outcome.fires { if let json = Self.shown(fire) { state.fire(json) } }
+    }
+
+    /// A fire as the page lists it: its JSON as it left lookd, what its row shows, and its
+    /// description once it has one.
+    static func shown(_ fire: FireOutcome) -> JSON? {
+        guard case .object(var fields)? = fire.context?.json else { return nil }
+        fields.append(("shown", .string(fire.result.performed ? fire.result.shown : "not performed: \(fire.result.note ?? "")")))
+        if let describe = fire.describe { fields.append(("description", .optional(describe.text))) }
+        return .object(fields)
     }
 }
