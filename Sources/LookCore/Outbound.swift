@@ -6,6 +6,9 @@ public struct Command: Sendable, Equatable {
     public var arguments: [String]
     /// The program's full path, found at load (`PATH` searched for a bare name).
     public var executable: String
+    /// `wait: description`: the command starts once the fire's description is in (or has failed,
+    /// or its wait is over), with it in `LOOKD_DESCRIPTION` and its JSON.
+    public var waitForDescription = false
 
     public init(arguments: [String], executable: String) {
         self.arguments = arguments

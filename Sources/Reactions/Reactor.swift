@@ -68,8 +68,8 @@ public final class Reactor: ReactionPerformer, @unchecked Sendable {
     }
     /// Whether commands or posts are running or waiting (a post for its description too).
     public var outboundBusy: Bool { commands.busy || poster.busy || lock.withLock { !awaiting.isEmpty } }
-    /// Posts waiting for their fire's description, by fire number.
-    private var awaiting: [Int: (post: Post, fire: FireContext)] = [:]
+    /// Posts and commands waiting for their fire's description, by fire number.
+    private var awaiting: [Int: (reaction: Reaction, fire: FireContext)] = [:]
     /// Later outcomes: sounds played, lines spoken, countdowns ended.
     public var onReport: (@Sendable (ReactionReport) -> Void)?
 
@@ -114,17 +114,12 @@ public final class Reactor: ReactionPerformer, @unchecked Sendable {
         case .effect(_, let sound):
             // The edit itself is drawn by the watch loop, which holds the frame; here, its sound.
             return play(sound.rawValue, fire: fire, condition: condition, shown: reaction.name)
+        case .run(let command) where command.waitForDescription: return holdForDescription(reaction, fire: context, shown: "run")
         case .run(let command):
             let started = commands.start(command, fire: context) { [weak self] ran in self?.commandEnded(ran) }
             if !started { return dropped("run", commands.dropped, "commands", commands.settings.limit, commands.settings.waiting) }
             return ReactionResult(performed: true, shown: "run")
-        case .post(let post) where post.waitForDescription:
-            lock.withLock { awaiting[fire] = (post, context) }
-            let limit = poster.settings.descriptionWait
-            DispatchQueue.global().asyncAfter(deadline: .now() + limit) { [weak self] in
-                self?.sendAwaiting(fire, description: nil, problem: "no description came within \(Reaction.number(limit)) s")
-            }
-            return ReactionResult(performed: true, shown: "post", note: "sent with its description")
+        case .post(let post) where post.waitForDescription: return holdForDescription(reaction, fire: context, shown: "post")
         case .post(let post):
             let started = poster.start(post, fire: context) { [weak self] sent in self?.postEnded(sent) }
             if !started { return dropped("post", poster.dropped, "posts", poster.settings.limit, poster.settings.waiting) }
@@ -226,26 +221,45 @@ public final class Reactor: ReactionPerformer, @unchecked Sendable {
     }
 
     public func described(_ reaction: Reaction, fire: FireContext, text: String?) {
-        if case .post = reaction { sendAwaiting(fire.fire, description: text, problem: text == nil ? "the description failed" : nil) }
+        sendAwaiting(fire.fire, description: text, problem: text == nil ? "the description failed" : nil)
         guard case .say(let line) = reaction, line.contains(SpokenLine.placeholder) else { return }
         let spoken = SpokenLine.fill(line, description: text, condition: fire.condition)
         log.notice("say: \(spoken)")
         _ = say(spoken, fire: fire.fire, condition: fire.condition)
     }
 
-    /// Sends a post that waited for its fire's description: with it, or saying why there is none.
-    /// Whichever comes first (the description, its time limit, the stop) sends it; the rest find nothing.
+    /// Holds a post or a command until its fire's description is in, for at most `--describe-timeout`.
+    private func holdForDescription(_ reaction: Reaction, fire: FireContext, shown: String) -> ReactionResult {
+        lock.withLock { awaiting[fire.fire] = (reaction, fire) }
+        let limit = poster.settings.descriptionWait
+        DispatchQueue.global().asyncAfter(deadline: .now() + limit) { [weak self] in
+            self?.sendAwaiting(fire.fire, description: nil, problem: "no description came within \(Reaction.number(limit)) s")
+        }
+        return ReactionResult(performed: true, shown: shown, note: "goes with its description")
+    }
+
+    /// Sends a post or starts a command that waited for its fire's description: with it, or saying
+    /// why there is none. Whichever comes first (the description, its time limit, the stop) sends it;
+    /// the rest find nothing.
     private func sendAwaiting(_ number: Int, description: String?, problem: String?) {
-        guard let (post, context) = lock.withLock({ awaiting.removeValue(forKey: number) }) else { return }
+        guard let (reaction, context) = lock.withLock({ awaiting.removeValue(forKey: number) }) else { return }
         var fire = context
         (fire.description, fire.descriptionProblem) = (description, problem)
-        if let problem { log.notice("post: \(fire.condition) (fire \(number)) goes without its description: \(problem)") }
-        if !poster.start(post, fire: fire, done: { [weak self] sent in self?.postEnded(sent) }) {
-            _ = dropped("post", poster.dropped, "posts", poster.settings.limit, poster.settings.waiting)
+        if let problem { log.notice("\(reaction.kind): \(fire.condition) (fire \(number)) goes without its description: \(problem)") }
+        switch reaction {
+        case .post(let post):
+            if !poster.start(post, fire: fire, done: { [weak self] sent in self?.postEnded(sent) }) {
+                _ = dropped("post", poster.dropped, "posts", poster.settings.limit, poster.settings.waiting)
+            }
+        case .run(let command):
+            if !commands.start(command, fire: fire, done: { [weak self] ran in self?.commandEnded(ran) }) {
+                _ = dropped("run", commands.dropped, "commands", commands.settings.limit, commands.settings.waiting)
+            }
+        default: break
         }
     }
 
-    /// The watch is stopping: posts still waiting for a description go now, without it.
+    /// The watch is stopping: posts and commands still waiting for a description go now, without it.
     public func sendAwaitingPosts() {
         for number in lock.withLock({ Array(awaiting.keys) }) { sendAwaiting(number, description: nil, problem: "lookd stopped before it came") }
     }

@@ -185,11 +185,30 @@ public enum RulesFile {
         }
         // A post that waits for the fire's description has one asked.
         if case .post(let p) = reaction, p.waitForDescription, settings.describe == nil { settings.describe = .standard }
+        if case .run(let c) = reaction, c.waitForDescription, settings.describe == nil { settings.describe = .standard }
         return Rule(condition: condition, reaction: reaction, line: when.key.mark.line, column: when.key.mark.column, settings: settings)
     }
 
-    /// `run: [program, arg, …]`, or `run: program arg …` (split at spaces).
+    /// `run: [program, arg, …]`, `run: program arg …` (split at spaces), or `run: {command: […], wait: description}`.
     private static func command(_ node: YAMLNode, fail: (YAMLNode, String) -> RulesError) throws(RulesError) -> Command {
+        if case .mapping(let pairs, _) = node {
+            var command: Command?
+            var wait = false
+            for pair in pairs {
+                switch pair.key.text {
+                case "command": command = try Self.command(pair.value, fail: fail)
+                case "wait":
+                    guard let t = pair.value.text?.lowercased(), ["description", "none"].contains(t) else {
+                        throw fail(pair.value, "wait: is description (the command starts with the fire's description) or none")
+                    }
+                    wait = t == "description"
+                default: throw fail(pair.key, "unknown key \"\(pair.key.text ?? "")\" in run:; use command or wait")
+                }
+            }
+            guard var command, !command.waitForDescription else { throw fail(node, "run: as a map needs command: [program, argument, …]") }
+            command.waitForDescription = wait
+            return command
+        }
         let words: [String]
         switch node {
         case .scalar(let text, _, _): words = text.split(whereSeparator: \.isWhitespace).map(String.init)
@@ -200,7 +219,7 @@ public enum RulesFile {
                 list.append(text)
             }
             words = list
-        case .mapping: throw fail(node, "run: is a list of words: [program, argument, …]")
+        case .mapping: throw fail(node, "run: is a list of words: [program, argument, …], or {command: […], wait: description}")
         }
         switch ReactionWords.command(words) {
         case .success(let c): return c

@@ -41,6 +41,23 @@ final class DescribedPostTests: XCTestCase {
         XCTAssertEqual(described.map { $0["description"] as? String }, ["A courier leaves a box.", "He waves.", nil])
     }
 
+    /// `run:` with `wait: description` starts with the description in its environment and JSON.
+    func testACommandWaitsForTheDescriptionAndGetsIt() throws {
+        let dir = try Fixtures.scratch()
+        let rules = dir.appendingPathComponent("rules.yaml").path
+        try """
+        rules:
+          - when: a parcel
+            run: {command: [/bin/sh, -c, "echo \\"$LOOKD_DESCRIPTION\\"; cat"], wait: description}
+        """.write(toFile: rules, atomically: true, encoding: .utf8)
+        let watch = InProcessWatch(rules: rules, in: dir, clock: MonotonicClock())
+        _ = try watch.run(answers: ["1. Yes", "A courier leaves a box."], frames: 1, outputs: [])
+        let command = try XCTUnwrap(watch.events.first { $0["event"] as? String == "command" })
+        let output = try XCTUnwrap(command["output"] as? String)
+        XCTAssertTrue(output.hasPrefix("A courier leaves a box.\n"), "\(command)")
+        XCTAssertTrue(output.contains("\"description\":\"A courier leaves a box.\""), output)
+    }
+
     /// A description slower than `--describe-timeout`: the post goes without it, saying so, and the
     /// description still follows as its event.
     func testAPostGoesWithoutADescriptionThatIsLate() throws {
