@@ -29,7 +29,7 @@ final class MQTTOutputTests: XCTestCase {
         let cat = "lookd/inproc/rule/\(HomeAssistantDiscovery.id("a cat"))"
         let dog = "lookd/inproc/rule/\(HomeAssistantDiscovery.id("a dog"))"
         XCTAssertEqual(try broker.retainedText("\(cat)/state"), "on")
-        XCTAssertEqual(try broker.retainedText("\(dog)/state"), "on")
+        XCTAssertEqual(try broker.retainedText("\(dog)/state"), "on", "\(watch.events.filter { $0["event"] as? String == "mqtt" })")
         XCTAssertEqual(try broker.retainedText("\(cat)/count"), "2")
         XCTAssertEqual(try broker.retainedText("lookd/inproc/availability"), "offline", "marked offline at the stop")
         let config = try XCTUnwrap(try broker.retainedText("homeassistant/binary_sensor/inproc/\(HomeAssistantDiscovery.id("a cat"))/config"))
@@ -39,6 +39,35 @@ final class MQTTOutputTests: XCTestCase {
         XCTAssertEqual(events.wait().count, 2, "each fire is an event (the first two)")
         let lines = watch.events.filter { $0["event"] as? String == "mqtt" }.map { $0["state"] as? String }
         XCTAssertEqual(lines.prefix(2), ["connecting", "connected"])
+    }
+
+    /// Rules removed between two runs leave no entity behind: the second run finds the first's
+    /// configs under its device when it connects and removes those of rules it has not.
+    func testAnEarlierRunsRulesLeaveNoGhostsAndAnUnreadAnswerIsUnknown() throws {
+        let broker = try Mosquitto()
+        func run(_ rules: String, answers: [String]) throws -> InProcessWatch {
+            let watch = InProcessWatch(rules: rules, in: try Fixtures.scratch())
+            let mqtt = MQTTOutput(broker: try MQTTBroker.parse(broker.url).get(), name: "ghosts", discoveryPrefix: "homeassistant")
+            let connected = OnFrame { frame in
+                guard frame.index == 1 else { return }
+                let deadline = Date().addingTimeInterval(10)
+                while !mqtt.state.connected && Date() < deadline { usleep(10_000) }
+                usleep(300_000) // the broker's retained configs reach lookd
+            }
+            _ = try watch.run(answers: answers, frames: answers.count, outputs: [mqtt, connected])
+            return watch
+        }
+        let (cat, dog) = (HomeAssistantDiscovery.id("a cat"), HomeAssistantDiscovery.id("a dog"))
+        _ = try run("a cat=log|a dog=count", answers: ["1. Yes\\n2. Yes"])
+        XCTAssertNotNil(try broker.retainedText("homeassistant/binary_sensor/ghosts/\(dog)/config"))
+        XCTAssertEqual(try broker.retainedText("lookd/ghosts/rule/\(dog)/count"), "1")
+        _ = try run("a cat=log", answers: ["1. Yes", "1. Perhaps"])
+        XCTAssertNil(try broker.retained("homeassistant/binary_sensor/ghosts/\(dog)/config", seconds: 1), "the dog's entity is gone")
+        XCTAssertNil(try broker.retained("homeassistant/sensor/ghosts/\(dog)_count/config", seconds: 1))
+        XCTAssertNil(try broker.retained("lookd/ghosts/rule/\(dog)/count", seconds: 1), "and its data")
+        XCTAssertNil(try broker.retained("lookd/ghosts/rule/\(dog)/state", seconds: 1))
+        XCTAssertNotNil(try broker.retainedText("homeassistant/binary_sensor/ghosts/\(cat)/config"), "the cat's stays")
+        XCTAssertEqual(try broker.retainedText("lookd/ghosts/rule/\(cat)/state"), "unknown", "an answer that could not be read")
     }
 
     func testABrokerThatIsDownDelaysNothingAndTheRunEndsWhole() throws {

@@ -10,6 +10,8 @@ import Rules
 ///   retained; `rule/<id>/count`: a count rule's count, retained;
 /// - `events`: each fire as JSON (not retained);
 /// and, unless discovery is off, Home Assistant's discovery configs (`HomeAssistantDiscovery`).
+/// Configs left on the broker by an earlier run for rules this run has not (ghost entities) are
+/// found when it connects (the retained configs under this instance's device) and removed.
 /// The connection is made (and remade) by the client's own thread, so a broker that is down
 /// delays nothing.
 public final class MQTTOutput: WatchOutput, OutputState, @unchecked Sendable {
@@ -24,6 +26,8 @@ public final class MQTTOutput: WatchOutput, OutputState, @unchecked Sendable {
     /// The rules in force, with their counts; set from the rules' events before and after the start.
     private var rules: [Rule] = []
     private var published: [Rule] = []
+    /// The sweep for an earlier run's ghosts, which a stop waits for (a few seconds at most).
+    private let sweep = DispatchGroup()
 
     /// Publishes to `broker` as the instance `name` once started.
     public init(broker: MQTTBroker, name: String, discoveryPrefix: String?, capacity: Int = 256) {
@@ -43,6 +47,15 @@ public final class MQTTOutput: WatchOutput, OutputState, @unchecked Sendable {
             throw OutputFailure(error.description)
         }
         let publisher = MQTTPublisher(client: client, availability: base + "/availability", capacity: capacity)
+        if let discovery {
+            // On a thread of its own, with a connection of its own: the main one starts at once.
+            let (broker, pattern, node) = (broker, "\(discovery.prefix)/+/\(node)/+/config", node)
+            sweep.enter()
+            Thread.detachNewThread { [weak self, sweep] in
+                defer { sweep.leave() }
+                for topic in RetainedSweep.topics(broker: broker, clientID: "lookd-\(node)-sweep", pattern: pattern) { self?.found(config: topic) }
+            }
+        }
         let shown = broker.shown
         publisher.onState = { [weak events] state, detail, dropped in
             events?.emit(.mqtt(MQTTChange(state: state, broker: shown, reason: detail, dropped: dropped)))
@@ -61,15 +74,16 @@ public final class MQTTOutput: WatchOutput, OutputState, @unchecked Sendable {
         case .rules(let change) where change.action == .loaded:
             lock.withLock { rules = change.rules }
         case .reloaded(true, let snapshot): adopt(snapshot.rows.map { ($0.rule, $0.count) })
-        case .frame(_, _, let snapshot): states(snapshot)
+        case .answered(let frame): states(frame.answers)
         case .fired(let fire, let rule, let count): fired(fire, rule: rule, count: count)
         case .described(let description, let fire): described(description, fire: fire)
         default: break
         }
     }
 
-    /// Marks the instance offline and disconnects.
+    /// Marks the instance offline and disconnects (once the sweep for ghosts has sent its removals).
     public func stop() {
+        _ = sweep.wait(timeout: .now() + 6)
         let publisher = lock.withLock { () -> MQTTPublisher? in
             defer { self.publisher = nil }
             return self.publisher
@@ -80,34 +94,58 @@ public final class MQTTOutput: WatchOutput, OutputState, @unchecked Sendable {
     /// A rule's topics: `lookd/<name>/rule/<id>`.
     func topic(_ rule: Rule) -> String { "\(base)/rule/\(HomeAssistantDiscovery.id(rule.condition))" }
 
-    /// Configs for the rules in force, and the topics of rules that went are emptied.
+    /// Configs for the rules in force, and the topics of rules that went are emptied: their configs
+    /// first (Home Assistant then lets go of the entity), then their data topics.
     private func adopt(_ new: [(rule: Rule, count: Int?)]) {
         guard let publisher = lock.withLock({ publisher }) else { return }
         let kept = Set(new.map(\.rule.condition))
-        for old in published where !kept.contains(old.condition) {
-            for suffix in ["state", "fired", "snapshot", "count"] { publisher.retain("\(topic(old))/\(suffix)", []) }
-            for (configTopic, _) in discovery?.configs(for: old) ?? [] { publisher.retain(configTopic, []) }
+        let old = lock.withLock { published }
+        for gone in old where !kept.contains(gone.condition) {
+            for (configTopic, _) in discovery?.configs(for: gone) ?? [] { publisher.retain(configTopic, []) }
+            clearData(of: topic(gone), publisher)
         }
-        let before = Set(published.map(\.condition))
+        let before = Set(old.map(\.condition))
         for (rule, count) in new {
             for (configTopic, json) in discovery?.configs(for: rule) ?? [] { publisher.retain(configTopic, json.text()) }
             if !before.contains(rule.condition) { publisher.retain("\(topic(rule))/state", "unknown") }
             if let count { publisher.retain("\(topic(rule))/count", String(count)) }
         }
-        published = new.map(\.rule)
+        lock.withLock { published = new.map(\.rule) }
     }
 
-    /// Each answered frame: the rules' states (sent only when they change).
-    private func states(_ snapshot: WatchSnapshot) {
+    /// A rule's data topics emptied, after everything set before them.
+    private func clearData(of ruleTopic: String, _ publisher: MQTTPublisher) {
+        for suffix in ["state", "fired", "snapshot", "count"] { publisher.retain("\(ruleTopic)/\(suffix)", [], last: true) }
+    }
+
+    /// A retained config under this instance's device, read when connecting: one of no rule in force
+    /// is an earlier run's ghost, and goes with its data topics.
+    private func found(config topic: String) {
+        guard let publisher = lock.withLock({ publisher }), let discovery else { return }
+        let known = Set(lock.withLock { published }.flatMap { discovery.configs(for: $0).map(\.0) })
+        guard !known.contains(topic) else { return }
+        let parts = topic.split(separator: "/")
+        guard parts.count >= 4 else { return }
+        var id = String(parts[parts.count - 2])
+        if id.hasSuffix("_count") { id.removeLast("_count".count) }
+        Log.shared.notice("mqtt: removing \(topic), left by an earlier run for a rule that is gone")
+        publisher.retain(topic, [])
+        clearData(of: "\(base)/rule/\(id)", publisher)
+    }
+
+    /// Each frame's answers as they are read (before its fires and holds): `on`, `off`, or
+    /// `unknown` for an answer that could not be read (sent only when they change).
+    private func states(_ answers: [Answer]) {
         guard let publisher = lock.withLock({ publisher }) else { return }
-        for row in snapshot.rows {
+        let rules = lock.withLock { published }
+        for (rule, answer) in zip(rules, answers) {
             let state: String
-            switch row.state.last {
-            case .yes?: state = "on"
-            case .no?: state = "off"
+            switch answer {
+            case .yes: state = "on"
+            case .no: state = "off"
             default: state = "unknown"
             }
-            publisher.retain("\(topic(row.rule))/state", state)
+            publisher.retain("\(topic(rule))/state", state)
         }
     }
 
@@ -130,7 +168,7 @@ public final class MQTTOutput: WatchOutput, OutputState, @unchecked Sendable {
         let message = JSON.object([("event", .string("described"))] + description.eventFields)
         publisher.send(base + "/events", message.text())
         guard case .object(let fields) = context.json else { return }
-        let rule = published.first { $0.condition == fire.condition }
+        let rule = lock.withLock { published }.first { $0.condition == fire.condition }
         let topic = rule.map { self.topic($0) } ?? "\(base)/rule/\(HomeAssistantDiscovery.id(fire.condition))"
         publisher.retain("\(topic)/fired", JSON.object(fields + [("description", .optional(description.text))]).text())
     }

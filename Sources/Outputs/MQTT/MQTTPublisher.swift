@@ -50,11 +50,13 @@ final class MQTTPublisher: @unchecked Sendable {
         client.start()
     }
 
-    /// Sets a retained topic's payload (an empty payload removes the topic at the broker).
-    func retain(_ topic: String, _ payload: [UInt8]) {
+    /// Sets a retained topic's payload (an empty payload removes the topic at the broker). `last`:
+    /// it goes after every topic set before it (a removed rule's data topics after its configs).
+    func retain(_ topic: String, _ payload: [UInt8], last: Bool = false) {
         condition.withLock {
             if retained[topic] == payload { return }
-            if retained[topic] == nil { retainedOrder.append(topic) }
+            if last { retainedOrder.removeAll { $0 == topic } }
+            if retained[topic] == nil || last { retainedOrder.append(topic) }
             retained[topic] = payload
             dirty.insert(topic)
             condition.signal()
