@@ -260,7 +260,7 @@ public final class Reactor: ReactionPerformer, @unchecked Sendable {
     }
 
     /// The watch is stopping: posts and commands still waiting for a description go now, without it.
-    public func sendAwaitingPosts() {
+    public func sendWhatWaitsForADescription() {
         for number in lock.withLock({ Array(awaiting.keys) }) { sendAwaiting(number, description: nil, problem: "lookd stopped before it came") }
     }
 

@@ -183,7 +183,7 @@ public final class WatchRun {
     /// reports reach the records; and commands and posts still running (at most 5 s more). Commands
     /// still running then are killed with their groups and recorded as killed at the stop.
     private static func settle(_ reactor: Reactor, clock: any Clock) {
-        reactor.sendAwaitingPosts()
+        reactor.sendWhatWaitsForADescription()
         Self.wait(upTo: 5, clock: clock) { !reactor.outboundBusy }
         if reactor.commands.busy {
             reactor.commands.stopAll()

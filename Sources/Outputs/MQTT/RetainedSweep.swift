@@ -8,7 +8,7 @@ import LookCore
 enum RetainedSweep {
     /// The retained topics (with a payload) matching `pattern`, gathered until none has come for
     /// `quiet` seconds after the subscription, at most `limit` seconds in all.
-    static func topics(broker: MQTTBroker, clientID: String, pattern: String, quiet: Double = 0.5, limit: Double = 5) -> [String] {
+    static func topics(broker: MQTTBroker, clientID: String, pattern: String, quiet: Double = 1, limit: Double = 5) -> [String] {
         guard let mosquitto = try? MosquittoHandle(clientID: clientID) else { return [] }
         let handle = mosquitto.pointer
         let seen = Seen(pattern: pattern)
