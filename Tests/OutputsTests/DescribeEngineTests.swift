@@ -14,18 +14,31 @@ import XCTest
 final class DescribeEngineTests: XCTestCase {
     func testTheTinyModelsDescriptionReachesTheRecordAndMQTT() throws {
         let broker = try Mosquitto()
+        let server = try PostServer()
         let dir = try Fixtures.scratch()
-        let watch = InProcessWatch(rules: "a test card=count+describe", in: dir)
+        let rules = dir.appendingPathComponent("rules.yaml").path
+        try """
+        rules:
+          - when: a test card
+            count: true
+            describe: true
+          - when: a test card
+            post: {url: "\(server.url("/ok"))", wait: description}
+          - when: a test card
+            post: {url: "\(server.url("/ok"))", format: text, wait: description}
+        """.write(toFile: rules, atomically: true, encoding: .utf8)
+        var watch = InProcessWatch(rules: rules, in: dir)
+        watch.config.name = "engine"
         let engine = try LlamaEngine(modelPath: Fixtures.model, mmprojPath: Fixtures.mmproj, options: LlamaEngine.Options())
-        let model = WatchedModel(engine) { prompt in prompt.hasPrefix("Answer each question") ? "1. Yes" : nil }
+        let model = WatchedModel(engine) { prompt in prompt.hasPrefix("Answer each question") ? "1. Yes\n2. Yes\n3. Yes" : nil }
         let mqtt = MQTTOutput(broker: try MQTTBroker.parse(broker.url, environment: [:]).get(), name: "engine", discoveryPrefix: nil)
         let connected = OnFrame { _ in
             let deadline = Date().addingTimeInterval(10)
             while !mqtt.state.connected && Date() < deadline { usleep(10_000) }
         }
         let ending = try watch.run(engine: model, frames: 1, outputs: [connected, mqtt])
-        XCTAssertEqual(ending.fires, 1)
-        XCTAssertEqual(model.encodes, 1, "the description reused the frame's encoding")
+        XCTAssertEqual(ending.fires, 3)
+        XCTAssertEqual(model.encodes, 1, "the descriptions reused the frame's encoding")
         let described = try XCTUnwrap(watch.events.first { $0["event"] as? String == "described" })
         let text = try XCTUnwrap(described["description"] as? String)
         XCTAssertFalse(text.isEmpty)
@@ -36,5 +49,12 @@ final class DescribeEngineTests: XCTestCase {
         let fired = try XCTUnwrap(try broker.retainedText("lookd/engine/rule/\(HomeAssistantDiscovery.id("a test card"))/fired"))
         let attributes = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(fired.utf8)) as? [String: Any])
         XCTAssertEqual(attributes["description"] as? String, text)
+        // The posts that waited carry their own rule's description: in the JSON, and as the text.
+        let bodies = server.requests.map { String(decoding: $0.body, as: UTF8.self) }
+        let texts = watch.events.filter { $0["event"] as? String == "described" }.compactMap { $0["description"] as? String }
+        XCTAssertEqual(texts.count, 3, "each rule's fire described")
+        let json = try XCTUnwrap(bodies.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }.first)
+        XCTAssertEqual(json["description"] as? String, texts[1])
+        XCTAssertTrue(bodies.contains("\(texts[2]) (a test card, engine)"), "\(bodies)")
     }
 }
