@@ -47,15 +47,6 @@ public final class MQTTOutput: WatchOutput, OutputState, @unchecked Sendable {
             throw OutputFailure(error.description)
         }
         let publisher = MQTTPublisher(client: client, availability: base + "/availability", capacity: capacity)
-        if let discovery {
-            // On a thread of its own, with a connection of its own: the main one starts at once.
-            let (broker, pattern, node) = (broker, "\(discovery.prefix)/+/\(node)/+/config", node)
-            sweep.enter()
-            Thread.detachNewThread { [weak self, sweep] in
-                defer { sweep.leave() }
-                for topic in RetainedSweep.topics(broker: broker, clientID: "lookd-\(node)-sweep", pattern: pattern) { self?.found(config: topic) }
-            }
-        }
         let shown = broker.shown
         publisher.onState = { [weak events] state, detail, dropped in
             events?.emit(.mqtt(MQTTChange(state: state, broker: shown, reason: detail, dropped: dropped)))
@@ -67,6 +58,15 @@ public final class MQTTOutput: WatchOutput, OutputState, @unchecked Sendable {
         }
         adopt(rules.map { ($0, $0.reaction.isCount ? 0 : nil) })
         publisher.start()
+        // Once the rules in force are known: on a thread of its own, with a connection of its own.
+        if let discovery {
+            let (broker, pattern, node) = (broker, "\(discovery.prefix)/+/\(node)/+/config", node)
+            sweep.enter()
+            Thread.detachNewThread { [weak self, sweep] in
+                defer { sweep.leave() }
+                for topic in RetainedSweep.topics(broker: broker, clientID: "lookd-\(node)-sweep", pattern: pattern) { self?.found(config: topic) }
+            }
+        }
     }
 
     public func receive(_ event: WatchEvent) {
