@@ -49,9 +49,9 @@ enum WatchCommand {
           --context N           the model's context length in tokens (default 4096)
           --threads N           CPU threads for the model (default: one a physical core)
           --cooldown S          seconds after a fire in which the rule does not fire again (default 3)
-          --describe            after each fire, one sentence about the fired frame (or a rule's describe:), as a
-                                `described` event; say: "{description}" speaks it   --describe-tokens N (default 40);
-                                a post's wait: description waits for it --describe-timeout S (15)
+          --describe            one sentence about each fire's frame, after the fire (as a rule's describe: does)
+          --describe-tokens N   a description's most answer tokens (default 40); say: "{description}" speaks it
+          --describe-timeout S  how long a post's or command's wait: description waits for it (default 15)
         Effects (effect: ripple|zoom|spotlight):
           --hold S              seconds an effect holds the frame the model answered (default 3); the loop
                                 takes no frame meanwhile and a video stands still
