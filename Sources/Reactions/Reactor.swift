@@ -14,8 +14,9 @@ public protocol ReactionPerformer: AnyObject, Sendable {
     func count(for condition: String) -> Int
     /// Commands' and posts' outcomes so far.
     var outbound: OutboundCounts { get }
-    /// A fire's description came (nil: none came): what waits for it (`say: "{description}"`) goes on.
-    func described(_ reaction: Reaction, fire: FireContext, text: String?)
+    /// A fire's description came (nil: none came, and `problem` says why): what waits for it
+    /// (`say: "{description}"`, a post or command with `wait: description`) goes on.
+    func described(_ reaction: Reaction, fire: FireContext, text: String?, problem: String?)
 }
 
 extension ReactionPerformer {
@@ -27,7 +28,7 @@ extension ReactionPerformer {
     public func keep(only conditions: Set<String>) {}
     public func count(for condition: String) -> Int { 0 }
     public var outbound: OutboundCounts { OutboundCounts() }
-    public func described(_ reaction: Reaction, fire: FireContext, text: String?) {}
+    public func described(_ reaction: Reaction, fire: FireContext, text: String?, problem: String?) {}
 }
 
 /// The sound side of reactions: the clips, the output and the voice.
@@ -220,8 +221,8 @@ public final class Reactor: ReactionPerformer, @unchecked Sendable {
         }
     }
 
-    public func described(_ reaction: Reaction, fire: FireContext, text: String?) {
-        sendAwaiting(fire.fire, description: text, problem: text == nil ? "the description failed" : nil)
+    public func described(_ reaction: Reaction, fire: FireContext, text: String?, problem: String?) {
+        sendAwaiting(fire.fire, description: text, problem: text == nil ? (problem ?? "the description failed") : nil)
         guard case .say(let line) = reaction, line.contains(SpokenLine.placeholder) else { return }
         let spoken = SpokenLine.fill(line, description: text, condition: fire.condition)
         log.notice("say: \(spoken)")

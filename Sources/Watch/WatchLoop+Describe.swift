@@ -38,7 +38,7 @@ extension WatchLoop {
             if let text = outcome.text { lastDescriptions[fire.condition] = text }
             if let error = outcome.error { Log.shared.warning("describe: \(fire.condition) (fire \(fire.number)): \(error)") }
             fires[k].describe = outcome
-            if let context = fire.context { reactor.described(rules[fire.rule].reaction, fire: context, text: outcome.text) }
+            if let context = fire.context { reactor.described(rules[fire.rule].reaction, fire: context, text: outcome.text, problem: outcome.error) }
             events.emit(.described(outcome, fire: fires[k]))
         }
     }

@@ -36,7 +36,7 @@ final class DescribedPostTests: XCTestCase {
         XCTAssertTrue(bodies.contains("He waves. (a courier, porch)"), "the text post's message is the description: \(bodies)")
         let dog = try XCTUnwrap(json.first { $0["condition"] as? String == "a dog" })
         XCTAssertTrue(dog["description"] is NSNull)
-        XCTAssertEqual(dog["description_problem"] as? String, "the description failed")
+        XCTAssertTrue((dog["description_problem"] as? String)?.hasPrefix("the model failed") == true, "\(dog)")
         let described = watch.events.filter { $0["event"] as? String == "described" }
         XCTAssertEqual(described.map { $0["description"] as? String }, ["A courier leaves a box.", "He waves.", nil])
     }

@@ -27,11 +27,11 @@ final class ReactorTests: XCTestCase {
         let said = reactor.perform(.say("Look: {description}"), fire: fire)
         XCTAssertEqual(said.note, "spoken after the description")
         XCTAssertFalse(lines.all.contains { $0.contains("say:") }, "nothing spoken at the fire")
-        reactor.described(.say("Look: {description}"), fire: fire, text: "A courier leaves a box.")
+        reactor.described(.say("Look: {description}"), fire: fire, text: "A courier leaves a box.", problem: nil)
         XCTAssertEqual(lines.all.filter { $0.contains("say:") }, ["<5>say: Look: A courier leaves a box.\n"])
-        reactor.described(.say("{description}"), fire: fire, text: nil)
+        reactor.described(.say("{description}"), fire: fire, text: nil, problem: "the model failed")
         XCTAssertEqual(lines.all.filter { $0.contains("say:") }.last, "<5>say: a parcel\n", "the rule's words stand in")
-        reactor.described(.say("There is the parcel"), fire: fire, text: "ignored")
+        reactor.described(.say("There is the parcel"), fire: fire, text: "ignored", problem: nil)
         XCTAssertEqual(lines.all.filter { $0.contains("say:") }.count, 2, "a line without the placeholder was spoken at its fire")
     }
 

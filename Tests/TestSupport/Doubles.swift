@@ -53,7 +53,9 @@ public final class RecordingReactions: ReactionPerformer, @unchecked Sendable {
     public var described: [(fire: Int, text: String?)] { lock.withLock { _described } }
     private var _described: [(fire: Int, text: String?)] = []
 
-    public func described(_ reaction: Reaction, fire: FireContext, text: String?) { lock.withLock { _described.append((fire.fire, text)) } }
+    public func described(_ reaction: Reaction, fire: FireContext, text: String?, problem: String?) {
+        lock.withLock { _described.append((fire.fire, text)) }
+    }
     /// The fires as the reactions got them.
     public var fires: [FireContext] { lock.withLock { _fires } }
 
