@@ -15,19 +15,17 @@ final class DescribeEngineTests: XCTestCase {
     func testTheTinyModelsDescriptionReachesTheRecordAndMQTT() throws {
         let broker = try Mosquitto()
         let server = try PostServer()
-        let dir = try Fixtures.scratch()
-        let rules = dir.appendingPathComponent("rules.yaml").path
-        try """
-        rules:
-          - when: a test card
-            count: true
-            describe: true
-          - when: a test card
-            post: {url: "\(server.url("/ok"))", wait: description}
-          - when: a test card
-            post: {url: "\(server.url("/ok"))", format: text, wait: description}
-        """.write(toFile: rules, atomically: true, encoding: .utf8)
-        var watch = InProcessWatch(rules: rules, in: dir)
+        var watch = try InProcessWatch(
+            yaml: """
+                rules:
+                  - when: a test card
+                    count: true
+                    describe: true
+                  - when: a test card
+                    post: {url: "\(server.url("/ok"))", wait: description}
+                  - when: a test card
+                    post: {url: "\(server.url("/ok"))", format: text, wait: description}
+                """)
         watch.config.name = "engine"
         let engine = try LlamaEngine(modelPath: Fixtures.model, mmprojPath: Fixtures.mmproj, options: LlamaEngine.Options())
         let model = WatchedModel(engine) { prompt in prompt.hasPrefix("Answer each question") ? "1. Yes\n2. Yes\n3. Yes" : nil }

@@ -11,18 +11,16 @@ import XCTest
 final class DescribedPostTests: XCTestCase {
     func testAPostWaitsForTheDescriptionAndCarriesIt() throws {
         let server = try PostServer()
-        let dir = try Fixtures.scratch()
-        let rules = dir.appendingPathComponent("rules.yaml").path
-        try """
-        rules:
-          - when: a parcel
-            post: {url: "\(server.url("/ok"))", wait: description}
-          - when: a courier
-            post: {url: "\(server.url("/ok"))", format: text, wait: description}
-          - when: a dog
-            post: {url: "\(server.url("/ok"))", wait: description}
-        """.write(toFile: rules, atomically: true, encoding: .utf8)
-        var watch = InProcessWatch(rules: rules, in: dir)
+        var watch = try InProcessWatch(
+            yaml: """
+                rules:
+                  - when: a parcel
+                    post: {url: "\(server.url("/ok"))", wait: description}
+                  - when: a courier
+                    post: {url: "\(server.url("/ok"))", format: text, wait: description}
+                  - when: a dog
+                    post: {url: "\(server.url("/ok"))", wait: description}
+                """)
         watch.config.name = "porch"
         _ = try watch.run(
             answers: ["1. Yes\\n2. Yes\\n3. Yes", "A courier leaves a box.", "He waves.", "!fail the model broke"], frames: 1, outputs: [])
@@ -43,14 +41,12 @@ final class DescribedPostTests: XCTestCase {
 
     /// `run:` with `wait: description` starts with the description in its environment and JSON.
     func testACommandWaitsForTheDescriptionAndGetsIt() throws {
-        let dir = try Fixtures.scratch()
-        let rules = dir.appendingPathComponent("rules.yaml").path
-        try """
-        rules:
-          - when: a parcel
-            run: {command: [/bin/sh, -c, "echo \\"$LOOKD_DESCRIPTION\\"; cat"], wait: description}
-        """.write(toFile: rules, atomically: true, encoding: .utf8)
-        let watch = InProcessWatch(rules: rules, in: dir, clock: MonotonicClock())
+        let watch = try InProcessWatch(
+            yaml: """
+                rules:
+                  - when: a parcel
+                    run: {command: [/bin/sh, -c, "echo \\"$LOOKD_DESCRIPTION\\"; cat"], wait: description}
+                """, clock: MonotonicClock())
         _ = try watch.run(answers: ["1. Yes", "A courier leaves a box."], frames: 1, outputs: [])
         let command = try XCTUnwrap(watch.events.first { $0["event"] as? String == "command" })
         let output = try XCTUnwrap(command["output"] as? String)
@@ -62,11 +58,8 @@ final class DescribedPostTests: XCTestCase {
     /// description still follows as its event.
     func testAPostGoesWithoutADescriptionThatIsLate() throws {
         let server = try PostServer()
-        let dir = try Fixtures.scratch()
-        let rules = dir.appendingPathComponent("rules.yaml").path
-        try "rules:\n  - when: a parcel\n    post: {url: \"\(server.url("/ok"))\", wait: description}\n".write(
-            toFile: rules, atomically: true, encoding: .utf8)
-        var watch = InProcessWatch(rules: rules, in: dir, clock: MonotonicClock())
+        var watch = try InProcessWatch(
+            yaml: "rules:\n  - when: a parcel\n    post: {url: \"\(server.url("/ok"))\", wait: description}\n", clock: MonotonicClock())
         watch.config.posts.descriptionWait = 0.2
         _ = try watch.run(answers: ["1. Yes", "!wait 1 A courier leaves a box."], frames: 1, outputs: [])
         let body = try XCTUnwrap(server.requests.first?.body)
@@ -82,17 +75,15 @@ final class DescribedPostTests: XCTestCase {
     /// post held for the description).
     func testAFiresOwnPostLeavesBeforeItsDescription() throws {
         let server = try PostServer()
-        let dir = try Fixtures.scratch()
-        let rules = dir.appendingPathComponent("rules.yaml").path
-        try """
-        rules:
-          - when: a parcel
-            post: "\(server.url("/ok"))"
-            describe: true
-          - when: a dog
-            post: "\(server.url("/ok"))"
-        """.write(toFile: rules, atomically: true, encoding: .utf8)
-        let watch = InProcessWatch(rules: rules, in: dir, clock: MonotonicClock())
+        let watch = try InProcessWatch(
+            yaml: """
+                rules:
+                  - when: a parcel
+                    post: "\(server.url("/ok"))"
+                    describe: true
+                  - when: a dog
+                    post: "\(server.url("/ok"))"
+                """, clock: MonotonicClock())
         let started = Date().timeIntervalSince1970
         _ = try watch.run(answers: ["1. Yes\\n2. Yes", "!wait 2 A courier leaves a box."], frames: 1, outputs: [])
         let arrived = Dictionary(

@@ -23,6 +23,14 @@ struct InProcessWatch {
         config.cooldown = 0
     }
 
+    /// A watch of the rules file `yaml`, written as `rules.yaml` in a fresh scratch folder.
+    init(yaml: String, clock: any Clock = ManualClock(), _ name: String = #function) throws {
+        let dir = try Fixtures.scratch(name)
+        let path = dir.appendingPathComponent("rules.yaml").path
+        try yaml.write(toFile: path, atomically: true, encoding: .utf8)
+        self.init(rules: path, in: dir, clock: clock)
+    }
+
     var log: String { config.eventLogPath }
     var events: [[String: Any]] { (try? EventLogFile.read(log)) ?? [] }
 

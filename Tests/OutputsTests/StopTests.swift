@@ -11,12 +11,9 @@ final class StopTests: XCTestCase {
     /// A command still running when the stop's 5 s are up is killed with its process group (no
     /// orphan left with ppid 1) and recorded as killed at the stop.
     func testACommandStillRunningAtTheStopIsKilledWithItsGroupAndRecorded() throws {
-        let dir = try Fixtures.scratch()
         let marker = "41.\(Int.random(in: 100...999))"
-        let rules = dir.appendingPathComponent("rules.yaml").path
-        try "rules:\n  - when: a cat\n    run: [/bin/sh, -c, \"sleep \(marker) & sleep \(marker)\"]\n".write(
-            toFile: rules, atomically: true, encoding: .utf8)
-        let watch = InProcessWatch(rules: rules, in: dir, clock: MonotonicClock())
+        let watch = try InProcessWatch(
+            yaml: "rules:\n  - when: a cat\n    run: [/bin/sh, -c, \"sleep \(marker) & sleep \(marker)\"]\n", clock: MonotonicClock())
         _ = try watch.run(answers: ["1. Yes"], frames: 1, outputs: [])
         let command = try XCTUnwrap(watch.events.first { $0["event"] as? String == "command" })
         XCTAssertEqual(command["killed"] as? Bool, true)
