@@ -10,15 +10,7 @@ public enum RegularFile {
         defer { Glibc.close(fd) }
         var st = stat()
         guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG, st.st_size <= limit else { return nil }
-        var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
-        var got = 0
-        while got < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + got, $0.count - got) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { break }
-            got += n
-        }
-        return Array(bytes.prefix(got))
+        return try? SmallInput.readToEnd(fd, limit: limit).get()
     }
 }
 
@@ -31,15 +23,25 @@ public enum SmallInput {
         defer { Glibc.close(fd) }
         var st = stat()
         if fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFDIR { return .failure(SafeFile.Failure(path: path, reason: "it is a folder")) }
+        return readToEnd(fd, limit: limit).mapError { SafeFile.Failure(path: path, reason: $0.reason) }
+    }
+
+    /// Why a read stopped before its end.
+    public struct Stopped: Error {
+        public let reason: String
+    }
+
+    /// Everything `fd` gives until its end, at most `limit` bytes.
+    static func readToEnd(_ fd: Int32, limit: Int) -> Result<[UInt8], Stopped> {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
             let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
             if n < 0 && errno == EINTR { continue }
-            if n < 0 { return .failure(SafeFile.Failure(path: path, reason: String(cString: strerror(errno)))) }
+            if n < 0 { return .failure(Stopped(reason: String(cString: strerror(errno)))) }
             if n == 0 { return .success(bytes) }
             bytes += chunk[0..<n]
-            if bytes.count > limit { return .failure(SafeFile.Failure(path: path, reason: "it is over \(limit >> 10) KB")) }
+            if bytes.count > limit { return .failure(Stopped(reason: "it is over \(limit >> 10) KB")) }
         }
     }
 }
