@@ -39,9 +39,8 @@ struct LiveReopening {
         let lostAt = clock.now()
         var attempt = 1
         while !isStopped() {
-            let until = clock.now() + CameraFormat.backoff(try: attempt)
             // In slices, so that a stop ends the wait.
-            while !isStopped() && clock.now() < until { clock.sleep(min(0.05, until - clock.now())) }
+            clock.wait(upTo: CameraFormat.backoff(try: attempt), every: 0.05, until: isStopped)
             if isStopped() { return nil }
             switch open() {
             case .success(let opened):

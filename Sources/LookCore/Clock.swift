@@ -20,3 +20,12 @@ public struct MonotonicClock: Clock {
         if seconds > 0 { Thread.sleep(forTimeInterval: seconds) }
     }
 }
+
+extension Clock {
+    /// Waits until `done` holds or `seconds` pass on this clock, looking every `slice` seconds (so a
+    /// stop or a change is noticed within a slice).
+    public func wait(upTo seconds: Double, every slice: Double, until done: () -> Bool) {
+        let until = now() + seconds
+        while !done() && now() < until { sleep(min(slice, until - now())) }
+    }
+}

@@ -120,9 +120,7 @@ public final class RemoteEngine: VisionLanguageModel, @unchecked Sendable {
 
     /// Waits `seconds` in slices, cut short by a stop.
     private static func pause(_ seconds: Double, unless cancellation: Cancellation?) {
-        let clock = MonotonicClock()
-        let until = clock.now() + seconds
-        while clock.now() < until && cancellation?.isWindingDown != true { clock.sleep(min(0.05, until - clock.now())) }
+        MonotonicClock().wait(upTo: seconds, every: 0.05) { cancellation?.isWindingDown == true }
     }
 
     /// The most bytes of an answer that is one JSON object (a server that ignores `stream: true`).

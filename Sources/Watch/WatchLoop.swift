@@ -150,10 +150,7 @@ public final class WatchLoop {
     }
 
     /// Waits `seconds`, cut short by a stop.
-    private func pause(_ seconds: Double) {
-        let until = clock.now() + seconds
-        while !stop.isRequested, clock.now() < until { clock.sleep(min(0.1, until - clock.now())) }
-    }
+    private func pause(_ seconds: Double) { clock.wait(upTo: seconds, every: 0.1) { stop.isRequested } }
 
     /// What the loop shows the world: the rules and their states, the latest frame, the counts.
     public var snapshot: WatchSnapshot {

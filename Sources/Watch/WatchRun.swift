@@ -184,27 +184,21 @@ public final class WatchRun {
     /// still running then are killed with their groups and recorded as killed at the stop.
     private static func settle(_ reactor: Reactor, clock: any Clock) {
         reactor.sendWhatWaitsForADescription()
-        Self.wait(upTo: 5, clock: clock) { !reactor.outboundBusy }
+        clock.wait(upTo: 5, every: 0.02) { !reactor.outboundBusy }
         if reactor.commands.busy {
             reactor.commands.stopAll()
-            Self.wait(upTo: 2, clock: clock) { !reactor.commands.busy }
+            clock.wait(upTo: 2, every: 0.02) { !reactor.commands.busy }
         }
         guard reactor.audio != nil else { return }
-        Self.wait(upTo: 5, clock: clock) { SoundOutput.playing == 0 }
-    }
-
-    /// Waits on `clock` until `done` holds or `seconds` pass, looking every 20 ms.
-    static func wait(upTo seconds: Double, clock: any Clock, until done: () -> Bool) {
-        let until = clock.now() + seconds
-        while !done() && clock.now() < until { clock.sleep(0.02) }
+        clock.wait(upTo: 5, every: 0.02) { SoundOutput.playing == 0 }
     }
 
     /// `--trigger FILE` and `--delay S`, both cut short by a stop.
     private func waitToStart(_ stop: StopSignal) {
         if let trigger = config.trigger {
-            Self.wait(upTo: .infinity, clock: clock) { FileManager.default.fileExists(atPath: trigger) || stop.isRequested }
+            clock.wait(upTo: .infinity, every: 0.02) { FileManager.default.fileExists(atPath: trigger) || stop.isRequested }
             stream.emit(.trigger(file: trigger))
         }
-        Self.wait(upTo: config.delay, clock: clock) { stop.isRequested }
+        clock.wait(upTo: config.delay, every: 0.02) { stop.isRequested }
     }
 }
