@@ -24,7 +24,8 @@ enum HostCheck {
         return host
     }
 
-    private static func isLoopbackName(_ name: String) -> Bool {
+    /// `localhost`, `::1` or an address in 127.0.0.0/8.
+    static func isLoopbackName(_ name: String) -> Bool {
         if name == "localhost" || name == "::1" { return true }
         let octets = name.split(separator: ".", omittingEmptySubsequences: false)
         return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }

@@ -29,7 +29,7 @@ public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
         }
 
         /// Whether only this machine can reach it (127.0.0.0/8 or ::1).
-        public var isLoopback: Bool { host.hasPrefix("127.") || host == "::1" || host == "localhost" }
+        public var isLoopback: Bool { HostCheck.isLoopbackName(host) }
     }
 
     public let name = "http"
