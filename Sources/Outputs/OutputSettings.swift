@@ -17,6 +17,8 @@ public struct OutputSettings: Sendable {
     /// The page and `/metrics` (`--http`), and the token every request must carry (`--http-token`).
     public var http: WebOutput.Listen?
     public var httpToken: String?
+    /// lookd's version, for Home Assistant's device.
+    public var version = "lookd"
 
     public init(name: String) { self.name = name }
 
@@ -40,7 +42,9 @@ public struct OutputSettings: Sendable {
     public func outputs(
         source: String, eventsPath: String?, snapshotsDir: String?, notifier: any ServiceNotifier, clock: any Clock = MonotonicClock()
     ) -> [any WatchOutput] {
-        let mqtt = self.mqtt.map { MQTTOutput(broker: $0, name: name, discoveryPrefix: mqttDiscovery, capacity: mqttQueue) }
+        let mqtt = self.mqtt.map {
+            MQTTOutput(broker: $0, name: name, discoveryPrefix: mqttDiscovery, capacity: mqttQueue, version: version, page: http?.url)
+        }
         let states: [any OutputState] = mqtt.map { [$0] } ?? []
         let web = http.map { WebOutput(listen: $0, token: httpToken, snapshotsDir: snapshotsDir, states: states) }
         let service = ServiceOutput(

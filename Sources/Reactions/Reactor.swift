@@ -12,6 +12,8 @@ public protocol ReactionPerformer: AnyObject, Sendable {
     func keep(only conditions: Set<String>)
     /// How many times a count rule has counted.
     func count(for condition: String) -> Int
+    /// Sets a count rule's count (a reset, or a count kept from an earlier run).
+    func setCount(_ count: Int, for condition: String)
     /// Commands' and posts' outcomes so far.
     var outbound: OutboundCounts { get }
     /// A fire's description came (nil: none came, and `problem` says why): what waits for it
@@ -27,6 +29,7 @@ extension ReactionPerformer {
     public func shown(_ reaction: Reaction, condition: String) -> String { reaction.name }
     public func keep(only conditions: Set<String>) {}
     public func count(for condition: String) -> Int { 0 }
+    public func setCount(_ count: Int, for condition: String) {}
     public var outbound: OutboundCounts { OutboundCounts() }
     public func described(_ reaction: Reaction, fire: FireContext, text: String?, problem: String?) {}
 }
@@ -273,6 +276,8 @@ public final class Reactor: ReactionPerformer, @unchecked Sendable {
 
     /// How many times a count rule has counted.
     public func count(for condition: String) -> Int { lock.withLock { counts[condition] ?? 0 } }
+
+    public func setCount(_ count: Int, for condition: String) { lock.withLock { counts[condition] = max(0, count) } }
 
     /// The latest three log lines, oldest first.
     public var latestLines: [String] { lock.withLock { lines } }

@@ -27,6 +27,7 @@ extension WatchEvent {
             return (
                 "mqtt", [("state", .string(m.state)), ("broker", .string(m.broker)), ("reason", .optional(m.reason)), ("dropped", .int(m.dropped))]
             )
+        case .command(let outcome, _): return ("command", outcome.fields)
         case .stop(let reason, let frames, let lost):
             return ("stop", [("reason", .string(reason)), ("frames", .int(frames)), ("log_lines_lost", .int(lost))])
         case .done(let frames, let fires, let record, _):

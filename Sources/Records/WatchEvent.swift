@@ -44,6 +44,8 @@ public enum WatchEvent: Sendable {
     case live(LiveChange)
     /// The MQTT broker's connection changed.
     case mqtt(MQTTChange)
+    /// A command from outside was taken (a rule switched, a count reset) or refused.
+    case command(CommandOutcome, WatchSnapshot)
     /// The loop has ended; the run is stopping.
     case stopping(reason: String, WatchSnapshot)
     /// The stop line, then the run record is written and the done line follows.
@@ -71,15 +73,19 @@ public struct RulesChange: Sendable {
     public var source: String
     public var rules: [Rule]
     public var warnings: [String]
+    /// The rules written `enabled: false` (kept in the file, not asked).
+    public var disabled: [Rule] = []
     /// Rules whose state was kept (a reload); why a reload was rejected.
     public var kept: Int?
     public var error: String?
 
-    public static func loaded(_ rules: [Rule], source: String, warnings: [String]) -> RulesChange {
-        RulesChange(action: .loaded, source: source, rules: rules, warnings: warnings)
+    public static func loaded(_ rules: [Rule], source: String, warnings: [String], disabled: [Rule] = []) -> RulesChange {
+        RulesChange(action: .loaded, source: source, rules: rules, warnings: warnings, disabled: disabled)
     }
-    public static func reloaded(_ rules: [Rule], why: String, source: String, kept: Int, warnings: [String]) -> RulesChange {
-        RulesChange(action: .reloaded, why: why, source: source, rules: rules, warnings: warnings, kept: kept)
+    public static func reloaded(_ rules: [Rule], why: String, source: String, kept: Int, warnings: [String], disabled: [Rule] = [])
+        -> RulesChange
+    {
+        RulesChange(action: .reloaded, why: why, source: source, rules: rules, warnings: warnings, disabled: disabled, kept: kept)
     }
     public static func rejected(why: String, source: String, error: String) -> RulesChange {
         RulesChange(action: .rejected, why: why, source: source, rules: [], warnings: [], error: error)

@@ -14,9 +14,14 @@ public struct WatchSnapshot: Sendable {
         public var count: Int?
         /// The latest fire's description (`describe:`).
         public var description: String?
+        /// Switched off from outside (Home Assistant): not asked until switched on.
+        public var switchedOff: Bool
 
-        public init(rule: Rule, state: RuleMachine.State, shown: String, count: Int? = nil, description: String? = nil) {
+        public init(
+            rule: Rule, state: RuleMachine.State, shown: String, count: Int? = nil, description: String? = nil, switchedOff: Bool = false
+        ) {
             (self.rule, self.state, self.shown, self.count, self.description) = (rule, state, shown, count, description)
+            self.switchedOff = switchedOff
         }
     }
 

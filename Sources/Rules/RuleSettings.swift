@@ -12,6 +12,7 @@ import Foundation
 ///       when_active: "22:00-06:00"   # asked only then (local time; Mon-Fri 08:00-18:00; …)
 ///       region: [0, 0.5, 0.5, 0.5]   # asked about the bottom left quarter
 ///       enabled: false          # kept in the file, not asked
+///       device_class: door      # what Home Assistant shows its answer as (default occupancy)
 public struct RuleSettings: Sendable, Equatable {
     public enum Edge: String, Sendable, Equatable, CaseIterable {
         case appear, disappear, both
@@ -34,6 +35,15 @@ public struct RuleSettings: Sendable, Equatable {
     public var region: Region?
     /// A sentence about each fire (`describe:`); nil: none.
     public var describe: Describe?
+    /// Home Assistant's binary sensor class for the rule's answer; nil: `occupancy`.
+    public var deviceClass: String?
+
+    /// Home Assistant's binary sensor classes (as of its 2024 releases).
+    public static let deviceClasses = [
+        "battery", "battery_charging", "carbon_monoxide", "cold", "connectivity", "door", "garage_door", "gas", "heat", "light", "lock",
+        "moisture", "motion", "moving", "occupancy", "opening", "plug", "power", "presence", "problem", "running", "safety", "smoke",
+        "sound", "tamper", "update", "vibration", "window",
+    ]
 
     public init() {}
 
@@ -50,6 +60,7 @@ public struct RuleSettings: Sendable, Equatable {
         if let schedule { parts.append("active \(schedule.text)") }
         if let region { parts.append("region \(region.text)") }
         if !enabled { parts.append("disabled") }
+        if let deviceClass { parts.append("shown as \(deviceClass)") }
         switch describe {
         case .standard?: parts.append("describe")
         case .question(let text)?: parts.append("describe \"\(text)\"")
@@ -61,7 +72,7 @@ public struct RuleSettings: Sendable, Equatable {
     private static func number(_ x: Double) -> String { x == x.rounded() ? String(Int(x)) : String(x) }
 
     /// The keys a rule in the file may have besides `when:` and its reaction.
-    static let fileKeys = ["cooldown", "confirm", "min_confidence", "on", "enabled", "when_active", "describe"]
+    static let fileKeys = ["cooldown", "confirm", "min_confidence", "on", "enabled", "when_active", "describe", "device_class"]
 
     /// Reads one setting from the file; the problem in words when it is wrong.
     mutating func set(_ key: String, _ text: String) -> Problem? {
@@ -89,6 +100,12 @@ public struct RuleSettings: Sendable, Equatable {
             case .success(let d): describe = d
             case .failure(let problem): return problem
             }
+        case "device_class":
+            guard Self.deviceClasses.contains(t) else {
+                return
+                    "device_class: is one of Home Assistant's binary sensor classes (\(Self.deviceClasses.joined(separator: ", "))), not \"\(text)\""
+            }
+            deviceClass = t
         case "on":
             guard let edge = Edge(rawValue: t) else { return "on: is appear, disappear or both, not \"\(text)\"" }
             on = edge

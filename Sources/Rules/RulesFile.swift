@@ -108,7 +108,7 @@ public enum RulesFile {
                 throw fail(
                     pair.key,
                     "unknown key \"\(key)\"; a rule has when:, one reaction (\(ReactionWords.listed)) and settings "
-                        + "(cooldown, confirm, min_confidence, on, when_active, region, enabled)")
+                        + "(cooldown, confirm, min_confidence, on, when_active, region, enabled, describe, device_class)")
             }
             if values[key] != nil { throw fail(pair.key, "\(key): is written twice in this rule") }
             guard pair.value.text != nil || ["region", "run", "post"].contains(key) else {

@@ -4,6 +4,7 @@ import Gate
 import Grounding
 import LookCore
 import Reactions
+import Records
 import Rules
 import VLM
 
@@ -24,6 +25,9 @@ public struct WatchConfig: Sendable {
     public var framesDir: String?
     public var logPath: String?
     public var recordDir = "."
+    /// Where the rules' switches and counts are kept across restarts (nil: not kept).
+    public var statePath: String?
+    public static var stateFile: String { KeptState.fileName }
     /// Seconds an effect holds the frame the model answered (`--hold`).
     public var hold = 3.0
     /// Where an effect's place comes from (`--cells`), in words with `--cell-words`, on a `--grid`.

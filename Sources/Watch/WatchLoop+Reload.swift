@@ -24,10 +24,11 @@ extension WatchLoop {
             }
             if let warning = config.tokensWarning(rules: set.rules.count) { Log.shared.warning(warning) }
             let kept = adopt(set.rules, source: source)
+            disabledRules = Set(set.disabled.map(\.condition))
             gate.settings.masks = config.gate.masks + set.gateMasks
             reactor.keep(only: Set(set.rules.map(\.condition)))
             reloadCount += 1
-            events.emit(.rules(.reloaded(set.rules, why: why, source: source, kept: kept, warnings: set.warnings)))
+            events.emit(.rules(.reloaded(set.rules, why: why, source: source, kept: kept, warnings: set.warnings, disabled: set.disabled)))
             for warning in set.warnings { Log.shared.warning(warning) }
             Log.shared.notice("rules reloaded from \(source) (\(why)): \(set.rules.count) rules, \(kept) kept their state")
             events.emit(.reloaded(accepted: true, snapshot))

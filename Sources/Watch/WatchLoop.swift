@@ -27,6 +27,12 @@ public final class WatchLoop {
     let clock: any Clock
     /// SIGHUP's request, which the loop takes before its next frame.
     public let reloads: ReloadRequest
+    /// Commands from outside (Home Assistant's switches and buttons), taken before each frame.
+    let commands: WatchCommands
+    /// The rules switched off (by their words): not asked until switched on again.
+    public internal(set) var switchedOff: Set<String> = []
+    /// The rules written `enabled: false` (by their words), which only the file can turn on.
+    var disabledRules: Set<String> = []
     /// The change gate and its counts; frames skipped since the last answer.
     var gate: ChangeGate
     public private(set) var gateCounts = GateCounts()
@@ -58,7 +64,7 @@ public final class WatchLoop {
     public init(
         source: any FrameSource, model: any VisionLanguageModel, rules: [Rule], rulesSource: String = "inline", config: WatchConfig,
         events: any EventSink, epoch: Int, reactor: any ReactionPerformer, stop: StopSignal = StopSignal(),
-        reloads: ReloadRequest = ReloadRequest(), clock: any Clock
+        reloads: ReloadRequest = ReloadRequest(), commands: WatchCommands = WatchCommands(), clock: any Clock
     ) {
         self.source = source
         self.model = model
@@ -71,6 +77,7 @@ public final class WatchLoop {
         self.reactor = reactor
         self.stop = stop
         self.reloads = reloads
+        self.commands = commands
         self.clock = clock
         rulesStamp = Self.modified(config.rulesSpec)
         gate = ChangeGate(settings: config.gate)
@@ -92,6 +99,7 @@ public final class WatchLoop {
             if let reason = stop.reason { return reason }
             if let limit = config.seconds, clock.now() - runStart >= limit { return "seconds" }
             if reloadIfAsked() { gate.force(.reload) }
+            takeCommands()
             let t0 = clock.now()
             let frame: Frame
             do {
@@ -159,7 +167,8 @@ public final class WatchLoop {
             WatchSnapshot.Row(
                 rule: rule, state: i < states.count ? states[i] : RuleMachine.State(),
                 shown: reactor.shown(rule.reaction, condition: rule.condition),
-                count: rule.reaction.isCount ? reactor.count(for: rule.condition) : nil, description: lastDescriptions[rule.condition])
+                count: rule.reaction.isCount ? reactor.count(for: rule.condition) : nil, description: lastDescriptions[rule.condition],
+                switchedOff: switchedOff.contains(rule.condition))
         }
         return WatchSnapshot(
             rows: rows, rulesSource: rulesSource, frame: latest?.index ?? 0, fired: !(latest?.fires.isEmpty ?? true),
@@ -274,11 +283,13 @@ public final class WatchLoop {
         return (g, AnswerParser.parse(g.text, ruleCount: indices.count), nil, nil)
     }
 
-    /// The rules active now (their schedules on the wall clock); a rule that has just become active
-    /// again starts with a fresh state.
+    /// The rules active now (not switched off, and in their schedules on the wall clock); a rule that
+    /// has just become active again starts with a fresh state.
     func activeRules() -> [Int] {
         let now = wallClock()
-        let active = rules.indices.filter { rules[$0].settings.schedule?.isActive(at: now, calendar: calendar) ?? true }
+        let active = rules.indices.filter {
+            !switchedOff.contains(rules[$0].condition) && (rules[$0].settings.schedule?.isActive(at: now, calendar: calendar) ?? true)
+        }
         for i in active where wasActive.count == rules.count && !wasActive[i] {
             machine.reset(rule: i)
             gate.force(.schedule) // a rule that has just become active needs an answer
@@ -352,6 +363,7 @@ public final class WatchLoop {
     func adopt(_ newRules: [Rule], source: String) -> Int {
         let kept = machine.adopt(from: rules, to: newRules)
         rules = newRules
+        switchedOff.formIntersection(newRules.map(\.condition))
         wasActive = [] // the schedules' memory was of the old list
         rulesSource = source
         rulesStamp = Self.modified(config.rulesSpec)

@@ -16,6 +16,9 @@ public final class WatchRun {
     let stream: EventStream
     let clock: any Clock
     private let outputs: [any WatchOutput]
+    /// The switches and counts kept from an earlier run (`statePath`), and the commands from outside.
+    private let kept: KeptState
+    private let commands = WatchCommands()
     private let started: Double
     private let epoch: Int
     private let version: String
@@ -57,7 +60,10 @@ public final class WatchRun {
         } catch {
             throw .record(error.description)
         }
-        stream = EventStream([recorder] + outputs)
+        let kept = config.statePath.map(KeptState.load) ?? KeptState()
+        self.kept = kept
+        let keeper: [any WatchOutput] = config.statePath.map { [KeptStateWriter(path: $0, initial: kept)] } ?? []
+        stream = EventStream([recorder] + keeper + outputs)
         started = clock.now()
         stream.emit(.started(version: version, pid: Int(getpid()), args: Secrets.masked(arguments: Array(CommandLine.arguments.dropFirst()))))
     }
@@ -96,15 +102,20 @@ public final class WatchRun {
         recorder.record = record
         if let live = source as? any LiveSource { LiveSourceEvents.watch(live, events: stream, stop: stop) }
         stream.emit(.source(info))
-        stream.emit(.rules(.loaded(rules.rules, source: rulesSource, warnings: rules.warnings)))
+        stream.emit(.rules(.loaded(rules.rules, source: rulesSource, warnings: rules.warnings, disabled: rules.disabled)))
 
         // The outputs start before any wait, so that MQTT is connected and discovered by the first frame.
+        for case let output as any CommandingOutput in outputs { output.accept(commands: commands) }
         var failure = startOutputs()
         let reactor = Reactor(audio: config.sound ? Audio() : nil, commands: config.commands, posts: config.posts)
         reactor.onReport = { [stream] report in stream.emit(.report(report)) }
+        let conditions = Set(rules.rules.map(\.condition))
+        for (condition, count) in kept.counts where conditions.contains(condition) { reactor.setCount(count, for: condition) }
         let loop = WatchLoop(
             source: source, model: model, rules: rules.rules, rulesSource: rulesSource, config: config, events: stream, epoch: epoch,
-            reactor: reactor, stop: stop, reloads: reloads, clock: clock)
+            reactor: reactor, stop: stop, reloads: reloads, commands: commands, clock: clock)
+        loop.switchedOff = kept.switchedOff.intersection(conditions)
+        loop.disabledRules = Set(rules.disabled.map(\.condition))
         loop.gate.settings.enabled = config.gateEnabled(for: info)
         loop.gate.settings.masks = config.gate.masks + rules.gateMasks
         let reason: String

@@ -16,7 +16,8 @@ enum WatchCommand {
         A rule fires when its answer turns yes (not yes on the frame before, and not fired in the last
         --cooldown seconds); its reaction runs and the fire is logged. The next frame is taken when the
         answer before it is in. In a rules file each rule may refine this (cooldown, confirm,
-        min_confidence, on: disappear, when_active, region, enabled; see rules.example.yaml).
+        min_confidence, on: disappear, when_active, region, enabled, describe, device_class;
+        see rules.example.yaml).
         The run ends with the video, after --seconds, or on Ctrl-C / SIGTERM (after the frame being
         answered; a second Ctrl-C also cancels that frame's answer), and writes its record.
 
@@ -74,7 +75,8 @@ enum WatchCommand {
                                 4 run at once, 16 more wait, the rest are dropped and counted
           --post-timeout S      each try of a post: has S seconds (default 10); 3 tries, 1 s and 2 s apart
           --mqtt URL            publish states, fires and snapshots to an MQTT broker: mqtt://[user@]host[:port]
-                                or mqtts:// (TLS); the password from LOOKD_MQTT_PASSWORD (README: Home Assistant)
+                                or mqtts:// (TLS); the password from LOOKD_MQTT_PASSWORD (README: Home Assistant).
+                                Takes commands on lookd/NAME/rule/ID/set (ON, OFF) and .../reset (PRESS)
           --mqtt-discovery P    Home Assistant's discovery prefix (default homeassistant), or off
           --mqtt-queue N        fire events kept while the broker is away (default 256; older ones are dropped)
           --name NAME           this instance's name in MQTT topics and Home Assistant (default: the host name)
@@ -95,6 +97,8 @@ enum WatchCommand {
           --keep-snapshots N|AGE   how many (500) or how old (30m, 12h, 7d) snapshots stay (default 1000)
           --status FILE         where the status file for lookd status goes (default: $RUNTIME_DIRECTORY,
                                 else $XDG_RUNTIME_DIR/lookd, else /tmp/lookd-<uid>; status.json)
+          --state FILE|off      where rules switched off from Home Assistant and counts are kept across restarts
+                                (default: DIR/lookd-state.json for a camera, a stream or a service; off for a file)
         Service:
           SIGHUP                re-read the rules (systemctl reload lookd): a valid file replaces them and rules
                                 whose words, reaction and settings did not change keep their state; a bad one is rejected

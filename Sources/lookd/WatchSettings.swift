@@ -17,9 +17,22 @@ enum WatchSettings {
         "truth", "context", "threads", "cells", "effects", "status", "camera-size", "gate", "gate-threshold", "gate-fps",
         "gate-max", "gate-mask", "constrain", "snapshots", "keep-snapshots", "name", "mqtt", "mqtt-discovery", "mqtt-queue",
         "run-timeout", "post-timeout", "http", "http-token", "engine", "jpeg-quality", "first-token-timeout", "engine-tries",
-        "describe-tokens", "describe-timeout",
+        "describe-tokens", "describe-timeout", "state",
     ]
     static let switches: Set<String> = ["no-sound", "cell-words", "grid", "watch-rules", "describe"]
+
+    /// `--state FILE|off`: where switches and counts are kept across restarts. By default they are
+    /// kept (in the record folder) for what runs for months: a camera or a stream, or a service.
+    static func statePath(
+        _ given: String?, source: String, recordDir: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> String? {
+        if given == "off" { return nil }
+        if let given { return given }
+        var folder: ObjCBool = false
+        let file = FileManager.default.fileExists(atPath: source, isDirectory: &folder) && !source.hasPrefix("/dev/")
+        guard !file || environment["NOTIFY_SOCKET"] != nil else { return nil }
+        return (recordDir as NSString).appendingPathComponent(WatchConfig.stateFile)
+    }
 
     static func config(_ args: Arguments) throws(CommandFailure) -> (WatchConfig, OutputSettings) {
         guard let source = args.value("source") else { throw usage("watch needs --source /dev/video0|FILE|URL|DIR") }
@@ -35,6 +48,7 @@ enum WatchSettings {
         c.framesDir = args.value("frames")
         c.logPath = args.value("log")
         c.recordDir = args.value("record") ?? "."
+        c.statePath = statePath(args.value("state"), source: source, recordDir: c.recordDir)
         c.sound = !args.has("no-sound")
         c.hold = try args.number("hold", default: 3, in: 0...60)
         c.sourceOptions.photoSeconds = try args.number("photo-seconds", default: 4.5, in: 0...86400)
@@ -70,6 +84,7 @@ enum WatchSettings {
         c.name = args.value("name") ?? WatchConfig.defaultName
         guard OutputSettings.isName(c.name) else { throw usage("--name is letters, digits, - and _ (it names MQTT topics), not \"\(c.name)\"") }
         var o = OutputSettings(name: c.name)
+        o.version = version
         o.statusPath = args.value("status")
         if let url = args.value("mqtt") {
             switch MQTTBroker.parse(url) {

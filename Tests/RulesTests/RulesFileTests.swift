@@ -78,7 +78,7 @@ final class RulesFileTests: XCTestCase {
             "rules.yaml:4:5: a rule has exactly one reaction; this one has sound and say")
         XCTAssertEqual(
             problem("rules:\n  - when: a cat\n    beep: loud\n"),
-            "rules.yaml:3:5: unknown key \"beep\"; a rule has when:, one reaction (sound, say, timer, count, log, effect, run or post) and settings (cooldown, confirm, min_confidence, on, when_active, region, enabled)"
+            "rules.yaml:3:5: unknown key \"beep\"; a rule has when:, one reaction (sound, say, timer, count, log, effect, run or post) and settings (cooldown, confirm, min_confidence, on, when_active, region, enabled, describe, device_class)"
         )
         XCTAssertEqual(
             problem("rules:\n  - when: a cat\n    sound: trumpet\n"),

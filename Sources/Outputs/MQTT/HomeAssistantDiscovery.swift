@@ -39,52 +39,84 @@ struct HomeAssistantDiscovery: Sendable {
         return text.isEmpty ? "lookd" : text
     }
 
+    /// lookd's version (`sw_version`) and its page, when it serves one (`configuration_url`).
+    var version = "lookd"
+    var page: String?
+
     var device: JSON {
-        .object([
+        var fields: [(String, JSON)] = [
             ("identifiers", .strings(["lookd_\(node)"])), ("name", .string("lookd \(node)")), ("manufacturer", .string("lookd")),
-            ("model", .string("lookd watch")),
-        ])
+            ("model", .string("lookd watch")), ("sw_version", .string(version)),
+        ]
+        if let page { fields.append(("configuration_url", .string(page))) }
+        return .object(fields)
     }
 
-    /// The configs of one rule's entities: (topic, JSON).
+    /// The configs of one rule's entities, (topic, JSON):
+    /// - `binary_sensor`: its answer (`device_class:` in the rules file, else occupancy), with the
+    ///   last fire as its attributes;
+    /// - `event`: its fires (`fired`, then `described` when a description comes);
+    /// - `image`: its last fire's snapshot;
+    /// - `switch`: whether it is watched (turned off, it is neither asked nor fired);
+    /// - for a count rule, a `sensor` (its count) and a `button` that resets it.
+    /// A rule written `enabled: false` has only its switch, which stays off.
     func configs(for rule: Rule) -> [(String, JSON)] {
         let id = Self.id(rule.condition)
         let topic = "\(base)/rule/\(id)"
-        let common: [(String, JSON)] = [
-            ("availability_topic", .string(base + "/availability")), ("device", device),
-        ]
-        var list: [(String, JSON)] = [
+        // Unique ids: `lookd_<node>_<id>` and a suffix a kind (those of earlier releases kept).
+        func entity(_ component: String, _ objectID: String, _ unique: String, _ name: String, _ fields: [(String, JSON)]) -> (String, JSON) {
             (
-                "\(prefix)/binary_sensor/\(node)/\(id)/config",
+                "\(prefix)/\(component)/\(node)/\(objectID)/config",
                 .object(
-                    [
-                        ("name", .string(rule.condition)), ("unique_id", .string("lookd_\(node)_\(id)")),
-                        ("state_topic", .string(topic + "/state")), ("payload_on", .string("on")), ("payload_off", .string("off")),
-                        // `unknown` (no answer yet, or an unreadable one) shows as unknown in Home Assistant.
-                        ("value_template", .string("{{ value if value in ['on', 'off'] else 'None' }}")),
-                        ("json_attributes_topic", .string(topic + "/fired")),
-                    ] + common)
-            ),
-            (
-                "\(prefix)/image/\(node)/\(id)/config",
-                .object(
-                    [
-                        ("name", .string("\(rule.condition): last fire")), ("unique_id", .string("lookd_\(node)_\(id)_snapshot")),
-                        ("image_topic", .string(topic + "/snapshot")), ("content_type", .string("image/jpeg")),
-                    ] + common)
-            ),
+                    [("name", .string(name)), ("unique_id", .string("lookd_\(node)_\(id)\(unique)"))] + fields + [
+                        ("availability_topic", .string(base + "/availability")), ("device", device),
+                    ])
+            )
+        }
+        let watched = entity(
+            "switch", id, "_switch", "\(rule.condition): watched",
+            [
+                ("command_topic", .string(topic + "/set")), ("state_topic", .string(topic + "/switch")), ("icon", .string("mdi:eye")),
+                ("entity_category", .string("config")),
+            ])
+        guard rule.settings.enabled else { return [watched] }
+        var list = [
+            entity(
+                "binary_sensor", id, "", rule.condition,
+                [
+                    ("state_topic", .string(topic + "/state")), ("payload_on", .string("on")), ("payload_off", .string("off")),
+                    ("device_class", .string(rule.settings.deviceClass ?? "occupancy")),
+                    // `unknown` (no answer yet, or an unreadable one) shows as unknown in Home Assistant.
+                    ("value_template", .string("{{ value if value in ['on', 'off'] else 'None' }}")),
+                    ("json_attributes_topic", .string(topic + "/fired")),
+                ]),
+            entity(
+                "event", id, "_event", "\(rule.condition): fired",
+                [("state_topic", .string(topic + "/event")), ("event_types", .strings(["fired", "described"]))]),
+            entity(
+                "image", id, "_snapshot", "\(rule.condition): last fire",
+                [("image_topic", .string(topic + "/snapshot")), ("content_type", .string("image/jpeg"))]),
+            watched,
         ]
         if case .count = rule.reaction {
             list.append(
-                (
-                    "\(prefix)/sensor/\(node)/\(id)_count/config",
-                    .object(
-                        [
-                            ("name", .string("\(rule.condition): count")), ("unique_id", .string("lookd_\(node)_\(id)_count")),
-                            ("state_topic", .string(topic + "/count")), ("state_class", .string("total_increasing")),
-                        ] + common)
-                ))
+                entity(
+                    "sensor", id + "_count", "_count", "\(rule.condition): count",
+                    [("state_topic", .string(topic + "/count")), ("state_class", .string("total_increasing"))]))
+            list.append(
+                entity(
+                    "button", id + "_reset", "_reset", "\(rule.condition): reset count",
+                    [("command_topic", .string(topic + "/reset")), ("payload_press", .string("PRESS")), ("icon", .string("mdi:counter"))]))
         }
         return list
+    }
+
+    /// The rule id in a config topic of this device (`<prefix>/<component>/<node>/<id>[_count|_reset]/config`).
+    static func ruleID(inConfig topic: String) -> String? {
+        let parts = topic.split(separator: "/")
+        guard parts.count >= 4, parts.last == "config" else { return nil }
+        var id = String(parts[parts.count - 2])
+        for suffix in ["_count", "_reset"] where id.hasSuffix(suffix) { id.removeLast(suffix.count) }
+        return id
     }
 }

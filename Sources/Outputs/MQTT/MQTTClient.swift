@@ -33,6 +33,9 @@ final class MQTTClient: @unchecked Sendable {
     /// Called on the network thread when a connection is made, and when it is lost (with a reason).
     var onConnect: (@Sendable () -> Void)?
     var onDisconnect: (@Sendable (String) -> Void)?
+    /// Topics subscribed to (QoS 1) on each connection, and what comes on them (on the network thread).
+    var subscriptions: [String] = []
+    var onMessage: (@Sendable (_ topic: String, _ payload: [UInt8], _ retained: Bool) -> Void)?
     private let lock = NSLock()
     private var stopping = false
     private let finished = DispatchSemaphore(value: 0)
@@ -61,7 +64,19 @@ final class MQTTClient: @unchecked Sendable {
         mosquitto_connect_callback_set(handle) { _, object, code in
             guard let object else { return }
             let client = Unmanaged<MQTTClient>.fromOpaque(object).takeUnretainedValue()
-            if code == 0 { client.onConnect?() } else { client.onDisconnect?(String(cString: mosquitto_connack_string(code))) }
+            if code == 0 {
+                for topic in client.subscriptions { mosquitto_subscribe(client.handle, nil, topic, 1) }
+                client.onConnect?()
+            } else {
+                client.onDisconnect?(String(cString: mosquitto_connack_string(code)))
+            }
+        }
+        mosquitto_message_callback_set(handle) { _, object, message in
+            guard let object, let message, let topic = message.pointee.topic else { return }
+            let client = Unmanaged<MQTTClient>.fromOpaque(object).takeUnretainedValue()
+            let count = Int(message.pointee.payloadlen)
+            let payload = count > 0 ? [UInt8](UnsafeRawBufferPointer(start: message.pointee.payload, count: count)) : []
+            client.onMessage?(String(cString: topic), payload, message.pointee.retain)
         }
         mosquitto_disconnect_callback_set(handle) { _, object, code in
             guard let object else { return }

@@ -5,16 +5,22 @@ import Rules
 
 /// What the watch publishes over MQTT, under `lookd/<name>/`:
 /// - `availability`: `online`, or `offline` (also the last will), retained;
-/// - `rule/<id>/state`: the rule's answer, `on`, `off` or `unknown`, retained;
+/// - `rule/<id>/state`: the rule's answer, `on`, `off` or `unknown`, retained, as soon as it is read;
 /// - `rule/<id>/fired`: the rule's last fire as JSON, retained; `rule/<id>/snapshot`: its JPEG,
-///   retained; `rule/<id>/count`: a count rule's count, retained;
-/// - `events`: each fire as JSON (not retained);
+///   retained; `rule/<id>/count`: a count rule's count, retained; `rule/<id>/switch`: `ON` while the
+///   rule is watched, `OFF` once switched off, retained;
+/// - `rule/<id>/event`: each fire (`event_type` `fired`) and its description (`described`), for
+///   Home Assistant's event entity; `events`: each fire and description as JSON (not retained);
 /// and, unless discovery is off, Home Assistant's discovery configs (`HomeAssistantDiscovery`).
+/// It takes commands on `rule/<id>/set` (`ON`, `OFF`: the rule's switch) and `rule/<id>/reset`
+/// (`PRESS`: a count back to 0), and republishes everything when `<prefix>/status` says `online`
+/// (Home Assistant restarted). Anything else on those topics is logged and ignored; the broker's ACL
+/// says who may publish there.
 /// Configs left on the broker by an earlier run for rules this run has not (ghost entities) are
 /// found when it connects (the retained configs under this instance's device) and removed.
 /// The connection is made (and remade) by the client's own thread, so a broker that is down
 /// delays nothing.
-public final class MQTTOutput: WatchOutput, OutputState, @unchecked Sendable {
+public final class MQTTOutput: CommandingOutput, OutputState, @unchecked Sendable {
     public let name = "mqtt"
     let broker: MQTTBroker
     let base: String
@@ -26,18 +32,29 @@ public final class MQTTOutput: WatchOutput, OutputState, @unchecked Sendable {
     /// The rules in force, with their counts; set from the rules' events before and after the start.
     private var rules: [Rule] = []
     private var published: [Rule] = []
+    /// The rules written `enabled: false`: a switch each, off.
+    private var disabled: [Rule] = []
+    /// Where commands from the command topics go (the loop takes them before its next frame).
+    private var commands: WatchCommands?
+    /// The page (`--http`): the device's `configuration_url`, and where snapshots are linked.
+    let page: String?
     /// The sweep for an earlier run's ghosts, which a stop waits for (a few seconds at most).
     private let sweep = DispatchGroup()
 
     /// Publishes to `broker` as the instance `name` once started.
-    public init(broker: MQTTBroker, name: String, discoveryPrefix: String?, capacity: Int = 256) {
+    public init(
+        broker: MQTTBroker, name: String, discoveryPrefix: String?, capacity: Int = 256, version: String = "lookd", page: String? = nil
+    ) {
         self.broker = broker
         let node = HomeAssistantDiscovery.node(name)
         self.node = node
         base = "lookd/\(node)"
         self.capacity = capacity
-        discovery = discoveryPrefix.map { HomeAssistantDiscovery(prefix: $0, node: node, base: "lookd/\(node)") }
+        self.page = page
+        discovery = discoveryPrefix.map { HomeAssistantDiscovery(prefix: $0, node: node, base: "lookd/\(node)", version: version, page: page) }
     }
+
+    public func accept(commands: WatchCommands) { lock.withLock { self.commands = commands } }
 
     public func start(events: any EventSink) throws(OutputFailure) {
         let client: MQTTClient
@@ -46,6 +63,8 @@ public final class MQTTOutput: WatchOutput, OutputState, @unchecked Sendable {
         } catch {
             throw OutputFailure(error.description)
         }
+        client.subscriptions = [base + "/rule/+/set", base + "/rule/+/reset"] + (discovery.map { [$0.prefix + "/status"] } ?? [])
+        client.onMessage = { [weak self] topic, payload, retained in self?.message(topic, payload, retained: retained) }
         let publisher = MQTTPublisher(client: client, availability: base + "/availability", capacity: capacity)
         let shown = broker.shown
         publisher.onState = { [weak events] state, detail, dropped in
@@ -56,7 +75,8 @@ public final class MQTTOutput: WatchOutput, OutputState, @unchecked Sendable {
             self.publisher = publisher
             return self.rules
         }
-        adopt(rules.map { ($0, $0.reaction.isCount ? 0 : nil) })
+        // Counts and switches come with the first snapshot; the broker keeps the last run's meanwhile.
+        adopt(rules.map { Entry(rule: $0) })
         publisher.start()
         // Once the rules in force are known: on a thread of its own, with a connection of its own.
         if let discovery {
@@ -72,8 +92,9 @@ public final class MQTTOutput: WatchOutput, OutputState, @unchecked Sendable {
     public func receive(_ event: WatchEvent) {
         switch event {
         case .rules(let change) where change.action == .loaded:
-            lock.withLock { rules = change.rules }
-        case .reloaded(true, let snapshot): adopt(snapshot.rows.map { ($0.rule, $0.count) })
+            lock.withLock { (rules, disabled) = (change.rules, change.disabled) }
+        case .rules(let change) where change.action == .reloaded: lock.withLock { disabled = change.disabled }
+        case .watching(let snapshot), .reloaded(true, let snapshot), .command(_, let snapshot): adopt(snapshot.rows.map(Entry.init))
         case .answered(let frame): states(frame.answers)
         case .fired(let fire, let rule, let count): fired(fire, rule: rule, count: count)
         case .described(let description, let fire): described(description, fire: fire)
@@ -94,43 +115,85 @@ public final class MQTTOutput: WatchOutput, OutputState, @unchecked Sendable {
     /// A rule's topics: `lookd/<name>/rule/<id>`.
     func topic(_ rule: Rule) -> String { "\(base)/rule/\(HomeAssistantDiscovery.id(rule.condition))" }
 
-    /// Configs for the rules in force, and the topics of rules that went are emptied: their configs
-    /// first (Home Assistant then lets go of the entity), then their data topics.
-    private func adopt(_ new: [(rule: Rule, count: Int?)]) {
+    /// A rule in force, with its count and switch when a snapshot has them.
+    private struct Entry {
+        var rule: Rule
+        var count: Int?
+        var watched: Bool?
+
+        init(rule: Rule) { self.rule = rule }
+        init(_ row: WatchSnapshot.Row) { (rule, count, watched) = (row.rule, row.count, !row.switchedOff) }
+    }
+
+    /// Configs for the rules in force (and a switch, off, for each rule written `enabled: false`);
+    /// the topics of rules that went are emptied: their configs first (Home Assistant then lets go
+    /// of the entity), then their data topics.
+    private func adopt(_ new: [Entry]) {
         guard let publisher = lock.withLock({ publisher }) else { return }
-        let kept = Set(new.map(\.rule.condition))
-        let old = lock.withLock { published }
+        let disabled = lock.withLock { self.disabled }
+        let all = new.map(\.rule) + disabled
+        let kept = Set(all.map(\.condition))
+        let old = lock.withLock { published + self.disabled }
         for gone in old where !kept.contains(gone.condition) {
             for (configTopic, _) in discovery?.configs(for: gone) ?? [] { publisher.retain(configTopic, []) }
             clearData(of: topic(gone), publisher)
         }
         let before = Set(old.map(\.condition))
-        for (rule, count) in new {
+        for rule in all {
             for (configTopic, json) in discovery?.configs(for: rule) ?? [] { publisher.retain(configTopic, json.text()) }
-            if !before.contains(rule.condition) { publisher.retain("\(topic(rule))/state", "unknown") }
-            if let count { publisher.retain("\(topic(rule))/count", String(count)) }
         }
+        for entry in new {
+            let topic = topic(entry.rule)
+            if !before.contains(entry.rule.condition) { publisher.retain("\(topic)/state", "unknown") }
+            if let count = entry.count { publisher.retain("\(topic)/count", String(count)) }
+            if let watched = entry.watched { publisher.retain("\(topic)/switch", watched ? "ON" : "OFF") }
+        }
+        for rule in disabled { publisher.retain("\(topic(rule))/switch", "OFF") }
         lock.withLock { published = new.map(\.rule) }
     }
 
     /// A rule's data topics emptied, after everything set before them.
     private func clearData(of ruleTopic: String, _ publisher: MQTTPublisher) {
-        for suffix in ["state", "fired", "snapshot", "count"] { publisher.retain("\(ruleTopic)/\(suffix)", [], last: true) }
+        for suffix in ["state", "fired", "snapshot", "count", "switch"] { publisher.retain("\(ruleTopic)/\(suffix)", [], last: true) }
     }
 
     /// A retained config under this instance's device, read when connecting: one of no rule in force
     /// is an earlier run's ghost, and goes with its data topics.
     private func found(config topic: String) {
         guard let publisher = lock.withLock({ publisher }), let discovery else { return }
-        let known = Set(lock.withLock { published }.flatMap { discovery.configs(for: $0).map(\.0) })
-        guard !known.contains(topic) else { return }
-        let parts = topic.split(separator: "/")
-        guard parts.count >= 4 else { return }
-        var id = String(parts[parts.count - 2])
-        if id.hasSuffix("_count") { id.removeLast("_count".count) }
+        let known = Set(lock.withLock { published + disabled }.flatMap { discovery.configs(for: $0).map(\.0) })
+        guard !known.contains(topic), let id = HomeAssistantDiscovery.ruleID(inConfig: topic) else { return }
         Log.shared.notice("mqtt: removing \(topic), left by an earlier run for a rule that is gone")
         publisher.retain(topic, [])
+        // The data topics go only when no rule in force has this id (a rule whose entities changed keeps them).
+        guard !lock.withLock({ published + disabled }).contains(where: { HomeAssistantDiscovery.id($0.condition) == id }) else { return }
         clearData(of: "\(base)/rule/\(id)", publisher)
+    }
+
+    /// A message on a command topic, or Home Assistant's status. A retained command is ignored (it
+    /// would act again at every connection), as is anything malformed, with a line saying why.
+    private func message(_ topic: String, _ payload: [UInt8], retained: Bool) {
+        let text = String(decoding: payload, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        if let discovery, topic == discovery.prefix + "/status" {
+            guard text == "online", !retained, let publisher = lock.withLock({ publisher }) else { return }
+            Log.shared.notice("mqtt: Home Assistant is online again; discovery and states are sent again")
+            publisher.resendRetained()
+            return
+        }
+        let ignored = { (why: String) in Log.shared.warning("mqtt: ignored a message on \(topic): \(why)") }
+        let parts = topic.dropFirst(base.count + "/rule/".count).split(separator: "/")
+        guard topic.hasPrefix(base + "/rule/"), parts.count == 2 else { return ignored("not a command topic") }
+        guard !retained else { return ignored("it is retained; commands are sent without retain") }
+        let (rules, commands) = lock.withLock { (published + disabled, self.commands) }
+        guard let rule = rules.first(where: { HomeAssistantDiscovery.id($0.condition) == parts[0] }) else {
+            return ignored("no rule has the id \(parts[0])")
+        }
+        switch (parts[1], text.uppercased()) {
+        case ("set", "ON"), ("set", "OFF"): commands?.post(.switchRule(condition: rule.condition, on: text.uppercased() == "ON", by: "mqtt"))
+        case ("reset", "PRESS"): commands?.post(.resetCount(condition: rule.condition, by: "mqtt"))
+        case ("set", _): ignored("a switch takes ON or OFF, not \"\(text.prefix(40))\"")
+        default: ignored("a reset takes PRESS, not \"\(text.prefix(40))\"")
+        }
     }
 
     /// Each frame's answers as they are read (before its fires and holds): `on`, `off`, or
@@ -151,10 +214,11 @@ public final class MQTTOutput: WatchOutput, OutputState, @unchecked Sendable {
 
     /// A fire: the event, the rule's last fire and snapshot, and a count rule's count.
     private func fired(_ fire: FireOutcome, rule: Rule, count: Int?) {
-        guard let publisher = lock.withLock({ publisher }), let context = fire.context else { return }
-        let json = context.json.text()
-        publisher.send(base + "/events", json)
-        publisher.retain("\(topic(rule))/fired", json)
+        guard let publisher = lock.withLock({ publisher }), var context = fire.context else { return }
+        let plain = context.json.text()
+        context.snapshot = context.snapshot.map(link)
+        publisher.retain("\(topic(rule))/fired", context.json.text())
+        publisher.send([(base + "/events", plain), ("\(topic(rule))/event", Self.event("fired", context.json))])
         if let path = fire.snapshot, let bytes = FileManager.default.contents(atPath: path) {
             publisher.retain("\(topic(rule))/snapshot", [UInt8](bytes))
         }
@@ -164,13 +228,27 @@ public final class MQTTOutput: WatchOutput, OutputState, @unchecked Sendable {
     /// A fire's description: a `described` message on the events topic, and the rule's `fired`
     /// attributes again, with the description in them.
     private func described(_ description: DescribeOutcome, fire: FireOutcome) {
-        guard let publisher = lock.withLock({ publisher }), let context = fire.context else { return }
+        guard let publisher = lock.withLock({ publisher }), var context = fire.context else { return }
         let message = JSON.object([("event", .string("described"))] + description.eventFields)
-        publisher.send(base + "/events", message.text())
-        guard case .object(let fields) = context.json else { return }
-        let rule = lock.withLock { published }.first { $0.condition == fire.condition }
-        let topic = rule.map { self.topic($0) } ?? "\(base)/rule/\(HomeAssistantDiscovery.id(fire.condition))"
-        publisher.retain("\(topic)/fired", JSON.object(fields + [("description", .optional(description.text))]).text())
+        context.snapshot = context.snapshot.map(link)
+        context.description = description.text
+        if description.text == nil { context.descriptionProblem = description.error }
+        let topic = "\(base)/rule/\(HomeAssistantDiscovery.id(fire.condition))"
+        publisher.retain("\(topic)/fired", context.json.text())
+        publisher.send([(base + "/events", message.text()), ("\(topic)/event", Self.event("described", context.json))])
+    }
+
+    /// An event entity's message: `event_type` and the fire's fields as its attributes.
+    static func event(_ type: String, _ fire: JSON) -> String {
+        guard case .object(let fields) = fire else { return fire.text() }
+        return JSON.object([("event_type", .string(type))] + fields).text()
+    }
+
+    /// A snapshot's path as a link on the page, when there is one (without the page's token, which
+    /// stays out of the broker: a page with a token asks for it).
+    private func link(_ path: String) -> String {
+        guard let page else { return path }
+        return page + "/snapshots/" + (path as NSString).lastPathComponent
     }
 
     /// Connected now, messages waiting, and dropped in the run.

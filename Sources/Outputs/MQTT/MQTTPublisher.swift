@@ -8,9 +8,10 @@ import LookCore
 /// - Other messages (fire events) wait in a queue of `capacity`; past it the oldest is dropped,
 ///   counted, and logged once per outage.
 final class MQTTPublisher: @unchecked Sendable {
+    /// One event as it goes out: a message or a few (a fire on the events topic and on its rule's
+    /// event topic), queued, dropped and counted as one.
     struct Message: Sendable {
-        var topic: String
-        var payload: [UInt8]
+        var parts: [(topic: String, payload: [UInt8])]
     }
 
     let client: MQTTClient
@@ -65,8 +66,19 @@ final class MQTTPublisher: @unchecked Sendable {
 
     func retain(_ topic: String, _ text: String) { retain(topic, Array(text.utf8)) }
 
+    /// Sends every retained topic again (Home Assistant restarted and lost what it had read).
+    func resendRetained() {
+        condition.withLock {
+            dirty = Set(retained.keys)
+            condition.signal()
+        }
+    }
+
     /// Queues a message that is not retained; the oldest is dropped when the queue is full.
-    func send(_ topic: String, _ text: String) {
+    func send(_ topic: String, _ text: String) { send([(topic, text)]) }
+
+    /// Queues messages that go together (one event on several topics), dropped together.
+    func send(_ messages: [(topic: String, text: String)]) {
         condition.withLock {
             if queue.count >= capacity {
                 queue.removeFirst()
@@ -77,7 +89,7 @@ final class MQTTPublisher: @unchecked Sendable {
                     Log.shared.error("mqtt: \(client.broker.shown) is away and \(capacity) messages wait; dropping the oldest until it is back")
                 }
             }
-            queue.append(Message(topic: topic, payload: Array(text.utf8)))
+            queue.append(Message(parts: messages.map { ($0.topic, Array($0.text.utf8)) }))
             condition.signal()
         }
     }
@@ -141,39 +153,47 @@ final class MQTTPublisher: @unchecked Sendable {
                 condition.unlock()
                 return
             }
-            var next: (topic: String, payload: [UInt8], retain: Bool)?
+            var retainedTopic: (topic: String, payload: [UInt8])?
+            var event: Message?
             if let topic = retainedOrder.first(where: { dirty.contains($0) }) {
                 dirty.remove(topic)
-                next = (topic, retained[topic] ?? [], true)
+                retainedTopic = (topic, retained[topic] ?? [])
                 // An emptied topic is gone at the broker once sent: it is not sent again on reconnect.
                 if retained[topic]?.isEmpty == true {
                     retained[topic] = nil
                     retainedOrder.removeAll { $0 == topic }
                 }
             } else if !queue.isEmpty {
-                let m = queue.removeFirst()
-                next = (m.topic, m.payload, false)
+                event = queue.removeFirst()
             }
             condition.unlock()
-            guard let next else { continue }
-            switch client.publish(next.topic, next.payload, retain: next.retain) {
-            case .sent: condition.withLock { sent += 1 }
-            case .refused(let reason): Log.shared.error("mqtt: \(next.topic): \(reason); not sent")
-            case .noConnection:
-                // No connection after all: put it back and wait for the next one.
+            if let (topic, payload) = retainedTopic, !publish(topic, payload, retain: true) {
+                // No connection after all: set it again and wait for the next one.
                 condition.withLock {
-                    connected = false
-                    if next.retain {
-                        if retained[next.topic] == nil {
-                            retained[next.topic] = next.payload
-                            retainedOrder.append(next.topic)
-                        }
-                        dirty.insert(next.topic)
-                    } else {
-                        queue.insert(Message(topic: next.topic, payload: next.payload), at: 0)
+                    if retained[topic] == nil {
+                        retained[topic] = payload
+                        retainedOrder.append(topic)
                     }
+                    dirty.insert(topic)
                 }
             }
+            if var event {
+                while let part = event.parts.first, publish(part.topic, part.payload, retain: false) { event.parts.removeFirst() }
+                // What did not go waits at the head of the queue for the next connection.
+                if !event.parts.isEmpty { condition.withLock { queue.insert(event, at: 0) } }
+            }
         }
+    }
+
+    /// Hands one message to the client; false when there was no connection after all.
+    private func publish(_ topic: String, _ payload: [UInt8], retain: Bool) -> Bool {
+        switch client.publish(topic, payload, retain: retain) {
+        case .sent: condition.withLock { sent += 1 }
+        case .refused(let reason): Log.shared.error("mqtt: \(topic): \(reason); not sent")
+        case .noConnection:
+            condition.withLock { connected = false }
+            return false
+        }
+        return true
     }
 }

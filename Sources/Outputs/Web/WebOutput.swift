@@ -28,6 +28,12 @@ public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
             return Listen(host: String(host), port: p)
         }
 
+        /// The page's address for links others follow: a wildcard address is named by the host's name.
+        public var url: String {
+            let name = ["0.0.0.0", "::", "*"].contains(host) ? ProcessInfo.processInfo.hostName : host
+            return "http://" + (name.contains(":") ? "[\(name)]" : name) + ":\(port)"
+        }
+
         /// Whether only this machine can reach it (127.0.0.0/8 or ::1).
         public var isLoopback: Bool { HostCheck.isLoopbackName(host) }
     }

@@ -1,0 +1,56 @@
+import Foundation
+import LookCore
+
+/// A command from outside the loop: Home Assistant's switch for a rule, or its button that resets
+/// a count. `by` names where it came from (`mqtt`), for the event log.
+public enum WatchCommand: Sendable, Equatable {
+    /// Turns a rule on or off: an off rule is not asked, and so never fires.
+    case switchRule(condition: String, on: Bool, by: String)
+    /// Sets a count rule's count back to 0.
+    case resetCount(condition: String, by: String)
+}
+
+/// Commands posted from any thread (an output's network thread) and taken by the loop before its
+/// next frame, in the order they came.
+public final class WatchCommands: @unchecked Sendable {
+    private let lock = NSLock()
+    private var pending: [WatchCommand] = []
+
+    public init() {}
+
+    public func post(_ command: WatchCommand) { lock.withLock { pending.append(command) } }
+
+    /// The commands posted since the last take.
+    public func take() -> [WatchCommand] {
+        lock.withLock {
+            defer { pending = [] }; return pending
+        }
+    }
+}
+
+/// An output that takes commands from outside (MQTT's command topics): the composition root hands
+/// it the run's commands before it starts.
+public protocol CommandingOutput: WatchOutput {
+    func accept(commands: WatchCommands)
+}
+
+/// What a command did: a rule switched on or off, a count reset, or a command refused (a rule that
+/// is not in force, or one written `enabled: false`, which only the file can turn on).
+public struct CommandOutcome: Sendable {
+    public var command: WatchCommand
+    public var refused: String?
+
+    public init(command: WatchCommand, refused: String? = nil) { (self.command, self.refused) = (command, refused) }
+
+    /// The event log's `command` line.
+    public var fields: [(String, JSON)] {
+        var fields: [(String, JSON)]
+        switch command {
+        case .switchRule(let condition, let on, let by):
+            fields = [("action", .string(on ? "switch_on" : "switch_off")), ("condition", .string(condition)), ("by", .string(by))]
+        case .resetCount(let condition, let by):
+            fields = [("action", .string("reset_count")), ("condition", .string(condition)), ("by", .string(by))]
+        }
+        return fields + [("accepted", .bool(refused == nil)), ("refused", .optional(refused))]
+    }
+}
