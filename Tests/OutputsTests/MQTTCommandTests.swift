@@ -54,7 +54,9 @@ final class MQTTCommandTests: XCTestCase {
                 3: [("lookd/cmd/rule/\(cat)/set", "maybe"), ("lookd/cmd/rule/nosuchrule_00000000/set", "ON")],
                 5: [("lookd/cmd/rule/\(cat)/set", "ON")],
             ])
-        let fires: [(Int, String)] = first.filter { $0["event"] as? String == "fire" }.map { ($0["frame"] as? Int ?? 0, $0["condition"] as? String ?? "") }
+        let fires: [(Int, String)] = first.filter { $0["event"] as? String == "fire" }.map {
+            ($0["frame"] as? Int ?? 0, $0["condition"] as? String ?? "")
+        }
         XCTAssertEqual(fires.map { $0.0 }, [1, 1, 4, 6], "\(fires)")
         XCTAssertEqual(fires.map { $0.1 }, ["a cat", "a dog", "a dog", "a cat"])
         XCTAssertEqual(ending.fires, 4)

@@ -40,6 +40,9 @@ public final class MQTTOutput: CommandingOutput, OutputState, @unchecked Sendabl
     let page: String?
     /// The sweep for an earlier run's ghosts, which a stop waits for (a few seconds at most).
     private let sweep = DispatchGroup()
+    /// Removed rules' data topics waiting to be emptied (`clearData`), which a stop waits for.
+    private var clearing: Set<String> = []
+    private let clears = DispatchGroup()
 
     /// Publishes to `broker` as the instance `name` once started.
     public init(
@@ -78,6 +81,8 @@ public final class MQTTOutput: CommandingOutput, OutputState, @unchecked Sendabl
         // Counts and switches come with the first snapshot; the broker keeps the last run's meanwhile.
         adopt(rules.map { Entry(rule: $0) })
         publisher.start()
+        // The first frame's states reach a broker that is there: connected, and discovery sent.
+        publisher.waitForFirstConnection(seconds: 5)
         // Once the rules in force are known: on a thread of its own, with a connection of its own.
         if let discovery {
             let (broker, pattern, node) = (broker, "\(discovery.prefix)/+/\(node)/+/config", node)
@@ -105,6 +110,7 @@ public final class MQTTOutput: CommandingOutput, OutputState, @unchecked Sendabl
     /// Marks the instance offline and disconnects (once the sweep for ghosts has sent its removals).
     public func stop() {
         _ = sweep.wait(timeout: .now() + 6)
+        _ = clears.wait(timeout: .now() + Self.clearDelay + 1)
         let publisher = lock.withLock { () -> MQTTPublisher? in
             defer { self.publisher = nil }
             return self.publisher
@@ -152,10 +158,26 @@ public final class MQTTOutput: CommandingOutput, OutputState, @unchecked Sendabl
         lock.withLock { published = new.map(\.rule) }
     }
 
-    /// A rule's data topics emptied, after everything set before them.
+    /// A rule's data topics emptied, once, a moment after its configs: Home Assistant lets go of an
+    /// entity a little after its empty config comes, and an empty attributes topic it still reads
+    /// makes it log "Erroneous JSON". A rule that is in force again by then keeps its topics.
     private func clearData(of ruleTopic: String, _ publisher: MQTTPublisher) {
-        for suffix in ["state", "fired", "snapshot", "count", "switch"] { publisher.retain("\(ruleTopic)/\(suffix)", [], last: true) }
+        guard lock.withLock({ clearing.insert(ruleTopic).inserted }) else { return }
+        clears.enter()
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.clearDelay) { [weak self, clears] in
+            defer { clears.leave() }
+            guard let self else { return }
+            let back = lock.withLock {
+                clearing.remove(ruleTopic)
+                return (published + disabled).contains { topic($0) == ruleTopic }
+            }
+            guard !back else { return }
+            for suffix in ["state", "fired", "snapshot", "count", "switch"] { publisher.retain("\(ruleTopic)/\(suffix)", [], last: true) }
+        }
     }
+
+    /// How long a removed rule's data topics wait after its configs.
+    static let clearDelay = 1.5
 
     /// A retained config under this instance's device, read when connecting: one of no rule in force
     /// is an earlier run's ghost, and goes with its data topics.

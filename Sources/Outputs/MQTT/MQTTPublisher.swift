@@ -94,6 +94,13 @@ final class MQTTPublisher: @unchecked Sendable {
         }
     }
 
+    /// Waits (at most `seconds`) until the first connection is made and everything set so far has
+    /// been handed over, or the first attempt failed (a broker that is down delays nothing).
+    func waitForFirstConnection(seconds: Double) {
+        let clock = MonotonicClock()
+        clock.wait(upTo: seconds, every: 0.005) { condition.withLock { (everConnected && dirty.isEmpty) || lossReported } }
+    }
+
     /// Messages waiting, and whether the broker is connected.
     var state: (waiting: Int, connected: Bool, dropped: Int) { condition.withLock { (queue.count, connected, dropped) } }
 

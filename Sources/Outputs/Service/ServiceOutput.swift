@@ -110,7 +110,7 @@ public final class ServiceOutput: WatchOutput, @unchecked Sendable {
                     ("suppressed", .int(row.state.suppressed)), ("held_back", .int(row.state.heldBack)),
                     ("settings", .string(row.rule.settings.summary)), ("confidence", .optional(row.state.confidence, places: 3)),
                     ("confidences", .array(row.state.recentConfidences.map { .number($0, places: 3) })),
-                    ("description", .optional(row.description)),
+                    ("description", .optional(row.description)), ("switched_off", .bool(row.switchedOff)),
                 ])
             })
         let outputs = JSON.object(states.compactMap(\.stateEntry) + snapshot.outbound.fields)

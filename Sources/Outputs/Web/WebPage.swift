@@ -92,11 +92,11 @@ enum WebPage {
           (s.rules || []).forEach((r) => {
             const tr = document.createElement("tr");
             tr.dataset.rule = r.rule;
-            const answer = r.answer || "–";
+            const answer = r.switched_off ? "off" : (r.answer || "–");
             tr.append(
               text("td", answer, "answer " + (answerClass[answer] || "")),
               text("td", r.rule + ". " + r.condition + " → " + r.reaction),
-              text("td", r.shown, "shown"),
+              text("td", r.switched_off ? "switched off" : r.shown, "shown"),
               text("td", "fired ×" + r.fires, "fired"));
             rows.append(tr);
           });

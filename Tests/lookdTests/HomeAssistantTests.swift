@@ -1,0 +1,188 @@
+import Foundation
+import TestFixtures
+import TestSupport
+import XCTest
+
+/// lookd against a real Home Assistant core (the pinned 2024.2.5 from PyPI) and a real mosquitto, as
+/// a Home Assistant user runs it, asserted through Home Assistant's own REST API: the device and its
+/// entities, state histories across fires, an unreadable answer, an effect's hold and a reload, the
+/// event entity's events, the image through Home Assistant's image proxy, a switch that turns a
+/// rule off, a count reset, availability after SIGTERM and SIGKILL, no ghost after a restart with
+/// other rules, and no warning from Home Assistant's MQTT integration.
+final class HomeAssistantTests: XCTestCase {
+    private var dir: URL!
+    override func setUpWithError() throws {
+        guard HomeAssistant.installed else {
+            throw XCTSkip("Home Assistant is not installed in .deps/home-assistant (tools/test installs it: tools/install-home-assistant)")
+        }
+        dir = try Fixtures.scratch()
+    }
+    private func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+    private var log: String { path("events.jsonl") }
+    private func lines(_ event: String) -> [[String: Any]] { ((try? EventLogFile.read(log)) ?? []).filter { $0["event"] as? String == event } }
+
+    private func waitFor(_ what: String, _ seconds: Double = 30, _ check: () throws -> Bool) throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try check() { return }
+            usleep(100_000)
+        }
+        XCTFail("gave up waiting for \(what)")
+        throw XCTSkip("cannot go on without \(what)")
+    }
+
+    /// lookd watching a photo folder with the scripted engine, a frame every `!wait` of the script.
+    /// Started with `--trigger`: MQTT is connected and discovery sent before the first frame, which
+    /// waits until `go()` (once Home Assistant has set the device up).
+    private func lookd(rules: String, script: [String], broker: Mosquitto) throws -> FixtureProcess {
+        try? FileManager.default.removeItem(atPath: path("go"))
+        try rules.write(toFile: path("rules.yaml"), atomically: true, encoding: .utf8)
+        let photos = try TestMedia.photoFolder(in: dir)
+        for folder in ["snapshots", "effects"] { try FileManager.default.createDirectory(atPath: path(folder), withIntermediateDirectories: true) }
+        return try FixtureProcess(
+            Fixtures.lookd,
+            [
+                "watch", "--source", photos, "--rules", path("rules.yaml"), "--model", "script:" + (try Fixtures.script(script, in: dir)),
+                "--photo-seconds", "0", "--no-sound", "--cells", "none", "--record", dir.path, "--log", log, "--snapshots", path("snapshots"),
+                "--effects", path("effects"), "--state", path("lookd-state.json"), "--mqtt", broker.url, "--name", "hatest",
+                "--seconds", "300", "--trigger", path("go"),
+            ])
+    }
+
+    private func go() { FileManager.default.createFile(atPath: path("go"), contents: nil) }
+
+    private func isoDate(_ text: Any?) -> Date? {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        guard let text = text as? String else { return nil }
+        return f.date(from: text) ?? ISO8601DateFormatter().date(from: text)
+    }
+
+    /// The states in a history, with repeats of the same state folded.
+    private func states(_ history: [[String: Any]]) -> [String] {
+        var out: [String] = []
+        for s in history.compactMap({ $0["state"] as? String }) where out.last != s { out.append(s) }
+        return out
+    }
+
+    func testARealHomeAssistantSeesTheDeviceFollowsFiresSwitchesRulesAndKeepsNoGhosts() throws {
+        let broker = try Mosquitto()
+        let ha = try HomeAssistant(mqttPort: broker.port)
+        let (cat, dog, fox) = ("binary_sensor.lookd_hatest_a_cat", "binary_sensor.lookd_hatest_a_dog", "switch.lookd_hatest_a_fox_watched")
+        let started = Date()
+
+        // Run 1: the cat fires on frame 5, the dog's effect on frame 6 (a 3 s hold), the cat's answer
+        // cannot be read on frame 7; then SIGTERM. The frames begin once Home Assistant has the device.
+        let rules = """
+            rules:
+              - when: a cat
+                count: true
+                device_class: motion
+              - when: a dog
+                effect: ripple
+              - when: a fox
+                log: true
+                enabled: false
+            """
+        let no = "!wait 0.3 1. No\\n2. No"
+        var p = try lookd(
+            rules: rules, script: [no, no, no, no, "!wait 0.3 1. Yes\\n2. No", "!wait 0.3 1. No\\n2. Yes", "!wait 0.3 1. Perhaps\\n2. No", no],
+            broker: broker)
+        try waitFor("Home Assistant to set the new device up") { try ha.state(dog)?["state"] as? String == "unknown" }
+        go()
+        try waitFor("the run's fires and the frames after them") { lines("watch").count >= 10 }
+        p.stop()
+        try waitFor("the device to be unavailable after SIGTERM") { try ha.state(cat)?["state"] as? String == "unavailable" }
+
+        // The device and its entities, as Home Assistant's registry has them.
+        let device = "device_id('\(cat)')"
+        XCTAssertEqual(try ha.template("{{ device_attr(\(device), 'name') }}"), "lookd hatest")
+        XCTAssertEqual(try ha.template("{{ device_attr(\(device), 'sw_version') }}"), "lookd 0.1.0")
+        let entities = try ha.template("{{ device_entities(\(device)) | sort | join(' ') }}").split(separator: " ").map(String.init)
+        XCTAssertEqual(
+            entities,
+            [
+                cat, dog, "button.lookd_hatest_a_cat_reset_count", "event.lookd_hatest_a_cat_fired", "event.lookd_hatest_a_dog_fired",
+                "image.lookd_hatest_a_cat_last_fire", "image.lookd_hatest_a_dog_last_fire", "sensor.lookd_hatest_a_cat_count",
+                "switch.lookd_hatest_a_cat_watched", "switch.lookd_hatest_a_dog_watched", fox,
+            ].sorted())
+        XCTAssertEqual(try ha.state(cat)?["attributes"].flatMap { ($0 as? [String: Any])?["device_class"] as? String }, "motion")
+        XCTAssertEqual(try ha.state(dog)?["attributes"].flatMap { ($0 as? [String: Any])?["device_class"] as? String }, "occupancy")
+
+        // State histories: the cat on at its fire, unknown for the unreadable answer, unavailable at
+        // the stop; the dog on at its fire, well before its hold ended.
+        XCTAssertEqual(Array(states(try ha.history(cat, since: started)).suffix(5)), ["off", "on", "off", "unknown", "off", "unavailable"].suffix(5))
+        XCTAssertTrue(states(try ha.history(cat, since: started)).contains("on"))
+        let fires = lines("fire")
+        XCTAssertEqual(fires.map { $0["condition"] as? String }, ["a cat", "a dog"])
+        let dogOn = try XCTUnwrap(try ha.history(dog, since: started).first { $0["state"] as? String == "on" })
+        let dogFire = try XCTUnwrap(fires.first { $0["condition"] as? String == "a dog" })
+        let dogFired = try XCTUnwrap(isoDate(dogFire["t"]))
+        let dogLatency = try XCTUnwrap(isoDate(dogOn["last_changed"])).timeIntervalSince(dogFired)
+        XCTAssertLessThan(dogLatency, 2, "the effect rule's state is not held back by its 3 s hold")
+
+        // The event entities: one `fired` event a fire, with the fire's fields.
+        let catEvents = try ha.history("event.lookd_hatest_a_cat_fired", since: started).filter {
+            ($0["attributes"] as? [String: Any])?["event_type"] as? String == "fired"
+        }
+        XCTAssertEqual(catEvents.count, 1)
+        XCTAssertEqual((catEvents.first?["attributes"] as? [String: Any])?["frame"] as? Int, fires[0]["frame"] as? Int)
+        let catFired = try XCTUnwrap(isoDate(fires[0]["t"]))
+        let catLatency = try XCTUnwrap(isoDate(catEvents.first?["state"])).timeIntervalSince(catFired)
+        let dogEvent = try XCTUnwrap(
+            try ha.history("event.lookd_hatest_a_dog_fired", since: started).first {
+                ($0["attributes"] as? [String: Any])?["event_type"] as? String == "fired"
+            })
+        let dogEventLatency = try XCTUnwrap(isoDate(dogEvent["state"])).timeIntervalSince(dogFired)
+        print(
+            "MEASURE fire→Home Assistant: plain rule's event \(Int(catLatency * 1000)) ms; effect rule's event "
+                + "\(Int(dogEventLatency * 1000)) ms, its state on \(Int(dogLatency * 1000)) ms")
+
+        // The image through Home Assistant's own image proxy: the snapshot, byte for byte.
+        let snapshot = try XCTUnwrap(fires[0]["snapshot"] as? String)
+        XCTAssertEqual(try ha.call("/api/image_proxy/image.lookd_hatest_a_cat_last_fire"), FileManager.default.contents(atPath: snapshot))
+        XCTAssertEqual(try ha.state("sensor.lookd_hatest_a_cat_count")?["state"] as? String, "unavailable")
+
+        // Run 2: the cat is switched off from Home Assistant before its yes comes (frame 21 on), and
+        // fires only once switched on again; the count is reset from Home Assistant's button.
+        let yes = "!wait 0.3 1. Yes\\n2. Yes"
+        p = try lookd(rules: rules, script: Array(repeating: no, count: 20) + [yes], broker: broker)
+        try waitFor("the switch to be on") { try ha.state("switch.lookd_hatest_a_cat_watched")?["state"] as? String == "on" }
+        go()
+        XCTAssertEqual(try ha.state("sensor.lookd_hatest_a_cat_count")?["state"] as? String, "1", "the count kept from run 1")
+        XCTAssertEqual(try ha.state(fox)?["state"] as? String, "off", "a rule written enabled: false is a switch that is off")
+        try ha.service("switch/turn_off", "switch.lookd_hatest_a_cat_watched")
+        try ha.service("button/press", "button.lookd_hatest_a_cat_reset_count")
+        try waitFor("the commands") { lines("command").count >= 2 }
+        XCTAssertEqual(lines("command").map { $0["action"] as? String }, ["switch_off", "reset_count"])
+        try waitFor("the count to be 0 in Home Assistant") { try ha.state("sensor.lookd_hatest_a_cat_count")?["state"] as? String == "0" }
+        try waitFor("the dog's fire while the cat is off") { lines("fire").count >= 3 }
+        usleep(1_000_000)
+        XCTAssertEqual(lines("fire").map { $0["condition"] as? String }, ["a cat", "a dog", "a dog"], "nothing fires for the cat while it is off")
+        XCTAssertEqual(try ha.state("switch.lookd_hatest_a_cat_watched")?["state"] as? String, "off")
+        try ha.service("switch/turn_on", "switch.lookd_hatest_a_cat_watched")
+        try waitFor("the cat's fire once switched on") { lines("fire").count >= 4 }
+        XCTAssertEqual(lines("fire").last?["condition"] as? String, "a cat")
+        try waitFor("the count to be 1 again") { try ha.state("sensor.lookd_hatest_a_cat_count")?["state"] as? String == "1" }
+        p.stop(SIGKILL)
+        try waitFor("the last will to make the device unavailable") { try ha.state(cat)?["state"] as? String == "unavailable" }
+
+        // Run 3: other rules. The dog's and the fox's entities are gone from Home Assistant at the
+        // start, as after a reload; a reload then adds an owl.
+        p = try lookd(rules: "rules:\n  - when: a cat\n    count: true\n", script: [no], broker: broker)
+        go()
+        try waitFor("the cat to be back") { try ha.state("switch.lookd_hatest_a_cat_watched")?["state"] as? String == "on" }
+        try waitFor("the dog's entities to go") { try ha.state(dog) == nil && ha.state("event.lookd_hatest_a_dog_fired") == nil }
+        XCTAssertNil(try ha.state(fox))
+        XCTAssertNil(try ha.state("image.lookd_hatest_a_dog_last_fire"))
+        try "rules:\n  - when: a cat\n    count: true\n  - when: an owl\n    log: true\n".write(
+            toFile: path("rules.yaml"), atomically: true, encoding: .utf8)
+        kill(p.pid, SIGHUP)
+        try waitFor("the owl") { try ha.state("binary_sensor.lookd_hatest_an_owl") != nil }
+        p.stop()
+
+        // Home Assistant's MQTT integration said nothing wrong about any of it.
+        let warnings = ha.log.split(separator: "\n").filter { ($0.contains("WARNING") || $0.contains("ERROR")) && $0.contains("components.mqtt") }
+        XCTAssertEqual(warnings, [], "Home Assistant's MQTT integration warned")
+    }
+}
