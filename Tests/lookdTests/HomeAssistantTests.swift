@@ -11,6 +11,8 @@ import XCTest
 /// other rules, and no warning from Home Assistant's MQTT integration.
 final class HomeAssistantTests: XCTestCase {
     private var dir: URL!
+    /// lookd's page, which Home Assistant links to (the device's page, the snapshots).
+    private let page = LoopbackPort.free()
     override func setUpWithError() throws {
         guard HomeAssistant.installed else {
             throw XCTSkip("Home Assistant is not installed in .deps/home-assistant (tools/test installs it: tools/install-home-assistant)")
@@ -45,7 +47,7 @@ final class HomeAssistantTests: XCTestCase {
                 "watch", "--source", photos, "--rules", path("rules.yaml"), "--model", "script:" + (try Fixtures.script(script, in: dir)),
                 "--photo-seconds", "0", "--no-sound", "--cells", "none", "--record", dir.path, "--log", log, "--snapshots", path("snapshots"),
                 "--effects", path("effects"), "--state", path("lookd-state.json"), "--mqtt", broker.url, "--name", "hatest",
-                "--seconds", "300", "--trigger", path("go"),
+                "--seconds", "300", "--trigger", path("go"), "--http", "127.0.0.1:\(page)",
             ])
     }
 
@@ -98,6 +100,7 @@ final class HomeAssistantTests: XCTestCase {
         let device = "device_id('\(cat)')"
         XCTAssertEqual(try ha.template("{{ device_attr(\(device), 'name') }}"), "lookd hatest")
         XCTAssertEqual(try ha.template("{{ device_attr(\(device), 'sw_version') }}"), "lookd 0.1.0")
+        XCTAssertEqual(try ha.template("{{ device_attr(\(device), 'configuration_url') }}"), "http://127.0.0.1:\(page)")
         let entities = try ha.template("{{ device_entities(\(device)) | sort | join(' ') }}").split(separator: " ").map(String.init)
         XCTAssertEqual(
             entities,
@@ -164,6 +167,18 @@ final class HomeAssistantTests: XCTestCase {
         try waitFor("the cat's fire once switched on") { lines("fire").count >= 4 }
         XCTAssertEqual(lines("fire").last?["condition"] as? String, "a cat")
         try waitFor("the count to be 1 again") { try ha.state("sensor.lookd_hatest_a_cat_count")?["state"] as? String == "1" }
+        let last = try XCTUnwrap(lines("fire").last?["snapshot"] as? String)
+        let link = try ha.state(cat)?["attributes"].flatMap { ($0 as? [String: Any])?["snapshot"] as? String }
+        XCTAssertEqual(link, "http://127.0.0.1:\(page)/snapshots/" + (last as NSString).lastPathComponent, "a link a phone can open")
+        // What Home Assistant's own device page shows now, for the README (docs/home-assistant.png).
+        let shot = path("home-assistant.png")
+        let id = try ha.template("{{ \(device) }}")
+        let r = try Subprocess.run(
+            HomeAssistant.venv.appendingPathComponent("bin/python").path,
+            [Fixtures.root.appendingPathComponent("Tests/Fixtures/screenshot.py").path, ha.url + "/local/open.html#/config/devices/device/" + id, shot, "8", "1280", "1000"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertGreaterThan((try? FileManager.default.attributesOfItem(atPath: shot)[.size] as? Int) ?? 0, 40_000, "a page drawn, not a spinner")
+        print("SCREENSHOT Home Assistant's device page: \(shot)")
         p.stop(SIGKILL)
         try waitFor("the last will to make the device unavailable") { try ha.state(cat)?["state"] as? String == "unavailable" }
 
