@@ -94,11 +94,19 @@ final class RuleSettingsTests: XCTestCase {
             ("min_confidence: 1.5", "r.yaml:4:21: min_confidence: is a number from 0 to 1, not \"1.5\""),
             ("on: leave", "r.yaml:4:9: on: is appear, disappear or both, not \"leave\""),
             ("cooldown: soon", "r.yaml:4:15: cooldown: is seconds from 0 to 86400, not \"soon\""),
+            (
+                "device_class: doorbell",
+                "r.yaml:4:19: device_class: is one of Home Assistant's binary sensor classes ("
+                    + RuleSettings.deviceClasses.joined(separator: ", ") + "), not \"doorbell\""
+            ),
         ] {
             XCTAssertThrowsError(try RulesFile.parse("rules:\n  - when: a cat\n    log: true\n    \(bad)\n", source: "r.yaml")) { error in
                 XCTAssertEqual("\(error)", message)
             }
         }
+        let shown = try RulesFile.parse("rules:\n  - when: a door open\n    log: true\n    device_class: Door\n", source: "r.yaml")
+        XCTAssertEqual(shown.rules[0].settings.deviceClass, "door")
+        XCTAssertEqual(shown.rules[0].settings.summary, "shown as door")
         let region = try RulesFile.parse("rules:\n  - when: a cat\n    log: true\n    region: [0.5, 0, 0.5, 1]\n", source: "r.yaml")
         XCTAssertEqual(region.rules[0].settings.region, Region(x: 0.5, y: 0, w: 0.5, h: 1))
         XCTAssertThrowsError(try RulesFile.parse("rules:\n  - when: a cat\n    log: true\n    region: [0.5, 0, 0.7, 1]\n", source: "r.yaml")) {

@@ -175,7 +175,10 @@ final class HomeAssistantTests: XCTestCase {
         let id = try ha.template("{{ \(device) }}")
         let r = try Subprocess.run(
             HomeAssistant.venv.appendingPathComponent("bin/python").path,
-            [Fixtures.root.appendingPathComponent("Tests/Fixtures/screenshot.py").path, ha.url + "/local/open.html#/config/devices/device/" + id, shot, "8", "1280", "1000"])
+            [
+                Fixtures.root.appendingPathComponent("Tests/Fixtures/screenshot.py").path, ha.url + "/local/open.html#/config/devices/device/" + id,
+                shot, "8", "1280", "1000",
+            ])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertGreaterThan((try? FileManager.default.attributesOfItem(atPath: shot)[.size] as? Int) ?? 0, 40_000, "a page drawn, not a spinner")
         print("SCREENSHOT Home Assistant's device page: \(shot)")
