@@ -37,6 +37,7 @@ let package = Package(
         .target(name: "Reactions", dependencies: ["LookCore", "Media", "HTTP", "CPulse", "CEspeak"], path: "Sources/Reactions"),
         .target(name: "Records", dependencies: ["LookCore", "Rules"], path: "Sources/Records"),
         .target(name: "Gate", dependencies: ["LookCore", "Rules"], path: "Sources/Gate"),
+        .target(name: "Eval", dependencies: ["LookCore", "Rules", "Records"], path: "Sources/Eval"),
         .target(
             name: "Watch",
             dependencies: ["LookCore", "Media", "Capture", "VLM", "Rules", "Grounding", "Reactions", "Records", "Gate"],
@@ -49,7 +50,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "lookd",
-            dependencies: ["LookCore", "Media", "Capture", "VLM", "ModelStore", "Rules", "Grounding", "Records", "Gate", "Watch", "Outputs"],
+            dependencies: ["LookCore", "Media", "Capture", "VLM", "ModelStore", "Rules", "Grounding", "Records", "Gate", "Watch", "Outputs", "Eval"],
             path: "Sources/lookd"
         ),
         // The change gate's benchmark (tools/bench-gate): the watch loop on a simulated clock.
@@ -76,6 +77,7 @@ let package = Package(
         .testTarget(name: "VLMTests", dependencies: ["VLM", "Capture", "Media", "TestSupport", "TestFixtures"]),
         .testTarget(name: "ModelStoreTests", dependencies: ["ModelStore", "VLM", "TestSupport", "TestFixtures"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "TestSupport"]),
+        .testTarget(name: "EvalTests", dependencies: ["Eval", "Rules"]),
         .testTarget(name: "ReactionsTests", dependencies: ["Reactions", "Media", "Capture", "TestSupport", "TestFixtures"]),
         .testTarget(name: "GroundingTests", dependencies: ["Grounding", "Rules"]),
         .testTarget(name: "lookdTests", dependencies: ["lookd", "LookCore", "TestSupport", "TestFixtures"]),

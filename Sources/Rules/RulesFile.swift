@@ -274,7 +274,7 @@ public enum RulesFile {
     }
 
     /// libyaml's words for a parse error, with what a person most often did: a tab in the indentation.
-    private static func explain(_ error: YAMLFailure, in text: String) -> String {
+    static func explain(_ error: YAMLFailure, in text: String) -> String {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         guard error.mark.line >= 1, error.mark.line <= lines.count else { return error.message }
         let line = lines[error.mark.line - 1]

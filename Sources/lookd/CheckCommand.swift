@@ -4,7 +4,7 @@ import Rules
 /// `lookd check FILE`: checks a rules file (or inline rules) and prints the rules as lookd reads them.
 enum CheckCommand {
     static let help = """
-        Usage: lookd check FILE|"a=b|…" [--context 4096]
+        Usage: lookd check FILE|"a=b|…" [--context 4096] [--truth TRUTH.yaml]
 
         Checks a rules file and prints each rule as lookd understood it, its reaction in the inline
         form's words, and the numbered question each frame will get. A problem is reported with the
@@ -12,11 +12,12 @@ enum CheckCommand {
         frame needs, estimated without a model (about 3 bytes a token, a picture 320), against the
         context (--context, the watch's default 4096): rules that do not fit are refused (the watch
         counts them exactly with the model's tokenizer when it starts).
-        Exit status: 0 when the rules are valid, 2 when they are not.
+        --truth checks a truth file for lookd eval against the rules (spans in order, rules that exist).
+        Exit status: 0 when the rules (and the truth) are valid, 2 when they are not.
         """
 
     static func run(_ words: [String]) throws(CommandFailure) {
-        let args = try Arguments(words, valued: ["context"], switches: [])
+        let args = try Arguments(words, valued: ["context", "truth"], switches: [])
         let context = try args.integer("context", default: 4096, in: 256...1_048_576)
         guard args.positional.count == 1 else { throw usage("check takes one rules file") }
         let spec = args.positional[0]
@@ -35,6 +36,17 @@ enum CheckCommand {
         print("\nEach frame needs about \(input) tokens of question and picture and \(answer) of answer; the context is \(context).")
         if let problem = AnswerBudget.problem(rules: set.rules.count, inputTokens: input, answerTokens: answer, context: context, estimated: true) {
             throw CommandFailure(code: .usage, message: problem)
+        }
+        guard let path = args.value("truth") else { return }
+        do throws(RulesError) {
+            let truth = try TruthFile.load(path: path)
+            if let problem = truth.problems(against: set.rules).first { throw problem }
+            let spans = truth.rules.reduce(0) { $0 + $1.spans.count }
+            print(
+                "\nThe truth in \(path): \(truth.rules.count) rules, \(spans) spans\(truth.photos.isEmpty ? "" : ", \(truth.photos.count) photos").")
+            for rule in set.rules where truth.spans(of: rule.condition) == nil { print("  \(rule.condition): not in the truth (never in view)") }
+        } catch {
+            throw CommandFailure(code: .usage, message: error.description)
         }
     }
 }

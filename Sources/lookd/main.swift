@@ -10,7 +10,9 @@ let help = """
     Usage:
       lookd ask PHOTO "QUESTION" [options]   answer one question about one photo (lookd ask --help)
       lookd watch --source S --rules R [options]   watch a video, stream or photos (lookd watch --help)
-      lookd check FILE                       check a rules file and print the rules as understood
+      lookd check FILE [--truth FILE]        check a rules file (and a truth file) and print the rules as understood
+      lookd eval --source CLIP --rules R --truth T   score rules against a labelled clip (lookd eval --help)
+      lookd tune --record RUN.json --truth T  replay a run's answers to choose firing settings
       lookd status                           what the running watch (the service) is doing
       lookd models                           the model catalog and the model cache
       lookd models inspect FILE [MMPROJ]     what a GGUF pair is and whether lookd runs it
@@ -33,7 +35,7 @@ func main() -> Int32 {
     words.removeFirst()
     let helps = [
         "ask": AskCommand.help, "watch": WatchCommand.help, "check": CheckCommand.help, "status": StatusCommand.help,
-        "models": ModelsCommand.help, "pull": ModelsCommand.help,
+        "models": ModelsCommand.help, "pull": ModelsCommand.help, "eval": EvalCommand.help, "tune": EvalCommand.help,
     ]
     if let text = helps[command], words.contains("--help") || words.contains("-h") {
         print(text)
@@ -44,6 +46,8 @@ func main() -> Int32 {
         case "ask": try AskCommand.run(words)
         case "watch": try WatchCommand.run(words)
         case "check": try CheckCommand.run(words)
+        case "eval": try EvalCommand.run(words)
+        case "tune": try EvalCommand.tune(words)
         case "status": try StatusCommand.run(words)
         case "models":
             if words.first == "inspect" {

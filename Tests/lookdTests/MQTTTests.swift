@@ -118,7 +118,8 @@ final class MQTTTests: XCTestCase {
         kill(p.processIdentifier, SIGHUP)
         EventLogFile.waitForLines(log, containing: "\"action\":\"reloaded\"")
         try waitFor("the dog's config to go") { try broker.retained("homeassistant/binary_sensor/porch/\(dogID)/config", seconds: 1) == nil }
-        XCTAssertNil(try broker.retained("lookd/porch/rule/\(dogID)/state", seconds: 1))
+        // Its data goes a moment after its configs (Home Assistant has let go of the entity by then).
+        try waitFor("the dog's state to go") { try broker.retained("lookd/porch/rule/\(dogID)/state", seconds: 1) == nil }
         try waitFor("the fox's config") {
             try Subprocess.run(
                 "/usr/bin/mosquitto_sub",

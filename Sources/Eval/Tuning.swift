@@ -1,0 +1,93 @@
+import Foundation
+import Rules
+
+/// Replays recorded answers through `RuleMachine` for a grid of firing settings, with no model call,
+/// and ranks them against the truth: fewest missed spans and false fires together, then the shortest
+/// median delay, then the setting nearest the rule's own.
+public enum Tuning {
+    /// One setting tried and how it scored.
+    public struct Trial: Sendable {
+        public var settings: RuleSettings
+        public var cooldown: Double
+        public var score: RuleScore
+        /// Missed spans and false fires together: what the ranking minimises first.
+        public var errors: Int { score.missedSpans + score.falseFires }
+    }
+
+    /// The grid: cooldowns, `confirm N of M`, and `min_confidence` (tried only when answers have confidences).
+    public struct Grid: Sendable {
+        public var cooldowns: [Double] = [0, 3, 10, 30, 60, 300]
+        public var confirms: [(Int, Int)] = [(1, 1), (2, 2), (2, 3), (3, 3), (3, 5)]
+        public var minConfidences: [Double?] = [nil, 0.5, 0.6, 0.7, 0.8, 0.9]
+        public init() {}
+        public var size: Int { cooldowns.count * confirms.count * minConfidences.count }
+    }
+
+    /// The fires `settings` would have made on `frames` (a rule's answers, in order).
+    public static func replay(
+        _ condition: String, frames: [Recording.Frame], settings: RuleSettings, cooldown: Double
+    ) -> [Recording.Fire] {
+        var machine = RuleMachine(settings: [settings], cooldown: cooldown)
+        var fires: [Recording.Fire] = []
+        for frame in frames {
+            guard let answer = frame.answers[condition] else { continue }
+            let outcome = machine.step([answer], confidences: [frame.confidence[condition]], at: frame.t)
+            if outcome[0] == .fired { fires.append(Recording.Fire(condition: condition, t: frame.t, frame: frame.index)) }
+        }
+        return fires
+    }
+
+    /// Every setting of the grid for one rule, best first; `base` is the rule's own (tried too).
+    public static func trials(
+        _ condition: String, recording: Recording, spans: [TruthFile.Span], base: RuleSettings, cooldown: Double, grid: Grid = Grid(),
+        tolerance: Double = 3
+    ) -> [Trial] {
+        let frames = recording.frames.filter { $0.answers[condition] != nil }
+        let hasConfidence = frames.contains { $0.confidence[condition] != nil }
+        var candidates: [(RuleSettings, Double)] = [(base, base.cooldown ?? cooldown)]
+        for c in grid.cooldowns {
+            for (n, m) in grid.confirms {
+                for p in hasConfidence ? grid.minConfidences : [nil] {
+                    var s = base
+                    (s.cooldown, s.confirm, s.window, s.minConfidence) = (c, n, m, p)
+                    candidates.append((s, c))
+                }
+            }
+        }
+        let hours = recording.duration / 3600
+        let trials = candidates.map { settings, cooldown in
+            let fires = replay(condition, frames: frames, settings: settings, cooldown: cooldown)
+            let score = Scoring.score(
+                condition: condition, frames: [], fires: fires, spans: spans, hours: hours, tolerance: tolerance, settings: settings.summary)
+            return Trial(settings: settings, cooldown: cooldown, score: score)
+        }
+        return trials.enumerated().sorted { a, b in
+            if a.element.errors != b.element.errors { return a.element.errors < b.element.errors }
+            let da = a.element.score.medianDelay ?? .infinity, db = b.element.score.medianDelay ?? .infinity
+            if abs(da - db) > 1e-9 { return da < db }
+            let na = distance(a.element, from: base, cooldown: cooldown), nb = distance(b.element, from: base, cooldown: cooldown)
+            if na != nb { return na < nb }
+            return a.offset < b.offset
+        }.map(\.element)
+    }
+
+    /// How far a trial's settings are from the rule's own: how many of them differ.
+    static func distance(_ trial: Trial, from base: RuleSettings, cooldown: Double) -> Int {
+        let s = trial.settings
+        return (trial.cooldown != (base.cooldown ?? cooldown) ? 1 : 0) + (s.confirm != base.confirm || s.window != base.window ? 1 : 0)
+            + (s.minConfidence != base.minConfidence ? 1 : 0)
+    }
+
+    /// The rules-file lines that set a trial's settings (those that differ from the defaults).
+    public static func lines(_ condition: String, _ trial: Trial, defaultCooldown: Double) -> [String] {
+        var out = ["  - when: \(condition)"]
+        if trial.cooldown != defaultCooldown { out.append("    cooldown: \(number(trial.cooldown))") }
+        if trial.settings.window > 1 || trial.settings.confirm > 1 {
+            out.append("    confirm: \(trial.settings.confirm) of \(trial.settings.window)")
+        }
+        if let p = trial.settings.minConfidence { out.append("    min_confidence: \(number(p))") }
+        return out
+    }
+
+    public static func number(_ x: Double) -> String { x == x.rounded() ? String(Int(x)) : String(x) }
+}
