@@ -45,7 +45,7 @@ let package = Package(
         ),
         .target(
             name: "Outputs",
-            dependencies: ["LookCore", "Media", "Rules", "Records", "CMosquitto", "CMicroHTTPD"],
+            dependencies: ["LookCore", "Media", "Rules", "Records", "Eval", "CMosquitto", "CMicroHTTPD"],
             path: "Sources/Outputs"
         ),
         .executableTarget(

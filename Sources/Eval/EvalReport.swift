@@ -73,9 +73,8 @@ public struct EvalReport: Sendable {
         out.append(widths.map { String(repeating: "─", count: $0) }.joined(separator: "  "))
         out.append(line(rows.last!))
         let minutes = recording.duration / 60
-        out.append(
-            "\(recording.frames.count) frames answered over \(decimal(minutes)) min of video; a fire is true inside a span or "
-                + "within \(decimal(tolerance)) s after it ends; P / R: precision / recall of yes at the answered frames")
+        out.append("\(recording.frames.count) frames answered over \(decimal(minutes)) min of video. P / R: precision / recall of yes at the")
+        out.append("answered frames. A fire is true inside a span or within \(decimal(tolerance)) s after it ends.")
         for s in scores where !s.descriptions.isEmpty {
             out.append("\(s.condition), as described:")
             out += s.descriptions.map { "  \(TruthFile.time($0.t))  \($0.text)" }
@@ -113,7 +112,7 @@ public struct EvalReport: Sendable {
         let rows = Timeline.rows(recording, truth: truth)
         var body = [
             "<h1>lookd eval</h1>",
-            "<p class=\"meta\">\(Timeline.escape(truth.source)) · \(recording.frames.count) frames · \(decimal(recording.duration / 60)) min</p>",
+            "<p class=\"meta\">\(Timeline.escape((truth.source as NSString).lastPathComponent)) · \(recording.frames.count) frames · \(decimal(recording.duration / 60)) min</p>",
         ]
         body.append("<pre>\(Timeline.escape(table))</pre>")
         body.append(

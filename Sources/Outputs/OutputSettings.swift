@@ -1,6 +1,7 @@
 import Foundation
 import LookCore
 import Records
+import Rules
 
 /// Where a watch's events leave the process: the service (status file and sd_notify), MQTT and the
 /// page. The command line fills it; `outputs` makes the list the watch starts in order.
@@ -19,6 +20,8 @@ public struct OutputSettings: Sendable {
     public var httpToken: String?
     /// lookd's version, for Home Assistant's device.
     public var version = "lookd"
+    /// The truth a labelled clip's watch is scored against (`--truth FILE`), drawn on the page's timelines.
+    public var truth: TruthFile?
 
     public init(name: String) { self.name = name }
 
@@ -46,7 +49,7 @@ public struct OutputSettings: Sendable {
             MQTTOutput(broker: $0, name: name, discoveryPrefix: mqttDiscovery, capacity: mqttQueue, version: version, page: http?.url)
         }
         let states: [any OutputState] = mqtt.map { [$0] } ?? []
-        let web = http.map { WebOutput(listen: $0, token: httpToken, snapshotsDir: snapshotsDir, states: states) }
+        let web = http.map { WebOutput(listen: $0, token: httpToken, snapshotsDir: snapshotsDir, states: states, truth: truth) }
         let service = ServiceOutput(
             statusPath: statusPath, source: source, eventsPath: eventsPath, notifier: notifier, clock: clock, states: states,
             listeners: web.map { [$0] } ?? [])

@@ -69,6 +69,8 @@ enum EvalCommand {
             if value("pace", in: run) == nil { run += ["--pace", "frames"] }
             if !run.contains("--no-sound") { run.append("--no-sound") }
             if value("state", in: run) == nil { run += ["--state", "off"] }
+            // The watch's page (with --http) draws the truth's spans on its timelines.
+            run += ["--truth", truthPath]
             let log = value("log", in: run) ?? (NSTemporaryDirectory() as NSString).appendingPathComponent("lookd-eval-\(getpid()).jsonl")
             if value("log", in: run) == nil { run += ["--log", log] }
             defer { if value("log", in: watch) == nil { try? FileManager.default.removeItem(atPath: log) } }

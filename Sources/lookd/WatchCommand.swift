@@ -108,6 +108,7 @@ enum WatchCommand {
           Under systemd (Type=notify) lookd sends READY=1 once the model is loaded and the source open,
           STATUS= with each frame's numbers, and WATCHDOG=1 from the loop.
           --truth "photo:yes,no,…;…"   what each photo shows, rule by rule; the record scores the answers
+          --truth FILE          a truth file (lookd eval --help): its photos: scored so, its spans drawn on the page
 
         """ + "\n" + ExitCode.table
 

@@ -116,7 +116,17 @@ enum WatchSettings {
         c.posts.timeLimit = try args.number("post-timeout", default: 10, in: 0.1...600)
         c.posts.connectLimit = min(c.posts.connectLimit, c.posts.timeLimit)
         if let t = args.value("truth") {
-            do { c.truth = try PhotoTruth.parse(t) } catch { throw usage(error.problem) }
+            // A truth file (lookd eval's: its photos score the answers, its spans go on the page), or the inline form.
+            if t.hasSuffix(".yaml") || t.hasSuffix(".yml") || FileManager.default.fileExists(atPath: t) {
+                do throws(RulesError) {
+                    let file = try TruthFile.load(path: t)
+                    (c.truth, o.truth) = (file.photos, file)
+                } catch {
+                    throw usage(error.description)
+                }
+            } else {
+                do { c.truth = try PhotoTruth.parse(t) } catch { throw usage(error.problem) }
+            }
         }
         return (c, o)
     }

@@ -117,7 +117,19 @@ final class WebTests: XCTestCase {
         XCTAssertEqual(jpeg.stdout, "200 image/jpeg")
         XCTAssertEqual(FileManager.default.contents(atPath: path("s.jpg")), FileManager.default.contents(atPath: path("snapshots/\(snapshot)")))
         XCTAssertEqual(try fetch("http://127.0.0.1:\(port)/frame.jpg").code, 200)
+        // Each rule's strip of its latest answers: the card's no, its yes with the fire mark, the cat's nos.
+        XCTAssertTrue(after.contains(#"src="/timeline.svg?rule=1&amp;frame="#) || after.contains(#"src="/timeline.svg?rule=1&frame="#), after)
+        let card = try fetch("http://127.0.0.1:\(port)/timeline.svg?rule=1")
+        XCTAssertEqual(card.code, 200)
+        XCTAssertTrue(card.body.hasPrefix("<svg"), card.body)
+        XCTAssertGreaterThanOrEqual(card.body.components(separatedBy: #"class="yes""#).count - 1, 1, card.body)
+        XCTAssertGreaterThanOrEqual(card.body.components(separatedBy: #"class="no""#).count - 1, 1, card.body)
+        XCTAssertEqual(card.body.components(separatedBy: #"class="fire""#).count - 1, 1, "the card's one fire")
+        let cat = try fetch("http://127.0.0.1:\(port)/timeline.svg?rule=2").body
+        XCTAssertEqual(cat.components(separatedBy: #"class="yes""#).count - 1, 0, cat)
+        XCTAssertEqual(try fetch("http://127.0.0.1:\(port)/timeline.svg?rule=3").code, 404)
         _ = try dom(port, screenshot: path("page.png"))
+        print("SCREENSHOT the page: \(path("page.png"))")
         XCTAssertGreaterThan((try? FileManager.default.attributesOfItem(atPath: path("page.png"))[.size] as? Int) ?? 0, 10_000, "a screenshot")
     }
 

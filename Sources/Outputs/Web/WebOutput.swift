@@ -1,6 +1,8 @@
+import Eval
 import Foundation
 import LookCore
 import Records
+import Rules
 
 /// `--http ADDR:PORT`: the page (`/`), `/api/status`, `/api/fires`, `/api/events` (server-sent
 /// events), `/frame.jpg`, `/snapshots/<fire>.jpg` and `/metrics`, read-only, on threads of the
@@ -43,6 +45,7 @@ public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
     /// `http://127.0.0.1:8470/`, for the journal.
     public let address: String
     let metrics: Metrics
+    let timeline: LiveTimeline
     private let listen: Listen
     private let token: String?
     private let snapshotsDir: String?
@@ -50,8 +53,9 @@ public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
     private var server: WebServer?
 
     /// Serves on `listen` once started; `states` are the other outputs whose drops `/metrics` counts.
-    init(listen: Listen, token: String?, snapshotsDir: String?, states: [any OutputState] = []) {
+    init(listen: Listen, token: String?, snapshotsDir: String?, states: [any OutputState] = [], truth: TruthFile? = nil) {
         self.listen = listen
+        timeline = LiveTimeline(truth: truth)
         self.token = token
         self.snapshotsDir = snapshotsDir
         metrics = Metrics(states: states)
@@ -72,6 +76,7 @@ public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
     }
 
     public func receive(_ event: WatchEvent) {
+        timeline.receive(event)
         switch event {
         case .frame(let frame, let shown, _): self.frame(frame, shown: shown)
         case .skipped: metrics.skipped()
@@ -116,13 +121,18 @@ public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
         case "/frame.jpg":
             guard let jpeg = state.frameJPEG() else { return .text(404, "no frame answered yet\n") }
             return .bytes(status: 200, type: "image/jpeg", body: jpeg)
+        case "/timeline.svg":
+            guard let svg = timeline.svg(rule: Int(request.query["rule"] ?? "") ?? 0) else {
+                return .text(404, "no such rule (?rule=1 for the first)\n")
+            }
+            return .text(200, svg, type: "image/svg+xml")
         case "/api/events":
             guard let reader = state.subscribe() else { return .text(503, "too many event streams are open\n") }
             let state = state
             return .stream(next: { reader.next() }, closed: { state.unsubscribe(reader) })
         default:
             if request.path.hasPrefix("/snapshots/") { return snapshot(String(request.path.dropFirst("/snapshots/".count))) }
-            return .text(404, "404: lookd serves /, /api/status, /api/fires, /api/events, /frame.jpg, /snapshots/ and /metrics\n")
+            return .text(404, "404: lookd serves /, /api/status, /api/fires, /api/events, /frame.jpg, /timeline.svg, /snapshots/ and /metrics\n")
         }
     }
 

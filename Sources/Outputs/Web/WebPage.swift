@@ -54,6 +54,7 @@ enum WebPage {
           .yes { color: var(--yes); } .no { color: var(--no); } .unread { color: var(--unread); }
           .description { color: #cfcfd6; font-style: italic; }
           td.shown, td.fired { color: var(--dim); white-space: nowrap; text-align: right; }
+          td.strip { border-top: none; padding-top: 0; } td.strip img { width: 100%; height: 28px; display: block; }
           pre { margin: 0; white-space: pre-wrap; font: 13px/1.35 ui-monospace, monospace; color: #ccc; }
           #fires { display: flex; flex-direction: column; gap: 6px; }
           .fire { display: flex; gap: 8px; align-items: center; }
@@ -99,6 +100,17 @@ enum WebPage {
               text("td", r.switched_off ? "switched off" : r.shown, "shown"),
               text("td", "fired ×" + r.fires, "fired"));
             rows.append(tr);
+            // Its last answers as a strip (the same drawing as lookd eval's report), redrawn with each status.
+            const strip = document.createElement("tr");
+            const cell = document.createElement("td");
+            cell.colSpan = 4;
+            cell.className = "strip";
+            const img = document.createElement("img");
+            img.alt = "the latest answers of rule " + r.rule;
+            img.setAttribute("src", withToken("/timeline.svg", { rule: r.rule, frame: s.frame || 0 }));
+            cell.append(img);
+            strip.append(cell);
+            rows.append(strip);
           });
           const numbers = s.numbers || [];
           $("numbers").textContent = numbers.length ? numbers.join("\n") : "none yet";
