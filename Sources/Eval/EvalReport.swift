@@ -48,6 +48,10 @@ public struct EvalReport: Sendable {
                 o.trueFires + s.trueFires, o.falseFires + s.falseFires, o.spans + s.spans, o.missedSpans + s.missedSpans
             )
             o.delays += s.delays
+            if let c = s.confident {
+                let sum = o.confident ?? (0, 0, 0)
+                o.confident = (sum.tp + c.tp, sum.fp + c.fp, sum.fn + c.fn)
+            }
         }
         return o
     }

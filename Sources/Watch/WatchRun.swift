@@ -128,6 +128,7 @@ public final class WatchRun {
             stream.emit(.watching(loop.snapshot))
             let notes = outputs.compactMap(\.note).map { "; \($0)" }.joined()
             Log.shared.notice("watching \(info.name) (\(info.kind)) with \(rules.rules.count) rules from \(rulesSource)\(notes)")
+            Log.shared.notice(recordsLine)
             // --seconds also ends a wait for a live source that is lost (the loop checks between frames).
             if let seconds = config.seconds { DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { stop.request("seconds") } }
             runStart = clock.now()
@@ -146,6 +147,16 @@ public final class WatchRun {
         let path = try writeRecord(record, reason: reason, seconds: clock.now() - runStart, snapshot: loop.snapshot)
         let closed = StandardStream.output.closed != nil || StandardStream.error.closed != nil
         return Ending(reason: reason, frames: record.frameCount, fires: record.fireCount, record: path, failure: failure, outputClosed: closed)
+    }
+
+    /// Where this run's records go, for the first lines: the event log, the run record, the
+    /// snapshots, the effects and the kept state.
+    private var recordsLine: String {
+        var parts = ["events in \(events.path)", "the run record at \(Self.recordPath(config.recordDir, epoch: epoch)) when it stops"]
+        if let dir = config.snapshotsDir { parts.append("snapshots in \(dir)") }
+        if let dir = config.effectsDir { parts.append("effects in \(dir)") }
+        if let path = config.statePath { parts.append("switches and counts kept in \(path)") }
+        return "records: " + parts.joined(separator: "; ")
     }
 
     /// Starts each output in order; the first that cannot start ends the run: its error line, under
