@@ -1,10 +1,11 @@
 import LookCore
+import Records
 import Rules
 
 /// `lookd check FILE`: checks a rules file (or inline rules) and prints the rules as lookd reads them.
 enum CheckCommand {
     static let help = """
-        Usage: lookd check FILE|"a=b|…" [--context 4096] [--truth TRUTH.yaml]
+        Usage: lookd check FILE|"a=b|…" [--context 4096] [--truth TRUTH.yaml] [--json]
 
         Checks a rules file and prints each rule as lookd understood it, its reaction in the inline
         form's words, and the numbered question each frame will get. A problem is reported with the
@@ -12,12 +13,13 @@ enum CheckCommand {
         frame needs, estimated without a model (about 3 bytes a token, a picture 320), against the
         context (--context, the watch's default 4096): rules that do not fit are refused (the watch
         counts them exactly with the model's tokenizer when it starts).
+        --json prints the same as one JSON object (rules, prompt, token estimates), for scripts.
         --truth checks a truth file for lookd eval against the rules (spans in order, rules that exist).
         Exit status: 0 when the rules (and the truth) are valid, 2 when they are not.
         """
 
     static func run(_ words: [String]) throws(CommandFailure) {
-        let args = try Arguments(words, valued: ["context", "truth"], switches: [])
+        let args = try Arguments(words, valued: ["context", "truth"], switches: ["json"])
         let context = try args.integer("context", default: 4096, in: 256...1_048_576)
         guard args.positional.count == 1 else { throw usage("check takes one rules file") }
         let spec = args.positional[0]
@@ -27,13 +29,23 @@ enum CheckCommand {
         } catch {
             throw CommandFailure(code: .usage, message: error.description)
         }
-        print("\(set.rules.count) rule\(set.rules.count == 1 ? "" : "s") in \(spec):")
-        for line in set.lines { print(line) }
-        print("\nEach frame asks:\n" + WatchPrompt.text(for: set.rules).split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
-        for warning in set.warnings { print("warning: \(warning)") }
-        let input = AnswerBudget.estimatedTokens(WatchPrompt.text(for: set.rules)) + AnswerBudget.estimatedImageTokens
+        let prompt = WatchPrompt.text(for: set.rules)
+        let input = AnswerBudget.estimatedTokens(prompt) + AnswerBudget.estimatedImageTokens
         let answer = AnswerBudget.answerTokens(rules: set.rules.count)
-        print("\nEach frame needs about \(input) tokens of question and picture and \(answer) of answer; the context is \(context).")
+        if args.has("json") {
+            let json = JSON.object([
+                ("source", .string(spec)), ("rules", RulesJSON.list(set.rules)), ("disabled", .strings(set.disabled.map(\.condition))),
+                ("prompt", .string(prompt)), ("warnings", .strings(set.warnings)), ("input_tokens_estimated", .int(input)),
+                ("answer_tokens", .int(answer)), ("context", .int(context)),
+            ])
+            print(json.text(indent: 1))
+        } else {
+            print("\(set.rules.count) rule\(set.rules.count == 1 ? "" : "s") in \(spec):")
+            for line in set.lines { print(line) }
+            print("\nEach frame asks:\n" + prompt.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
+            for warning in set.warnings { print("warning: \(warning)") }
+            print("\nEach frame needs about \(input) tokens of question and picture and \(answer) of answer; the context is \(context).")
+        }
         if let problem = AnswerBudget.problem(rules: set.rules.count, inputTokens: input, answerTokens: answer, context: context, estimated: true) {
             throw CommandFailure(code: .usage, message: problem)
         }

@@ -2,8 +2,8 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// The README's table of targets and imports is Package.swift's, and each C library is imported by
-/// the one target that wraps it; FoundationNetworking by none.
+/// docs/architecture.md's table of targets and imports is Package.swift's and the sources' own, and
+/// each C library is imported by the one target that wraps it; FoundationNetworking by none.
 final class ArchitectureTests: XCTestCase {
     /// Package.swift's targets and their dependencies (system libraries and test targets left out).
     private func packageTargets() throws -> [String: Set<String>] {
@@ -18,9 +18,9 @@ final class ArchitectureTests: XCTestCase {
         return targets.filter { !$0.key.hasPrefix("Test") }
     }
 
-    /// The README's table: `Target   A, B, C` lines in the block after "Which target imports which".
+    /// The architecture doc's table: `Target   A, B, C` lines in the block after "Which target imports which".
     private func readmeTable() throws -> [String: Set<String>] {
-        let text = try String(contentsOf: Fixtures.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let text = try String(contentsOf: Fixtures.root.appendingPathComponent("docs/architecture.md"), encoding: .utf8)
         let range = try XCTUnwrap(text.range(of: "Which target imports which"))
         let block = text[range.upperBound...].components(separatedBy: "```")[1]
         var table: [String: Set<String>] = [:]
@@ -34,13 +34,30 @@ final class ArchitectureTests: XCTestCase {
         return table
     }
 
-    func testTheREADMEsTableOfImportsIsPackageSwifts() throws {
+    /// The modules each target's sources import (Foundation, Dispatch and Glibc left out).
+    private func sourceImports() throws -> [String: Set<String>] {
+        let sources = Fixtures.root.appendingPathComponent("Sources")
+        var imports: [String: Set<String>] = [:]
+        for file in try FileManager.default.subpathsOfDirectory(atPath: sources.path) where file.hasSuffix(".swift") {
+            let target = String(file.prefix { $0 != "/" })
+            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            for match in text.matches(of: /(?m)^(?:@testable |internal |public |@_implementationOnly )*import ([A-Za-z0-9_]+)$/) {
+                let module = String(match.1)
+                if !["Foundation", "Dispatch", "Glibc"].contains(module) { imports[target, default: []].insert(module) }
+            }
+        }
+        return imports
+    }
+
+    func testTheArchitectureDocsTableOfImportsIsPackageSwiftsAndTheSourcesOwn() throws {
         let package = try packageTargets()
-        let readme = try readmeTable()
+        let table = try readmeTable()
+        let imported = try sourceImports()
         XCTAssertGreaterThanOrEqual(package.count, 14)
-        XCTAssertEqual(Set(readme.keys), Set(package.keys), "the same targets")
+        XCTAssertEqual(Set(table.keys), Set(package.keys), "the same targets in docs/architecture.md and Package.swift")
         for (target, deps) in package.sorted(by: { $0.key < $1.key }) {
-            XCTAssertEqual(readme[target], deps, "\(target)'s imports in the README")
+            XCTAssertEqual(table[target], deps, "\(target)'s imports in docs/architecture.md")
+            XCTAssertEqual(imported[target] ?? [], deps, "\(target)'s sources import exactly what Package.swift lets them")
         }
     }
 
@@ -75,6 +92,6 @@ final class ArchitectureTests: XCTestCase {
             }
         }
         XCTAssertLessThanOrEqual(try lines("Watch"), 1100, "Sources/Watch holds the pipeline only")
-        XCTAssertLessThanOrEqual(try lines("lookd"), 1320, "Sources/lookd holds the command line only")
+        XCTAssertLessThanOrEqual(try lines("lookd"), 1400, "Sources/lookd holds the command line only")
     }
 }
