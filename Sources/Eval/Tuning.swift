@@ -23,16 +23,37 @@ public enum Tuning {
         public var size: Int { cooldowns.count * confirms.count * minConfidences.count }
     }
 
+    /// One rule's answers in order, read out of the frames once for all the settings replayed.
+    struct Series {
+        var t: [Double] = [], answers: [Answer] = [], confidence: [Double?] = [], index: [Int] = []
+
+        init(_ condition: String, frames: [Recording.Frame]) {
+            for frame in frames {
+                guard let answer = frame.answers[condition] else { continue }
+                t.append(frame.t)
+                answers.append(answer)
+                confidence.append(frame.confidence[condition])
+                index.append(frame.index)
+            }
+        }
+    }
+
     /// The fires `settings` would have made on `frames` (a rule's answers, in order).
     public static func replay(
         _ condition: String, frames: [Recording.Frame], settings: RuleSettings, cooldown: Double
     ) -> [Recording.Fire] {
+        replay(condition, Series(condition, frames: frames), settings: settings, cooldown: cooldown)
+    }
+
+    static func replay(_ condition: String, _ series: Series, settings: RuleSettings, cooldown: Double) -> [Recording.Fire] {
         var machine = RuleMachine(settings: [settings], cooldown: cooldown)
         var fires: [Recording.Fire] = []
-        for frame in frames {
-            guard let answer = frame.answers[condition] else { continue }
-            let outcome = machine.step([answer], confidences: [frame.confidence[condition]], at: frame.t)
-            if outcome[0] == .fired { fires.append(Recording.Fire(condition: condition, t: frame.t, frame: frame.index)) }
+        var answer = [Answer.unread], confidence: [Double?] = [nil]
+        for i in series.t.indices {
+            (answer[0], confidence[0]) = (series.answers[i], series.confidence[i])
+            if machine.step(answer, confidences: confidence, at: series.t[i])[0] == .fired {
+                fires.append(Recording.Fire(condition: condition, t: series.t[i], frame: series.index[i]))
+            }
         }
         return fires
     }
@@ -42,8 +63,8 @@ public enum Tuning {
         _ condition: String, recording: Recording, spans: [TruthFile.Span], base: RuleSettings, cooldown: Double, grid: Grid = Grid(),
         tolerance: Double = 3
     ) -> [Trial] {
-        let frames = recording.frames.filter { $0.answers[condition] != nil }
-        let hasConfidence = frames.contains { $0.confidence[condition] != nil }
+        let series = Series(condition, frames: recording.frames)
+        let hasConfidence = series.confidence.contains { $0 != nil }
         var candidates: [(RuleSettings, Double)] = [(base, base.cooldown ?? cooldown)]
         for c in grid.cooldowns {
             for (n, m) in grid.confirms {
@@ -56,7 +77,7 @@ public enum Tuning {
         }
         let hours = recording.duration / 3600
         let trials = candidates.map { settings, cooldown in
-            let fires = replay(condition, frames: frames, settings: settings, cooldown: cooldown)
+            let fires = replay(condition, series, settings: settings, cooldown: cooldown)
             let score = Scoring.score(
                 condition: condition, frames: [], fires: fires, spans: spans, hours: hours, tolerance: tolerance, settings: settings.summary)
             return Trial(settings: settings, cooldown: cooldown, score: score)
