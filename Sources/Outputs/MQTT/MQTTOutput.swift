@@ -42,6 +42,9 @@ public final class MQTTOutput: CommandingOutput, OutputState, @unchecked Sendabl
     private let sweep = DispatchGroup()
     /// Removed rules' data topics waiting to be emptied (`clearData`), which a stop waits for.
     private var clearing: Set<String> = []
+    /// When the last ignored message was logged, and those ignored since without a line.
+    private var lastIgnoredLine = -Double.infinity
+    private var ignoredUnsaid = 0
     private let clears = DispatchGroup()
 
     /// Publishes to `broker` as the instance `name` once started.
@@ -202,19 +205,19 @@ public final class MQTTOutput: CommandingOutput, OutputState, @unchecked Sendabl
             publisher.resendRetained()
             return
         }
-        let ignored = { (why: String) in Log.shared.warning("mqtt: ignored a message on \(topic): \(why)") }
+        let ignored = { [self] (why: String) in self.ignored("mqtt: ignored a message on \(topic): \(why)") }
         let parts = topic.dropFirst(base.count + "/rule/".count).split(separator: "/")
         guard topic.hasPrefix(base + "/rule/"), parts.count == 2 else { return ignored("not a command topic") }
         guard !retained else { return ignored("it is retained; commands are sent without retain") }
         let (rules, commands) = lock.withLock { (published + disabled, self.commands) }
         guard let rule = rules.first(where: { HomeAssistantDiscovery.id($0.condition) == parts[0] }) else {
-            return ignored("no rule has the id \(parts[0])")
+            return ignored("no rule has the id \(Self.shown(String(parts[0])))")
         }
         switch (parts[1], text.uppercased()) {
         case ("set", "ON"), ("set", "OFF"): commands?.post(.switchRule(condition: rule.condition, on: text.uppercased() == "ON", by: "mqtt"))
         case ("reset", "PRESS"): commands?.post(.resetCount(condition: rule.condition, by: "mqtt"))
-        case ("set", _): ignored("a switch takes ON or OFF, not \"\(text.prefix(40))\"")
-        default: ignored("a reset takes PRESS, not \"\(text.prefix(40))\"")
+        case ("set", _): ignored("a switch takes ON or OFF, not \"\(Self.shown(text))\"")
+        default: ignored("a reset takes PRESS, not \"\(Self.shown(text))\"")
         }
     }
 
@@ -258,6 +261,26 @@ public final class MQTTOutput: CommandingOutput, OutputState, @unchecked Sendabl
         let topic = "\(base)/rule/\(HomeAssistantDiscovery.id(fire.condition))"
         publisher.retain("\(topic)/fired", context.json.text())
         publisher.send([(base + "/events", message.text()), ("\(topic)/event", Self.event("described", context.json))])
+    }
+
+    /// A payload as a log line shows it: its first 40 characters, control characters as `?`.
+    static func shown(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.prefix(40).map { $0.properties.generalCategory == .control ? "?" : $0 }))
+    }
+
+    /// A line for a message ignored: at most one each 10 s, the next one saying how many went unsaid
+    /// (a publisher that floods the command topics does not flood the journal).
+    private func ignored(_ line: String) {
+        let now = MonotonicClock().now()
+        let (say, unsaid) = lock.withLock { () -> (Bool, Int) in
+            guard now - lastIgnoredLine >= 10 else {
+                ignoredUnsaid += 1
+                return (false, 0)
+            }
+            defer { (lastIgnoredLine, ignoredUnsaid) = (now, 0) }
+            return (true, ignoredUnsaid)
+        }
+        if say { Log.shared.warning(line + (unsaid > 0 ? " (and \(unsaid) more ignored before it)" : "")) }
     }
 
     /// An event entity's message: `event_type` and the fire's fields as its attributes.
