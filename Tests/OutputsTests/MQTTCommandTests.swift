@@ -124,6 +124,31 @@ final class MQTTCommandTests: XCTestCase {
         XCTAssertTrue(event.contains("\"frame\":2"), event)
     }
 
+    /// A rule that a reload writes `enabled: false` keeps only its switch, off: its other entities go.
+    func testARuleDisabledByAReloadKeepsOnlyItsSwitch() throws {
+        let broker = try Mosquitto()
+        var watch = try InProcessWatch(yaml: "rules:\n  - when: a cat\n    log: true\n  - when: a dog\n    count: true\n")
+        watch.config.watchRules = true
+        let dog = HomeAssistantDiscovery.id("a dog")
+        let mqtt = MQTTOutput(broker: try MQTTBroker.parse(broker.url).get(), name: "re", discoveryPrefix: "homeassistant")
+        var before: Data?
+        let driver = OnFrame { frame in
+            guard frame.index == 1 else { return }
+            self.connected(mqtt)
+            before = try? broker.retained("homeassistant/binary_sensor/re/\(dog)/config", seconds: 1)
+            try? "rules:\n  - when: a cat\n    log: true\n  - when: a dog\n    count: true\n    enabled: false\n".write(
+                toFile: watch.config.rulesSpec, atomically: true, encoding: .utf8)
+        }
+        _ = try watch.run(answers: ["1. No\\n2. No", "1. No"], frames: 3, outputs: [mqtt, driver])
+        XCTAssertNotNil(before, "the dog's sensor before the reload")
+        XCTAssertEqual(watch.events.filter { $0["event"] as? String == "rules" }.map { $0["action"] as? String }, ["loaded", "reloaded"])
+        for component in ["binary_sensor/re/\(dog)", "event/re/\(dog)", "image/re/\(dog)", "sensor/re/\(dog)_count", "button/re/\(dog)_reset"] {
+            XCTAssertNil(try broker.retained("homeassistant/\(component)/config", seconds: 1), "\(component) goes")
+        }
+        XCTAssertNotNil(try broker.retained("homeassistant/switch/re/\(dog)/config", seconds: 1), "its switch stays")
+        XCTAssertEqual(try broker.retainedText("lookd/re/rule/\(dog)/switch"), "OFF")
+    }
+
     /// Home Assistant's restart (`homeassistant/status` `online`) has everything sent again: a config
     /// removed behind lookd's back comes back.
     func testHomeAssistantComingOnlineGetsDiscoveryAgain() throws {

@@ -32,8 +32,9 @@ public final class MQTTOutput: CommandingOutput, OutputState, @unchecked Sendabl
     /// The rules in force, with their counts; set from the rules' events before and after the start.
     private var rules: [Rule] = []
     private var published: [Rule] = []
-    /// The rules written `enabled: false`: a switch each, off.
+    /// The rules written `enabled: false`: a switch each, off; and those whose switch was published.
     private var disabled: [Rule] = []
+    private var publishedDisabled: [Rule] = []
     /// Where commands from the command topics go (the loop takes them before its next frame).
     private var commands: WatchCommands?
     /// The page (`--http`): the device's `configuration_url`, and where snapshots are linked.
@@ -142,15 +143,17 @@ public final class MQTTOutput: CommandingOutput, OutputState, @unchecked Sendabl
         let disabled = lock.withLock { self.disabled }
         let all = new.map(\.rule) + disabled
         let kept = Set(all.map(\.condition))
-        let old = lock.withLock { published + self.disabled }
-        for gone in old where !kept.contains(gone.condition) {
-            for (configTopic, _) in discovery?.configs(for: gone) ?? [] { publisher.retain(configTopic, []) }
-            clearData(of: topic(gone), publisher)
+        let old = lock.withLock { published + publishedDisabled }
+        // A config no rule has now goes (a rule removed, or one now written enabled: false, which
+        // keeps only its switch); a removed rule's data topics go after it.
+        let configs = all.flatMap { discovery?.configs(for: $0) ?? [] }
+        let current = Set(configs.map(\.0))
+        for (configTopic, _) in old.flatMap({ discovery?.configs(for: $0) ?? [] }) where !current.contains(configTopic) {
+            publisher.retain(configTopic, [])
         }
+        for gone in old where !kept.contains(gone.condition) { clearData(of: topic(gone), publisher) }
         let before = Set(old.map(\.condition))
-        for rule in all {
-            for (configTopic, json) in discovery?.configs(for: rule) ?? [] { publisher.retain(configTopic, json.text()) }
-        }
+        for (configTopic, json) in configs { publisher.retain(configTopic, json.text()) }
         for entry in new {
             let topic = topic(entry.rule)
             if !before.contains(entry.rule.condition) { publisher.retain("\(topic)/state", "unknown") }
@@ -158,7 +161,7 @@ public final class MQTTOutput: CommandingOutput, OutputState, @unchecked Sendabl
             if let watched = entry.watched { publisher.retain("\(topic)/switch", watched ? "ON" : "OFF") }
         }
         for rule in disabled { publisher.retain("\(topic(rule))/switch", "OFF") }
-        lock.withLock { published = new.map(\.rule) }
+        lock.withLock { (published, publishedDisabled) = (new.map(\.rule), disabled) }
     }
 
     /// A rule's data topics emptied, once, a moment after its configs: Home Assistant lets go of an
