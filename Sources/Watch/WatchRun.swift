@@ -152,7 +152,10 @@ public final class WatchRun {
     /// Where this run's records go, for the first lines: the event log, the run record, the
     /// snapshots, the effects and the kept state.
     private var recordsLine: String {
-        var parts = ["events in \(events.path)", "the run record at \(Self.recordPath(config.recordDir, epoch: epoch)) when it stops"]
+        var parts = [
+            events.path.map { "events in \($0)" } ?? "no event log",
+            "the run record at \(Self.recordPath(config.recordDir, epoch: epoch)) when it stops",
+        ]
         if let dir = config.snapshotsDir { parts.append("snapshots in \(dir)") }
         if let dir = config.effectsDir { parts.append("effects in \(dir)") }
         if let path = config.statePath { parts.append("switches and counts kept in \(path)") }

@@ -40,6 +40,10 @@ final class WatchCommandTests: XCTestCase {
             "--pace", "frames", "--every", "0.5", "--record", out, "--frames", path("frames"),
         ])
         XCTAssertEqual(r.status, 0, r.stderr)
+        // The first lines say where everything goes; off a terminal, no live line (a line every 100 frames).
+        let eventsPath = (out as NSString).appendingPathComponent("lookd-events.jsonl")
+        XCTAssertTrue(r.stderr.contains("lookd: records: events in \(eventsPath); the run record at \(out)/watch-run-"), r.stderr)
+        XCTAssertFalse(r.stderr.contains(" frames · 1."), r.stderr)
         let log = try events((out as NSString).appendingPathComponent("lookd-events.jsonl"))
         XCTAssertEqual(
             log.map { $0["event"] as! String }.filter { $0 != "watch" && $0 != "fire" },
