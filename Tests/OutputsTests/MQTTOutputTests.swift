@@ -90,7 +90,7 @@ final class Subscription {
 
     init(broker: Mosquitto, topic: String, count: Int) throws {
         file = try Fixtures.scratch("sub").appendingPathComponent("messages").path
-        FileManager.default.createFile(atPath: file, contents: nil)
+        _ = FileManager.default.createFile(atPath: file, contents: nil)
         process = try FixtureProcess(
             "/bin/sh", ["-c", "exec mosquitto_sub -h 127.0.0.1 -p \(broker.port) -t \"$1\" -C \(count) -W 20 > \"$2\"", "sh", topic, file])
         // Subscribed before anything is published.

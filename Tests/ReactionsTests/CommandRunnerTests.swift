@@ -101,7 +101,7 @@ final class CommandRunnerTests: XCTestCase {
         }
         XCTAssertEqual(accepted, 3, "2 run and 1 waits")
         XCTAssertEqual(runner.dropped, 2)
-        FileManager.default.createFile(atPath: gate, contents: nil)
+        _ = FileManager.default.createFile(atPath: gate, contents: nil)
         let deadline = Date().addingTimeInterval(10)
         while done.items.count < 3 && Date() < deadline { usleep(20_000) }
         XCTAssertEqual(done.items.map(\.fire).sorted(), [1, 2, 3])

@@ -51,7 +51,7 @@ final class HomeAssistantTests: XCTestCase {
             ])
     }
 
-    private func go() { FileManager.default.createFile(atPath: path("go"), contents: nil) }
+    private func go() { XCTAssertTrue(FileManager.default.createFile(atPath: path("go"), contents: nil), "the trigger file") }
 
     private func isoDate(_ text: Any?) -> Date? {
         let f = ISO8601DateFormatter()

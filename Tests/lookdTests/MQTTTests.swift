@@ -48,7 +48,7 @@ final class MQTTTests: XCTestCase {
         let subscriber = Process()
         subscriber.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_sub")
         subscriber.arguments = ["-p", String(broker.port), "-h", "127.0.0.1", "-t", "lookd/porch/events", "-F", "%U %p", "-C", "1", "-W", "60"]
-        FileManager.default.createFile(atPath: received, contents: nil)
+        _ = FileManager.default.createFile(atPath: received, contents: nil)
         subscriber.standardOutput = FileHandle(forWritingAtPath: received)
         try subscriber.run()
         usleep(300_000)
@@ -145,7 +145,7 @@ final class MQTTTests: XCTestCase {
                 FileManager.default.fileExists(atPath: path("got.txt"))
                 ? FileHandle(forUpdatingAtPath: path("got.txt"))!
                 : {
-                    FileManager.default.createFile(atPath: path("got.txt"), contents: nil)
+                    _ = FileManager.default.createFile(atPath: path("got.txt"), contents: nil)
                     return FileHandle(forWritingAtPath: path("got.txt"))!
                 }()
             out.seekToEndOfFile()

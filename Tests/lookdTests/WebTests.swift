@@ -85,7 +85,7 @@ final class WebTests: XCTestCase {
         let stream = Process()
         stream.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         stream.arguments = ["-sN", "--max-time", "20", "http://127.0.0.1:\(port)/api/events"]
-        FileManager.default.createFile(atPath: path("stream.txt"), contents: nil)
+        _ = FileManager.default.createFile(atPath: path("stream.txt"), contents: nil)
         stream.standardOutput = FileHandle(forWritingAtPath: path("stream.txt"))
         try stream.run()
         defer { stream.terminate() }
