@@ -60,7 +60,11 @@ public struct Recording: Sendable {
 
     /// An event log (JSON Lines) or a run record (one JSON object), told apart by their first byte's line.
     public static func load(_ path: String) throws(Failure) -> Recording {
-        guard let data = FileManager.default.contents(atPath: path) else { throw Failure(description: "\(path) cannot be read") }
+        let data: Data
+        switch SmallInput.read(path, limit: 1 << 31) {
+        case .success(let bytes): data = Data(bytes)
+        case .failure(let failure): throw Failure(description: "\(path) cannot be read: \(failure.reason)")
+        }
         let text = String(decoding: data, as: UTF8.self)
         if let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], object["frames"] != nil {
             return try record(object, path: path)

@@ -54,6 +54,14 @@ enum EvalCommand {
         guard let truthPath = args.value("truth") else { throw usage("eval needs --truth FILE (the spans each rule's thing is in view)") }
         let truth = try loadTruth(truthPath)
         let tolerance = try args.number("tolerance", default: 3, in: 0...3600)
+        // The reports' paths are checked before the watch, which can take long, not after it.
+        for path in [args.value("json"), args.value("html")].compactMap({ $0 }) {
+            let folder = (path as NSString).deletingLastPathComponent
+            if let problem = WritableFolder.problem(folder.isEmpty ? "." : folder, what: "folder for \(path)") {
+                throw CommandFailure(code: .usage, message: problem)
+            }
+            do throws(SafeFile.Failure) { try SafeFile.check(path) } catch { throw CommandFailure(code: .usage, message: error.description) }
+        }
         let rulesSpec = value("rules", in: watch)
         let rules = try rulesSpec.map { spec throws(CommandFailure) in try loadRules(spec) }
         if let rules { try check(truth, against: rules) }
@@ -62,7 +70,7 @@ enum EvalCommand {
             guard watch.allSatisfy({ $0 == "--rules" || $0 == rulesSpec }) else {
                 throw usage("eval --events scores a log; it takes no watch options but --rules")
             }
-            recording = try load(events)
+            recording = try load(events, code: .usage)
         } else {
             guard rules != nil else { throw usage("eval needs --rules FILE, as a watch does") }
             var run = watch
@@ -96,7 +104,7 @@ enum EvalCommand {
             throw usage("tune needs --record RUN.json (or an event log) and --truth FILE")
         }
         let truth = try loadTruth(truthPath)
-        let recording = try load(record)
+        let recording = try load(record, code: .usage)
         let rules = try args.value("rules").map { spec throws(CommandFailure) in try loadRules(spec) }
         if let rules { try check(truth, against: rules) }
         let tolerance = try args.number("tolerance", default: 3, in: 0...3600)
@@ -159,8 +167,9 @@ enum EvalCommand {
         guard problems.isEmpty else { throw CommandFailure(code: .usage, message: problems.map(\.description).joined(separator: "\n")) }
     }
 
-    /// A recording from a log (its lines from byte `offset`: this run's) or a run record.
-    private static func load(_ path: String, from offset: Int = 0) throws(CommandFailure) -> Recording {
+    /// A recording from a log (its lines from byte `offset`: this run's) or a run record; one that
+    /// cannot be read ends the command with `code` (a file the user named: a usage error).
+    private static func load(_ path: String, from offset: Int = 0, code: ExitCode = .failure) throws(CommandFailure) -> Recording {
         do {
             guard offset > 0, let data = FileManager.default.contents(atPath: path), data.count > offset else { return try Recording.load(path) }
             let lines = String(decoding: data.dropFirst(offset), as: UTF8.self).split(separator: "\n").compactMap {
@@ -168,7 +177,7 @@ enum EvalCommand {
             }
             return Recording.events(lines)
         } catch {
-            throw CommandFailure(code: .failure, message: error.description)
+            throw CommandFailure(code: code, message: error.description)
         }
     }
 

@@ -92,6 +92,11 @@ final class EvalCommandTests: XCTestCase {
         XCTAssertTrue(strict.stderr.contains("a cat: 120.0 false fires an hour, over --max-false-per-hour 100.0"), strict.stderr)
         XCTAssertTrue(strict.stderr.contains("a dog: 120.0 false fires an hour"), strict.stderr)
         XCTAssertFalse(strict.stderr.contains("of its spans"), "the cat fired on both its spans")
+        // A report that could not be written is found before the watch, not after it.
+        let unwritable = try eval(["--html", path("rules.yaml") + "/report.html"])
+        XCTAssertEqual(unwritable.status, 2)
+        XCTAssertTrue(unwritable.stderr.contains("it is a file, not a folder"), unwritable.stderr)
+        XCTAssertFalse(unwritable.stderr.contains("Stopped ·"), "no watch ran")
         try "truth:\n  - when: a cow\n    spans: [\"0:01-0:02\"]\n".write(toFile: path("truth.yaml"), atomically: true, encoding: .utf8)
         let wrong = try eval([])
         XCTAssertEqual(wrong.status, 2)
