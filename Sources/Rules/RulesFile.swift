@@ -13,26 +13,36 @@ public enum RulesFile {
     /// Reads and checks the file at `path`.
     public static func load(path: String) throws(RulesError) -> RuleSet {
         guard FileManager.default.fileExists(atPath: path) else { throw RulesError(source: path, problem: "there is no rules file here") }
+        return try parse(try text(path, what: "rules file", limit: 1 << 20), source: path)
+    }
+
+    /// A YAML file's text (the rules file, a truth file), at most `limit` bytes; one that cannot be
+    /// read, is not text or is not UTF-8 is a problem naming `what` it should be.
+    static func text(_ path: String, what: String, limit: Int) throws(RulesError) -> String {
         let data: Data
-        switch SmallInput.read(path, limit: 1 << 20) {
+        switch SmallInput.read(path, limit: limit) {
         case .success(let bytes): data = Data(bytes)
-        case .failure(let failure): throw RulesError(source: path, problem: "the rules file cannot be read: \(failure.reason)")
+        case .failure(let failure): throw RulesError(source: path, problem: "the \(what) cannot be read: \(failure.reason)")
         }
         guard !data.contains(0) else {
-            throw RulesError(source: path, problem: "this is not a text file; a rules file is YAML text")
+            throw RulesError(source: path, problem: "this is not a text file; a \(what) is YAML text")
         }
         guard let text = String(data: data, encoding: .utf8) else { throw invalidUTF8(data, source: path) }
-        return try parse(text, source: path)
+        return text
+    }
+
+    /// A YAML text's tree (nil when empty); a syntax error is a problem with its line and column.
+    static func root(_ text: String, source: String) throws(RulesError) -> YAMLNode? {
+        do {
+            return try YAMLNode.parse(text)
+        } catch {
+            throw RulesError(source: source, line: error.mark.line, column: error.mark.column, problem: explain(error, in: text))
+        }
     }
 
     /// Checks rules written as YAML text; `source` names it in messages.
     public static func parse(_ text: String, source: String) throws(RulesError) -> RuleSet {
-        let root: YAMLNode?
-        do {
-            root = try YAMLNode.parse(text)
-        } catch {
-            throw RulesError(source: source, line: error.mark.line, column: error.mark.column, problem: explain(error, in: text))
-        }
+        let root = try root(text, source: source)
         guard let root else { throw .noRules(source) }
         func fail(_ node: YAMLNode, _ problem: String) -> RulesError {
             RulesError(source: source, line: node.mark.line, column: node.mark.column, problem: problem)
@@ -274,7 +284,7 @@ public enum RulesFile {
     }
 
     /// libyaml's words for a parse error, with what a person most often did: a tab in the indentation.
-    static func explain(_ error: YAMLFailure, in text: String) -> String {
+    private static func explain(_ error: YAMLFailure, in text: String) -> String {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         guard error.mark.line >= 1, error.mark.line <= lines.count else { return error.message }
         let line = lines[error.mark.line - 1]

@@ -36,26 +36,12 @@ public struct TruthFile: Sendable, Equatable {
 
     /// Reads and checks the file at `path`.
     public static func load(path: String) throws(RulesError) -> TruthFile {
-        let text: String
-        switch SmallInput.read(path, limit: 4 << 20) {
-        case .success(let bytes):
-            guard let t = String(bytes: bytes, encoding: .utf8), !bytes.contains(0) else {
-                throw RulesError(source: path, problem: "this is not a YAML text file")
-            }
-            text = t
-        case .failure(let failure): throw RulesError(source: path, problem: "the truth file cannot be read: \(failure.reason)")
-        }
-        return try parse(text, source: path)
+        try parse(try RulesFile.text(path, what: "truth file", limit: 4 << 20), source: path)
     }
 
     /// Checks a truth file written as YAML text; `source` names it in messages.
     public static func parse(_ text: String, source: String) throws(RulesError) -> TruthFile {
-        let root: YAMLNode?
-        do {
-            root = try YAMLNode.parse(text)
-        } catch {
-            throw RulesError(source: source, line: error.mark.line, column: error.mark.column, problem: RulesFile.explain(error, in: text))
-        }
+        let root = try RulesFile.root(text, source: source)
         func fail(_ node: YAMLNode, _ problem: String) -> RulesError {
             RulesError(source: source, line: node.mark.line, column: node.mark.column, problem: problem)
         }
