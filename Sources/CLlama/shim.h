@@ -50,3 +50,28 @@ static inline int lookd_ggml_flushed_denormals(int threads, int n) {
     ggml_free(ctx);
     return flushed;
 }
+
+// One matrix product on ggml's CPU backend, as a model's layer makes it: out (n rows of m) = x (n
+// rows of k, F32) times w (m rows of k) transposed, with w stored as `type` (GGML_TYPE_F16, _BF16 or
+// _Q8_0; k a multiple of 32 for Q8_0). w_used gets the weights as stored, back in F32. With n of 2 or
+// more and lookd's patch (tools/patches/ggml-cpu-gemm.patch), the product runs lookd's kernels; with
+// n = 1, ggml's own dot products. 0, or -1 if ggml could not start.
+static inline int lookd_ggml_mul_mat(int type, const float *w, const float *x, int m, int n, int k, int threads,
+                                     float *out, float *w_used) {
+    struct ggml_init_params params = { ggml_graph_overhead() + (size_t)m * k * 8 + (size_t)n * k * 8 + (size_t)m * n * 4 + (1 << 20),
+                                       NULL, false };
+    struct ggml_context *ctx = ggml_init(params);
+    if (!ctx) return -1;
+    struct ggml_tensor *a = ggml_new_tensor_2d(ctx, (enum ggml_type)type, k, m);
+    struct ggml_tensor *b = ggml_new_tensor_2d(ctx, GGML_TYPE_F32, k, n);
+    ggml_quantize_chunk((enum ggml_type)type, w, a->data, 0, m, k, NULL);
+    memcpy(b->data, x, (size_t)n * k * sizeof(float));
+    ggml_get_type_traits((enum ggml_type)type)->to_float(a->data, w_used, (int64_t)m * k);
+    struct ggml_tensor *c = ggml_mul_mat(ctx, a, b);
+    struct ggml_cgraph *graph = ggml_new_graph(ctx);
+    ggml_build_forward_expand(graph, c);
+    ggml_graph_compute_with_ctx(ctx, graph, threads);
+    memcpy(out, c->data, (size_t)m * n * sizeof(float));
+    ggml_free(ctx);
+    return 0;
+}

@@ -35,6 +35,31 @@ enum LlamaRuntime {
         return Int(lookd_ggml_flushed_denormals(Int32(threads), Int32(count)))
     }
 
+    /// One matrix product on ggml's CPU backend, as a model's layer makes it: `n` rows of `k` inputs
+    /// times `m` rows of `k` weights stored as `type` (F16, BF16 or Q8_0), on `threads` threads. The
+    /// product (`n` rows of `m`) and the weights as stored, back in F32. With `n` of 2 or more the
+    /// product runs lookd's kernels (`tools/patches/ggml-cpu-gemm.patch`); with `n` = 1, ggml's own dot
+    /// products. A probe of the build for its tests, as `flushedDenormals` is.
+    static func matMul(type: WeightType, weights: [Float], input: [Float], m: Int, n: Int, k: Int, threads: Int)
+        -> (product: [Float], weights: [Float])?
+    {
+        start()
+        let type: ggml_type =
+            switch type {
+            case .f16: GGML_TYPE_F16
+            case .bf16: GGML_TYPE_BF16
+            case .q8_0: GGML_TYPE_Q8_0
+            }
+        var product = [Float](repeating: 0, count: m * n)
+        var stored = [Float](repeating: 0, count: m * k)
+        let status = lookd_ggml_mul_mat(
+            Int32(type.rawValue), weights, input, Int32(m), Int32(n), Int32(k), Int32(threads), &product, &stored)
+        return status == 0 ? (product, stored) : nil
+    }
+
+    /// How `matMul` stores its weights.
+    enum WeightType { case f16, bf16, q8_0 }
+
     /// The latest complete log lines from llama.cpp (at most 64).
     static func recentLines() -> [String] { lines.recent() }
     static func clearRecent() { lines.clear() }
