@@ -57,6 +57,13 @@ enum LlamaRuntime {
         return status == 0 ? (product, stored) : nil
     }
 
+    /// Whether this build's ggml was compiled for AVX-512 (F, BW, VL) and AVX-512 VNNI, where lookd's
+    /// kernels (`tools/patches/ggml-cpu-gemm.patch`) are built in: the F16/BF16 one needs the first,
+    /// the Q8_0 one both. Elsewhere upstream's tinyBLAS runs.
+    static var kernels: (f16: Bool, q8_0: Bool) {
+        (ggml_cpu_has_avx512() != 0, ggml_cpu_has_avx512() != 0 && ggml_cpu_has_avx512_vnni() != 0)
+    }
+
     /// How `matMul` stores its weights.
     enum WeightType { case f16, bf16, q8_0 }
 

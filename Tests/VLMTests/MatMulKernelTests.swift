@@ -45,8 +45,9 @@ final class MatMulKernelTests: XCTestCase {
                     let r = try XCTUnwrap(LlamaRuntime.matMul(type: type, weights: w, input: x, m: m, n: n, k: k, threads: threads))
                     let error = worstError(r.product, r.weights, x, m: m, n: n, k: k)
                     // F32 sums of k products: a few 1e-7 at most. Inputs rounded to F16 first (upstream's
-                    // tinyBLAS path) give about 1e-4, to BF16 about 1e-3.
-                    XCTAssertLessThan(error, 2e-6, "\(type) \(m) x \(n) x \(k), \(threads) threads")
+                    // tinyBLAS path, all a build without AVX-512 has) give about 1e-4, to BF16 about 1e-3.
+                    let bound = LlamaRuntime.kernels.f16 ? 2e-6 : 1e-2
+                    XCTAssertLessThan(error, bound, "\(type) \(m) x \(n) x \(k), \(threads) threads")
                 }
             }
         }
