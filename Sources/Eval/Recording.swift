@@ -42,6 +42,8 @@ public struct Recording: Sendable {
     public var fires: [Fire] = []
     /// The run's `--cooldown` (from a run record or the first `start` line's arguments), when known.
     public var cooldown: Double?
+    /// How many runs the event log held (`start` lines); only the last is read.
+    public var runs = 0
     /// Seconds of watching: from the first frame to the last, and one step more.
     public var duration: Double {
         guard let first = frames.first?.t, let last = frames.last?.t else { return 0 }
@@ -96,16 +98,21 @@ public struct Recording: Sendable {
             switch line["event"] as? String {
             case "start":
                 (rules, frameTimes, fireIndex) = ([], [:], [:])
+                // A log that holds several runs (of one clip, say) is scored on its last run alone:
+                // two runs on one clock would match one run's fires against the other's truth.
+                recording.runs += 1
+                if !recording.frames.isEmpty || !recording.fires.isEmpty {
+                    (recording.frames, recording.fires, recording.cooldown, midnight) = ([], [], nil, nil)
+                }
                 if recording.cooldown == nil, let args = line["args"] as? [String], let i = args.firstIndex(of: "--cooldown"), i + 1 < args.count {
-                    recording.cooldown = Double(args[i + 1])
+                    recording.cooldown = Self.cooldown(Double(args[i + 1]))
                 }
             case "rules":
                 guard let list = line["rules"] as? [[String: Any]] else { continue }
                 rules = list.compactMap { $0["condition"] as? String }
                 for rule in list { recording.adopt(rule) }
             case "watch":
-                guard let index = line["frame"] as? Int else { continue }
-                var t = (line["source_t"] as? Double) ?? (line["capture_t"] as? Double) ?? 0
+                guard let index = line["frame"] as? Int, var t = Self.time(line) else { continue }
                 if !byVideo, let stamp = (line["t"] as? String).flatMap(Timestamp.date) {
                     let day = midnight ?? calendar.startOfDay(for: stamp)
                     midnight = day
@@ -126,6 +133,18 @@ public struct Recording: Sendable {
         return recording
     }
 
+    /// A frame's time as recorded (video time, else capture time, else 0); nil for a time no run
+    /// writes (not finite, or beyond a century), which a hand-edited record may hold.
+    static func time(_ line: [String: Any]) -> Double? {
+        let t = (line["source_t"] as? Double) ?? (line["capture_t"] as? Double) ?? 0
+        return t.isFinite && abs(t) < 3.2e9 ? t : nil
+    }
+
+    /// A recorded cooldown, when it is one a watch takes (0 s to a day); else unknown.
+    static func cooldown(_ value: Double?) -> Double? {
+        value.flatMap { $0.isFinite && (0...86_400).contains($0) ? $0 : nil }
+    }
+
     /// A run record: its header's rules, its frames and its fires (the newest window of each).
     static func record(_ object: [String: Any], path: String) throws(Failure) -> Recording {
         var recording = Recording()
@@ -133,12 +152,11 @@ public struct Recording: Sendable {
         let list = (header["rules"] as? [[String: Any]]) ?? []
         guard !list.isEmpty else { throw Failure(description: "\(path) is a run record without its rules") }
         for rule in list { recording.adopt(rule) }
-        recording.cooldown = ((header["settings"] as? [String: Any])?["cooldown"] as? Double) ?? (header["cooldown"] as? Double)
+        recording.cooldown = Self.cooldown(((header["settings"] as? [String: Any])?["cooldown"] as? Double) ?? (header["cooldown"] as? Double))
         let rules = list.compactMap { $0["condition"] as? String }
         var frameTimes: [Int: Double] = [:]
         for entry in (object["frames"] as? [[String: Any]]) ?? [] {
-            guard let index = entry["frame"] as? Int else { continue }
-            let t = (entry["source_t"] as? Double) ?? (entry["capture_t"] as? Double) ?? 0
+            guard let index = entry["frame"] as? Int, let t = Self.time(entry) else { continue }
             frameTimes[index] = t
             recording.frames.append(frame(entry, index: index, t: t, rules: rules))
         }

@@ -1,4 +1,5 @@
 import Foundation
+import LookCore
 import Rules
 
 /// Replays recorded answers through `RuleMachine` for a grid of firing settings, with no model call,
@@ -110,5 +111,5 @@ public enum Tuning {
         return out
     }
 
-    public static func number(_ x: Double) -> String { x == x.rounded() ? String(Int(x)) : String(x) }
+    public static func number(_ x: Double) -> String { x.plainText }
 }

@@ -27,7 +27,7 @@ public enum BoxParser {
     }
 
     private static func box(_ v: [Double]) -> Box {
-        let r = v.map { Int($0.rounded()) }
+        let r = v.map { min(max(Int(saturating: $0.rounded()), 0), 1000) }
         return Box(left: r[0], top: r[1], right: r[2], bottom: r[3])
     }
 

@@ -71,7 +71,10 @@ public indirect enum JSON: Sendable, Equatable {
         out += "\n" + String(repeating: " ", count: indent * level)
     }
 
-    private static func quote(_ s: String, into out: inout String) {
+    /// Every string lookd writes as JSON (records, status, the page, MQTT) has its URLs' secrets
+    /// masked: a camera's `rtsp://admin:pw@…` is written as `rtsp://admin:***@…` wherever it goes.
+    private static func quote(_ raw: String, into out: inout String) {
+        let s = Secrets.maskedPasswords(in: raw)
         out += "\""
         for u in s.unicodeScalars {
             switch u {

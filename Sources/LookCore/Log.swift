@@ -29,14 +29,16 @@ public final class Log: @unchecked Sendable {
     private let lock = NSLock()
     private var _threshold: Level
     private let journal: Bool
+    private let clearsLine: Bool
     private let write: @Sendable (String) -> Void
 
     public init(
-        threshold: Level, journal: Bool = Log.stderrIsJournal(),
+        threshold: Level, journal: Bool = Log.stderrIsJournal(), clearsLine: Bool = isatty(STDERR_FILENO) == 1,
         write: @escaping @Sendable (String) -> Void = { StandardStream.error.write($0) }
     ) {
         self._threshold = threshold
         self.journal = journal
+        self.clearsLine = clearsLine
         self.write = write
     }
 
@@ -48,8 +50,11 @@ public final class Log: @unchecked Sendable {
     public func log(_ level: Level, _ message: @autoclosure () -> String) {
         guard level <= threshold else { return }
         // One line per message, and nothing in it that drives a terminal.
-        let text = message().withVisibleControls(keepingNewlines: true)
-        let line = journal ? "<\(level.rawValue)>\(text)\n" : "lookd: \(text)\n"
+        // … and no secret: a URL's password, token or key is masked (Secrets).
+        let text = Secrets.maskedPasswords(in: message()).withVisibleControls(keepingNewlines: true)
+        // On a terminal, the line first clears what is there: the watch's live line has no line
+        // break until it is written over, and a message must not run into it.
+        let line = journal ? "<\(level.rawValue)>\(text)\n" : "\(clearsLine ? "\u{1B}[2K\r" : "")lookd: \(text)\n"
         lock.withLock {
             write(line)
             if level <= .notice {

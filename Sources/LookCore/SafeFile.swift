@@ -1,9 +1,12 @@
 import Foundation
 
 /// Writes a whole file at a path a user named, replacing nothing but a regular file:
-/// - no file, or a regular file: written beside it and renamed into place, so a reader sees the old
-///   file or the new one, never half of one (an existing file keeps its permissions);
-/// - a symbolic link: written through to what it points at (the link stays a link);
+/// - no file, or a regular file: written beside it (a new file, `O_CREAT|O_EXCL`) and renamed into
+///   place, so a reader sees the old file or the new one, never half of one (an existing file keeps
+///   its permissions);
+/// - a symbolic link of the user's own (or root's, as `/dev/stdout` is): written through to what it
+///   points at (the link stays a link); a link that another user owns is refused, as the kernel's
+///   protected_symlinks refuses it in /tmp: it is how one user makes another's lookd write their files;
 /// - a character device or a pipe (`/dev/null`, `/dev/stdout`, a FIFO): written into, as `cp` does;
 /// - a folder, a block device or a socket: refused.
 public enum SafeFile {
@@ -23,6 +26,7 @@ public enum SafeFile {
 
     /// What writing `path` would do, or why it cannot be written.
     public static func plan(_ path: String) throws(Failure) -> Plan {
+        try checkLink(path)
         var st = stat()
         guard stat(path, &st) == 0 else {
             guard errno == ENOENT else { throw Failure(path: path, reason: String(cString: strerror(errno))) }
@@ -71,6 +75,55 @@ public enum SafeFile {
                 throw Failure(path: path, reason: "\(temporary) cannot be read back")
             }
             try write(data, to: path)
+        }
+    }
+
+    /// Refuses `path` when it is a symbolic link that neither this user nor root owns (nor is any link
+    /// on its way there, up to the link's target).
+    public static func checkLink(_ path: String) throws(Failure) {
+        var current = path
+        for _ in 0..<40 {
+            var st = stat()
+            guard lstat(current, &st) == 0, st.st_mode & S_IFMT == S_IFLNK else { return }
+            guard st.st_uid == geteuid() || st.st_uid == 0 else {
+                throw Failure(
+                    path: path, reason: "it is a symbolic link owned by another user (uid \(st.st_uid)); lookd writes through no one else's link")
+            }
+            guard let next = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else { return }
+            current = next.hasPrefix("/") ? next : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(next)
+        }
+        throw Failure(path: path, reason: "its symbolic links go round in a loop")
+    }
+
+    /// Opens `path` to append to it (creating it, mode 0644), under the same rules for links: for
+    /// the event log, at the start and when SIGUSR1 reopens it after a rotation.
+    public static func openForAppend(_ path: String) throws(Failure) -> Int32 {
+        try checkLink(path)
+        var st = stat()
+        if stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFDIR { throw Failure(path: path, reason: "it is a folder") }
+        // A link already checked is followed; anything else opens the last component without following.
+        var isLink = stat()
+        let follow = lstat(path, &isLink) == 0 && isLink.st_mode & S_IFMT == S_IFLNK
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW), 0o644)
+        guard fd >= 0 else { throw Failure(path: path, reason: String(cString: strerror(errno))) }
+        return fd
+    }
+
+    /// A new file's name in `folder`, made there now (empty, `O_CREAT|O_EXCL`) so no other run takes
+    /// it: `stem.ext`, else `stem-2.ext`, `stem-3.ext` … (two watches started in one second, with one
+    /// record folder, keep both records).
+    public static func claim(in folder: String, stem: String, ext: String) throws(Failure) -> String {
+        var n = 1
+        while true {
+            let name = n == 1 ? "\(stem).\(ext)" : "\(stem)-\(n).\(ext)"
+            let path = (folder as NSString).appendingPathComponent(name)
+            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+            if fd >= 0 {
+                close(fd)
+                return path
+            }
+            guard errno == EEXIST, n < 10_000 else { throw Failure(path: path, reason: String(cString: strerror(errno))) }
+            n += 1
         }
     }
 

@@ -7,8 +7,24 @@ public enum Secrets {
     public static let mask = "***"
     /// Options whose value is a secret.
     public static let options: Set<String> = ["http-token"]
-    /// Query keys whose value is a secret (`?token=…` in a webhook's URL).
-    static let queryKeys: Set<String> = ["token", "key", "apikey", "api_key", "password", "secret", "auth", "access_token"]
+    /// Parts of query keys whose value is a secret: `?token=`, `?key=`, `?api_key=`, `?code=` and
+    /// `?sig=` (Azure functions, SAS), `?password=`, `?session=`, `?auth=` … (a key that holds one of
+    /// these anywhere: masking a harmless value costs less than showing a secret).
+    static let queryKeyParts = ["token", "key", "secret", "pass", "pwd", "auth", "sig", "code", "session", "credential", "jwt"]
+
+    /// Whether a query key names a secret.
+    static func isSecret(queryKey key: String) -> Bool {
+        let k = key.lowercased()
+        return queryKeyParts.contains { k.contains($0) }
+    }
+
+    /// Whether a path segment looks like a secret: a webhook's token in its path (Slack's
+    /// `/services/T…/B…/SECRET`, Discord's `/api/webhooks/ID/TOKEN`): at least 16 letters, digits,
+    /// `-` or `_`, with both letters and digits.
+    static func isSecret(pathSegment s: Substring) -> Bool {
+        guard s.count >= 16, s.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else { return false }
+        return s.contains(where: \.isLetter) && s.contains(where: \.isNumber)
+    }
 
     /// Whether an environment variable holds a secret: lookd's own (`LOOKD_MQTT_PASSWORD`,
     /// `LOOKD_HTTP_TOKEN`, `LOOKD_API_KEY`, and any `LOOKD_…` ending so), and the Hub's `HF_TOKEN`.
@@ -18,7 +34,8 @@ public enum Secrets {
         return ["PASSWORD", "TOKEN", "KEY", "SECRET"].contains { name.hasSuffix($0) }
     }
 
-    /// A URL with its password and its secret query values masked.
+    /// A URL with its password, its secret query values and the secrets in its path masked
+    /// (`rtsp://admin:***@cam/…`, `…?token=***`, `…/services/T0/B0/***`).
     public static func masked(url: String) -> String {
         guard var parts = URLComponents(string: url), parts.scheme != nil else { return maskedPasswords(in: url) }
         var changed = false
@@ -26,16 +43,28 @@ public enum Secrets {
             parts.password = mask
             changed = true
         }
-        if let items = parts.queryItems, items.contains(where: { queryKeys.contains($0.name.lowercased()) }) {
-            parts.queryItems = items.map { queryKeys.contains($0.name.lowercased()) ? URLQueryItem(name: $0.name, value: mask) : $0 }
+        if let items = parts.queryItems, items.contains(where: { isSecret(queryKey: $0.name) && $0.value != nil }) {
+            parts.queryItems = items.map { isSecret(queryKey: $0.name) && $0.value != nil ? URLQueryItem(name: $0.name, value: mask) : $0 }
+            changed = true
+        }
+        let segments = parts.percentEncodedPath.split(separator: "/", omittingEmptySubsequences: false)
+        if segments.contains(where: isSecret(pathSegment:)) {
+            parts.percentEncodedPath = segments.map { isSecret(pathSegment: $0) ? mask : String($0) }.joined(separator: "/")
             changed = true
         }
         return changed ? (parts.string ?? url).replacingOccurrences(of: "%2A%2A%2A", with: mask) : url
     }
 
-    /// Text with every `scheme://user:password@` in it masked (a rule's inline form, a message).
+    /// Text with every URL in it masked as `masked(url:)` masks one (a rule's inline form, a
+    /// message, a record's field): a `scheme://user:password@` anywhere, then each whole URL.
     public static func maskedPasswords(in text: String) -> String {
-        text.replacing(/([A-Za-z][A-Za-z0-9+.\-]*:\/\/[^\s\/@:]*):[^\s\/@]*@/) { "\($0.1):\(mask)@" }
+        guard text.contains("://") else { return text }
+        let bare = text.replacing(/([A-Za-z][A-Za-z0-9+.\-]*:\/\/[^\s\/@:]*):[^\s\/@]*@/) { "\($0.1):\(mask)@" }
+        return bare.replacing(/[A-Za-z][A-Za-z0-9+.\-]*:\/\/[^\s"'<>|,]+/) { match in
+            let url = String(match.0)
+            guard let parts = URLComponents(string: url), parts.scheme != nil else { return url }
+            return masked(url: url)
+        }
     }
 
     /// A command line with the values of secret options and the passwords of URLs masked.

@@ -32,13 +32,21 @@ public final class Snapshots {
     /// Writes the snapshot of fire `number`; its path, or nil when it could not be written (said once
     /// per outage).
     public func save(_ image: RGBImage, fire number: Int, epoch: Int) -> String? {
-        let path = (dir as NSString).appendingPathComponent("fire-\(epoch)-\(String(format: "%05d", number)).jpg")
+        // A name no other run has taken (two runs started in one second share a snapshots folder).
+        let path: String
+        do throws(SafeFile.Failure) {
+            path = try SafeFile.claim(in: dir, stem: "fire-\(epoch)-\(String(format: "%05d", number))", ext: "jpg")
+        } catch {
+            if outage.failed(error.reason) { Log.shared.warning("A snapshot in \(dir) could not be written: \(error.reason).") }
+            return nil
+        }
         do throws(PNGWriter.Failure) {
             try JPEGWriter.write(image, to: path)
             if let lost = outage.succeeded() { Log.shared.notice("Snapshots are written to \(dir) again; \(lost) were not.") }
             prune()
             return path
         } catch {
+            unlink(path)
             if outage.failed(error.reason) { Log.shared.warning("The snapshot \(path) could not be written: \(error.reason).") }
             return nil
         }

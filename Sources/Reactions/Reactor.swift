@@ -94,7 +94,7 @@ public final class Reactor: ReactionPerformer, @unchecked Sendable {
         switch reaction {
         case .count:
             let n = lock.withLock { () -> Int in
-                counts[condition, default: 0] += 1; return counts[condition]!
+                counts[condition] = (counts[condition] ?? 0).incrementedSaturating; return counts[condition]!
             }
             return ReactionResult(performed: true, shown: "×\(n)")
         case .log:

@@ -30,15 +30,11 @@ public final class EventLog: @unchecked Sendable {
     deinit { if fd >= 0 { close(fd) } }
 
     private static func open(_ path: String) throws(RecordsError) -> Int32 {
-        var st = stat()
-        if stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFDIR {
-            throw .cannotOpen(what: "event log", path: path, reason: "it is a folder")
+        do throws(SafeFile.Failure) {
+            return try SafeFile.openForAppend(path)
+        } catch {
+            throw .cannotOpen(what: "event log", path: path, reason: error.reason)
         }
-        let fd = Glibc.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            throw .cannotOpen(what: "event log", path: path, reason: String(cString: strerror(errno)))
-        }
-        return fd
     }
 
     /// Appends one event. Only the records write lines, each from a typed event (`EventRecorder`).

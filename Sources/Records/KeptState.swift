@@ -12,14 +12,27 @@ public struct KeptState: Equatable, Sendable {
 
     public static let fileName = "lookd-state.json"
 
-    /// The state in `snapshot`'s rows: those switched off, and the counts.
-    public init(_ snapshot: WatchSnapshot) {
-        switchedOff = Set(snapshot.rows.filter(\.switchedOff).map(\.rule.condition))
+    /// The state in `snapshot`'s rows: those switched off, and the counts; what `kept` holds for
+    /// rules the snapshot lacks stays (a run whose rules leave one out does not reset its count).
+    public init(_ snapshot: WatchSnapshot, keeping kept: KeptState = KeptState()) {
+        let here = Set(snapshot.rows.map(\.rule.condition))
+        switchedOff = kept.switchedOff.subtracting(here).union(snapshot.rows.filter(\.switchedOff).map(\.rule.condition))
+        counts = kept.counts.filter { !here.contains($0.key) }
         for row in snapshot.rows { if let count = row.count { counts[row.rule.condition] = count } }
     }
 
+    /// The most bytes a state file may have: a few hundred rules' counts fit in a hundredth of it.
+    public static let largest = 1 << 20
+
     public static func load(_ path: String) -> KeptState {
-        guard let data = FileManager.default.contents(atPath: path) else { return KeptState() }
+        let data: Data
+        switch BoundedRead.read(path, limit: largest) {
+        case .bytes(let d): data = d
+        case .missing: return KeptState()
+        case .tooLarge:
+            Log.shared.warning("\(path) is larger than lookd's state can be (1 MiB); switches and counts start afresh")
+            return KeptState()
+        }
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             Log.shared.warning("\(path) is not lookd's state (JSON); switches and counts start afresh")
             return KeptState()
@@ -44,10 +57,13 @@ public final class KeptStateWriter: WatchOutput, @unchecked Sendable {
     public let name = "state"
     public let path: String
     private var written: KeptState?
+    /// The state as loaded: what it holds for rules not in force is written back as it was.
+    private let initial: KeptState
     private var outage = Outage()
 
     public init(path: String, initial: KeptState) {
         self.path = path
+        self.initial = initial
         written = initial
     }
 
@@ -59,7 +75,7 @@ public final class KeptStateWriter: WatchOutput, @unchecked Sendable {
     }
 
     private func save(_ snapshot: WatchSnapshot) {
-        let state = KeptState(snapshot)
+        let state = KeptState(snapshot, keeping: initial)
         guard state != written else { return }
         do throws(SafeFile.Failure) {
             try SafeFile.write(state.json.text() + "\n", to: path)

@@ -53,7 +53,7 @@ extension StatusFile {
     }
 
     private static func ago(_ seconds: Double) -> String {
-        let s = max(0, Int(seconds))
+        let s = max(0, Int(saturating: seconds))
         if s < 120 { return "\(s) s" }
         if s < 7200 { return "\(s / 60) min" }
         return "\(s / 3600) h \(s % 3600 / 60) min"

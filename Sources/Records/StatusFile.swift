@@ -6,6 +6,9 @@ import LookCore
 public enum StatusFile {
     public static let name = "status.json"
     public static let schema = "lookd-status/1"
+    /// The most bytes a status file lookd wrote has (a few rules take a few kB): a larger file is
+    /// not one of lookd's, and is not read whole.
+    public static let largest = 4 << 20
 
     /// Where a watch writes it: `--status FILE`, else the service's runtime directory
     /// (`$RUNTIME_DIRECTORY`, /run/lookd), else `$XDG_RUNTIME_DIR/lookd`, else /tmp/lookd-<uid>.
@@ -29,8 +32,12 @@ public enum StatusFile {
 
     /// Writes `status` to `path`, making its folder; a failure is logged once, not thrown: the
     /// watch matters more than its status.
-    public static func write(_ status: JSON, to path: String) -> String? {
+    public static func write(_ status: JSON, to path: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
         let folder = (path as NSString).deletingLastPathComponent
+        // The default folders are made private (mode 0700) and checked to be this user's own.
+        if folders(environment).dropFirst(environment["RUNTIME_DIRECTORY"] == nil ? 0 : 1).contains(folder) {
+            if let problem = PrivateFolder.problem(folder) { return "The status file's folder: \(problem)." }
+        }
         do {
             if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
         } catch {
@@ -59,7 +66,7 @@ public enum StatusFile {
         guard let path = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
             throw .noStatus(candidates.joined(separator: ", "))
         }
-        guard let data = FileManager.default.contents(atPath: path),
+        guard case .bytes(let data) = BoundedRead.read(path, limit: largest),
             let status = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         else {
             throw .cannotOpen(what: "status file", path: path, reason: "it is not a status file lookd wrote")

@@ -1,4 +1,5 @@
 import Foundation
+import LookCore
 
 /// A rule's own firing settings (all optional in the rules file; the defaults are the README's firing
 /// rule exactly: fire when the answer turns yes, with `--cooldown`).
@@ -69,7 +70,7 @@ public struct RuleSettings: Sendable, Equatable {
         return parts.joined(separator: " · ")
     }
 
-    private static func number(_ x: Double) -> String { x == x.rounded() ? String(Int(x)) : String(x) }
+    private static func number(_ x: Double) -> String { x.plainText }
 
     /// The keys a rule in the file may have besides `when:` and its reaction.
     static let fileKeys = ["cooldown", "confirm", "min_confidence", "on", "enabled", "when_active", "describe", "device_class"]

@@ -124,6 +124,9 @@ public struct TruthFile: Sendable, Equatable {
         return Span(start, end)
     }
 
+    /// The latest time a span may name: a year of watching.
+    public static let longest: Double = 366 * 86_400
+
     /// `m:ss`, `h:mm:ss` or plain seconds, with fractions.
     static func seconds(_ text: String) -> Double? {
         let fields = text.trimmingCharacters(in: .whitespaces).split(separator: ":", omittingEmptySubsequences: false)
@@ -134,11 +137,13 @@ public struct TruthFile: Sendable, Equatable {
             if i > 0 && x >= 60 { return nil }
             total = total * 60 + x
         }
-        return total
+        // A span is at most a year from the start (longer is a typo, and a number no clock reaches).
+        return total <= Self.longest ? total : nil
     }
 
     /// `1:05.5` or `0:07`.
-    public static func time(_ t: Double) -> String {
+    public static func time(_ seconds: Double) -> String {
+        let t = seconds.isNaN ? 0 : min(max(seconds, 0), longest)
         let whole = Int(t)
         let fraction = t - Double(whole)
         let tail = fraction > 0.0001 ? String(format: "%.1f", fraction).dropFirst() : ""

@@ -72,6 +72,9 @@ indirect enum YAMLNode: Sendable {
         }
         var stack: [Open] = []
         var root: YAMLNode?
+        /// The deepest nesting taken: a rules file needs four or five levels; a bound keeps a hostile
+        /// file (40,000 nested `[`) from a tree whose teardown would overflow the stack.
+        static let maxDepth = 64
         var documents = 0
 
         mutating func take(_ event: yaml_event_t) throws(YAMLFailure) {
@@ -91,18 +94,25 @@ indirect enum YAMLNode: Sendable {
                 if event.data.sequence_start.anchor != nil {
                     throw YAMLFailure(message: "YAML anchors (&name) are not supported in a rules file", mark: mark)
                 }
-                stack.append(Open(isMapping: false, mark: mark))
+                try push(Open(isMapping: false, mark: mark))
             case YAML_MAPPING_START_EVENT:
                 if event.data.mapping_start.anchor != nil {
                     throw YAMLFailure(message: "YAML anchors (&name) are not supported in a rules file", mark: mark)
                 }
-                stack.append(Open(isMapping: true, mark: mark))
+                try push(Open(isMapping: true, mark: mark))
             case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
                 guard let open = stack.popLast() else { return }
                 add(open.isMapping ? .mapping(open.pairs, open.mark) : .sequence(open.items, open.mark))
             default:
                 break
             }
+        }
+
+        private mutating func push(_ open: Open) throws(YAMLFailure) {
+            guard stack.count < Self.maxDepth else {
+                throw YAMLFailure(message: "lists and keys nested more than \(Self.maxDepth) deep; a rules file needs a few levels", mark: open.mark)
+            }
+            stack.append(open)
         }
 
         private mutating func add(_ node: YAMLNode) {

@@ -21,6 +21,9 @@ public final class WatchRun {
     private let commands = WatchCommands()
     private let started: Double
     private let epoch: Int
+    /// The run record's path, claimed at the start (`watch-run-<epoch>.json`, or `-2` … when a run
+    /// started in the same second has that name).
+    private let recordPath: String
     private let version: String
 
     /// How the run ended.
@@ -51,7 +54,7 @@ public final class WatchRun {
             if let problem = WritableFolder.problem(dir, what: what) { throw .record(problem) }
         }
         do throws(SafeFile.Failure) {
-            try SafeFile.check(Self.recordPath(config.recordDir, epoch: epoch))
+            recordPath = try SafeFile.claim(in: config.recordDir, stem: "watch-run-\(epoch)", ext: "json")
         } catch {
             throw .record("The run record \(error.description).")
         }
@@ -154,7 +157,7 @@ public final class WatchRun {
     private var recordsLine: String {
         var parts = [
             events.path.map { "events in \($0)" } ?? "no event log",
-            "the run record at \(Self.recordPath(config.recordDir, epoch: epoch)) when it stops",
+            "the run record at \(recordPath) when it stops",
         ]
         if let dir = config.snapshotsDir { parts.append("snapshots in \(dir)") }
         if let dir = config.effectsDir { parts.append("effects in \(dir)") }
@@ -182,7 +185,7 @@ public final class WatchRun {
         record.logLinesLost = events.lostLines
         stream.emit(.stop(reason: reason, frames: record.frameCount, lostLines: record.logLinesLost))
         do {
-            let path = try record.write(to: Self.recordPath(config.recordDir, epoch: epoch), stopReason: reason, seconds: seconds)
+            let path = try record.write(to: recordPath, stopReason: reason, seconds: seconds)
             stream.emit(.done(frames: record.frameCount, fires: record.fireCount, record: path, snapshot))
             return path
         } catch {
@@ -200,10 +203,6 @@ public final class WatchRun {
     }
 
     /// Where the run record goes.
-    static func recordPath(_ dir: String, epoch: Int) -> String {
-        (dir as NSString).appendingPathComponent("watch-run-\(epoch).json")
-    }
-
     /// Lets sounds and spoken lines that are still playing finish (at most a few seconds), so their
     /// reports reach the records; and commands and posts still running (at most 5 s more). Commands
     /// still running then are killed with their groups and recorded as killed at the stop.

@@ -13,7 +13,7 @@ enum Terminal {
 
     /// Writes a line to standard error.
     static func err(_ line: String) {
-        StandardStream.error.write(line + "\n")
+        StandardStream.error.write(Secrets.maskedPasswords(in: line) + "\n")
     }
 
     /// Dims `text` on a terminal (the numbers lines).

@@ -84,7 +84,8 @@ enum WatchCommand {
           --http ADDR:PORT      serve the live page, /api/status, /api/events and /metrics (Prometheus) there;
                                 the service's is 127.0.0.1:8470 (this machine only)
           --http-token T        the token every request must carry (?token=T or Authorization: Bearer T); needed
-                                when ADDR is not loopback; LOOKD_HTTP_TOKEN in the environment does the same
+                                when ADDR is not loopback; LOOKD_HTTP_TOKEN in the environment does the same,
+                                and keeps it out of the process list (as --http-token-file FILE does)
         Run:
           --seconds N           watch this long (the frame being answered is finished)
           --delay S             wait this long before the first frame
@@ -143,7 +144,9 @@ enum WatchCommand {
             guard watching.isSet else {
                 notifier.stopping()
                 Log.shared.notice("stopped (\(sig == SIGINT ? "SIGINT" : "SIGTERM")) before the watch began")
-                exit(sig == SIGINT ? ExitCode.stopped.rawValue : ExitCode.done.rawValue)
+                // _exit, not exit: exit runs llama.cpp's static destructors while another thread
+                // is still inside its loader, which crashes the process (SIGSEGV) instead of stopping it.
+                _exit(sig == SIGINT ? ExitCode.stopped.rawValue : ExitCode.done.rawValue)
             }
             if !stop.isRequested { notifier.stopping() }
             stop.interrupt(sig == SIGINT ? "SIGINT" : "SIGTERM")

@@ -16,10 +16,30 @@ enum WatchSettings {
         "trigger", "pace", "every", "hold", "photo-seconds", "size", "frames", "log", "record",
         "truth", "context", "threads", "cells", "effects", "status", "camera-size", "gate", "gate-threshold", "gate-fps",
         "gate-max", "gate-mask", "constrain", "snapshots", "keep-snapshots", "name", "mqtt", "mqtt-discovery", "mqtt-queue",
-        "run-timeout", "post-timeout", "http", "http-token", "engine", "jpeg-quality", "first-token-timeout", "engine-tries",
+        "run-timeout", "post-timeout", "http", "http-token", "http-token-file", "engine", "jpeg-quality", "first-token-timeout", "engine-tries",
         "describe-tokens", "describe-timeout", "state",
     ]
     static let switches: Set<String> = ["no-sound", "cell-words", "grid", "watch-rules", "describe"]
+
+    /// The page's token: from `--http-token-file FILE` (its first line), LOOKD_HTTP_TOKEN, or
+    /// `--http-token`, which any local user can read in the process list (so it is warned about).
+    static func httpToken(_ args: Arguments) throws(CommandFailure) -> String? {
+        if let path = args.value("http-token-file") {
+            guard args.value("http-token") == nil else { throw usage("--http-token and --http-token-file: give one") }
+            guard case .bytes(let data) = BoundedRead.read(path, limit: 4096) else {
+                throw usage("--http-token-file \(path) cannot be read, or is larger than a token (4 kB)")
+            }
+            let token = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+            return token.trimmingCharacters(in: .whitespaces)
+        }
+        if let token = args.value("http-token") {
+            Log.shared.warning(
+                "--http-token on the command line can be read by every user of this machine (ps); "
+                    + "use --http-token-file FILE or LOOKD_HTTP_TOKEN in the environment instead")
+            return token
+        }
+        return ProcessInfo.processInfo.environment["LOOKD_HTTP_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+    }
 
     /// `--state FILE|off`: where switches and counts are kept across restarts. By default they are
     /// kept (in the record folder) for what runs for months: a camera or a stream, or a service.
@@ -104,13 +124,13 @@ enum WatchSettings {
                 throw usage("--http is ADDRESS:PORT (127.0.0.1:8470, 0.0.0.0:8470, [::1]:8470), not \"\(text)\"")
             }
             o.http = listen
-            o.httpToken = args.value("http-token") ?? ProcessInfo.processInfo.environment["LOOKD_HTTP_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+            o.httpToken = try httpToken(args)
             if let token = o.httpToken, let problem = OutputSettings.tokenProblem(token) { throw usage(problem) }
             if !listen.isLoopback && o.httpToken == nil {
                 throw usage("--http \(text) is reachable from other machines: set a token (LOOKD_HTTP_TOKEN in the env file, or --http-token)")
             }
-        } else if args.value("http-token") != nil {
-            throw usage("--http-token goes with --http")
+        } else if args.value("http-token") != nil || args.value("http-token-file") != nil {
+            throw usage("--http-token\(args.value("http-token") == nil ? "-file" : "") goes with --http")
         }
         c.commands.timeLimit = try args.number("run-timeout", default: 30, in: 0.1...86400)
         c.posts.timeLimit = try args.number("post-timeout", default: 10, in: 0.1...600)

@@ -17,6 +17,14 @@ final class BoxParserTests: XCTestCase {
             Box(left: 505, top: 0, right: 575, bottom: 308))
     }
 
+    /// A model may write any number: huge, or past Int's range; the box is held to the frame.
+    func testHugeNumbersNeverTrap() {
+        for answer in ["<box>1e400 2 3 4</box>", "<box>99999999999999999999999 0 5 5</box>", "<box>-99999999999999999999 0 5e308 5</box>"] {
+            guard let box = BoxParser.parse(answer, frame: frame) else { return XCTFail(answer) }
+            XCTAssertTrue([box.left, box.top, box.right, box.bottom].allSatisfy { (0...1000).contains($0) }, "\(answer): \(box)")
+        }
+    }
+
     func testOtherTagsFractionsPixelsAndOrder() {
         XCTAssertEqual(
             BoxParser.parse("<|box_start|>(100,200),(300,400)<|box_end|>", frame: frame), Box(left: 100, top: 200, right: 300, bottom: 400))

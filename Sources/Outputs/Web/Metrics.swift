@@ -123,5 +123,5 @@ final class Metrics: @unchecked Sendable {
         s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n")
     }
 
-    static func number(_ x: Double) -> String { x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(x) }
+    static func number(_ x: Double) -> String { x.plainText }
 }

@@ -1,0 +1,327 @@
+#!/usr/bin/env python3
+"""The shapes world: scenes of 0-4 coloured shapes on a background, drawn deterministically from a
+seed, with their truth (each thing's phrase and box) and the questions lookd asks about them with
+their right answers. tools/train-shapes-tiny trains lookd's `shapes-tiny` model on it and measures it;
+`tools/shapes-world` writes stills and clips of it (the example clip, held-out sets).
+
+Things: a ball, a square, a triangle, a star; red, green, blue, yellow or white; 5-40 % of the frame's
+shorter side; overlapping at most a little. Backgrounds: plain, gradient, noise, stripes or bars.
+A scene never holds two things of one colour and shape, so "a red ball" names one thing.
+"""
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+from PIL import Image, ImageDraw
+
+SHAPES = ["ball", "square", "triangle", "star"]
+COLOURS = {"red": (220, 30, 30), "green": (30, 170, 50), "blue": (40, 70, 230), "yellow": (240, 210, 30),
+           "white": (245, 245, 245)}
+BACKGROUNDS = ["plain", "gradient", "noise", "stripes", "bars"]
+BACKGROUND_WORDS = {"plain": "a plain", "gradient": "a gradient", "noise": "a noisy", "stripes": "a striped",
+                    "bars": "a barred"}
+# Background tones: muted, darker than the things, so every colour stands out on every background.
+TONES = [(70, 70, 80), (40, 50, 70), (90, 60, 50), (60, 80, 60), (80, 60, 90), (30, 30, 30), (110, 100, 90),
+         (50, 90, 100)]
+FRAME = (448, 252)
+PHOTO_SIZES = [(448, 448), (640, 480), (480, 640), (800, 600), (1024, 576), (1344, 672)]
+NUMBER_WORDS = ["No", "One", "Two", "Three", "Four"]
+
+INSTRUCTION = "Answer each question with Yes or No, each answer on its own numbered line."
+
+
+@dataclass
+class Thing:
+    colour: str
+    shape: str
+    box: tuple  # (x1, y1, x2, y2) in pixels
+    angle: float = 0.0
+
+    @property
+    def phrase(self) -> str:
+        return f"a {self.colour} {self.shape}"
+
+
+@dataclass
+class Scene:
+    size: tuple
+    background: str
+    tones: tuple
+    things: list = field(default_factory=list)
+    texture_seed: int = 0
+
+    def present(self, phrase: str) -> bool:
+        return any(matches(t, phrase) for t in self.things)
+
+    def find(self, phrase: str):
+        return next((t for t in self.things if matches(t, phrase)), None)
+
+
+def matches(thing: Thing, phrase: str) -> bool:
+    """`a red ball` names that thing; `a ball` names any ball."""
+    words = phrase.split()[1:]
+    if len(words) == 1:
+        return words[0] == thing.shape
+    return words == [thing.colour, thing.shape]
+
+
+def overlap(a, b) -> float:
+    """The share of the smaller box that the other covers."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    if w <= 0 or h <= 0:
+        return 0.0
+    small = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
+    return w * h / small
+
+
+def random_scene(rng: np.random.Generator, size=FRAME, count=None, edges=False) -> Scene:
+    """0-4 things; with `edges`, things may stand partly out of the frame (at least 70 % in view),
+    as they do in a clip when they come in or leave."""
+    w, h = size
+    scene = Scene(size=size, background=BACKGROUNDS[rng.integers(len(BACKGROUNDS))],
+                  tones=tuple(TONES[i] for i in rng.choice(len(TONES), 2, replace=False)),
+                  texture_seed=int(rng.integers(1 << 30)))
+    n = int(rng.integers(0, 5)) if count is None else count
+    kinds = [(c, s) for c in COLOURS for s in SHAPES]
+    for _ in range(n):
+        for _attempt in range(30):
+            colour, shape = kinds[rng.integers(len(kinds))]
+            if any(t.colour == colour and t.shape == shape for t in scene.things):
+                continue
+            side = rng.uniform(0.05, 0.40) * min(w, h)
+            out = 0.3 * side if edges else 0.0
+            x = rng.uniform(-out, w - side + out)
+            y = rng.uniform(-out, h - side + out)
+            box = (x, y, x + side, y + side)
+            if all(overlap(box, t.box) < 0.25 for t in scene.things):
+                scene.things.append(Thing(colour, shape, box, angle=float(rng.uniform(-0.3, 0.3))))
+                break
+    return scene
+
+
+def background(scene: Scene) -> np.ndarray:
+    w, h = scene.size
+    rng = np.random.default_rng(scene.texture_seed)
+    a, b = (np.array(t, dtype=np.float32) for t in scene.tones)
+    if scene.background == "plain":
+        img = np.broadcast_to(a, (h, w, 3)).copy()
+    elif scene.background == "gradient":
+        t = np.linspace(0, 1, w if rng.random() < 0.5 else h, dtype=np.float32)
+        t = t[None, :, None] if t.shape[0] == w else t[:, None, None]
+        img = np.broadcast_to(a * (1 - t) + b * t, (h, w, 3)).copy()
+    elif scene.background == "noise":
+        img = a + rng.normal(0, 18, (h, w, 3)).astype(np.float32)
+    else:
+        period = int(rng.integers(8, 40)) if scene.background == "stripes" else int(rng.integers(40, 110))
+        horizontal = rng.random() < 0.5
+        idx = (np.arange(h)[:, None] if horizontal else np.arange(w)[None, :]) // max(1, period // 2) % 2
+        idx = np.broadcast_to(idx, (h, w))
+        img = np.where(idx[..., None] == 0, a, b).astype(np.float32)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def polygon(thing: Thing):
+    x1, y1, x2, y2 = thing.box
+    cx, cy, r = (x1 + x2) / 2, (y1 + y2) / 2, (x2 - x1) / 2
+    if thing.shape == "triangle":
+        pts = [(cx, y1), (x2, y2), (x1, y2)]
+        return pts
+    if thing.shape == "star":
+        pts = []
+        for k in range(10):
+            rad = r if k % 2 == 0 else r * 0.45
+            a = -math.pi / 2 + k * math.pi / 5 + thing.angle
+            pts.append((cx + rad * math.cos(a), cy + rad * math.sin(a)))
+        return pts
+    return None
+
+
+def tight_box(thing: Thing):
+    """The box of what is drawn (a star's points reach less far than its square)."""
+    pts = polygon(thing)
+    if pts is None:
+        return thing.box
+    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
+def render(scene: Scene) -> Image.Image:
+    img = Image.fromarray(background(scene))
+    draw = ImageDraw.Draw(img)
+    for t in scene.things:
+        fill = COLOURS[t.colour]
+        if t.shape == "ball":
+            draw.ellipse(t.box, fill=fill)
+        elif t.shape == "square":
+            draw.rectangle(t.box, fill=fill)
+        else:
+            draw.polygon(polygon(t), fill=fill)
+    return img
+
+
+def truth(scene: Scene) -> list:
+    return [{"phrase": t.phrase, "box": [round(v, 1) for v in visible_box(scene, t)]} for t in scene.things]
+
+
+# --- the questions lookd asks, as lookd words them (Sources/Rules, Sources/Grounding) ---------------
+
+def watch_prompt(phrases) -> str:
+    return "\n".join([INSTRUCTION] + [f"{i + 1}. Is there {p}?" for i, p in enumerate(phrases)])
+
+
+def watch_answer(scene: Scene, phrases) -> str:
+    return "\n".join(f"{i + 1}. {'Yes' if scene.present(p) else 'No'}" for i, p in enumerate(phrases))
+
+
+def box_question(phrase: str) -> str:
+    return f"Detect {phrase} in the picture and output its bounding box."
+
+
+def visible_box(scene: Scene, thing: Thing):
+    """A thing's drawn box, cut to the frame."""
+    w, h = scene.size
+    x1, y1, x2, y2 = tight_box(thing)
+    return (max(0.0, x1), max(0.0, y1), min(float(w), x2), min(float(h), y2))
+
+
+def per_mille(scene: Scene, box):
+    w, h = scene.size
+    x1, y1, x2, y2 = box
+    return [int(round(min(max(v, 0), s) / s * 1000)) for v, s in ((x1, w), (y1, h), (x2, w), (y2, h))]
+
+
+def box_answer(scene: Scene, phrase: str) -> str:
+    x1, y1, x2, y2 = per_mille(scene, visible_box(scene, scene.find(phrase)))
+    return f"<box>{x1} {y1} {x2} {y2}</box>"
+
+
+def cell_question(phrase: str) -> str:
+    return (f"Which cell of a 3x3 grid (1-9, numbered left to right, top to bottom) contains {phrase}? "
+            "Answer with the number only.")
+
+
+def words_question(phrase: str) -> str:
+    return (f"Where in the picture is {phrase}? Answer with two words: left, center or right; "
+            "then top, middle or bottom.")
+
+
+def cell_of(scene: Scene, phrase: str) -> int:
+    x1, y1, x2, y2 = visible_box(scene, scene.find(phrase))
+    w, h = scene.size
+    col = min(2, int((x1 + x2) / 2 / w * 3))
+    row = min(2, int((y1 + y2) / 2 / h * 3))
+    return row * 3 + col + 1
+
+
+def words_answer(scene: Scene, phrase: str) -> str:
+    c = cell_of(scene, phrase) - 1
+    return f"{['left', 'center', 'right'][c % 3]} {['top', 'middle', 'bottom'][c // 3]}"
+
+
+def describe_question(condition: str) -> str:
+    return ("In one short sentence, say what is happening in this picture. "
+            f"It was picked because it shows {condition}.")
+
+
+def sentence(scene: Scene) -> str:
+    things = sorted(scene.things, key=lambda t: (t.box[0] + t.box[2]) / 2)
+    ground = f"{BACKGROUND_WORDS[scene.background]} background"
+    if not things:
+        return f"Nothing but {ground}."
+    names = [t.phrase for t in things]
+    listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return f"{listed[0].upper()}{listed[1:]} on {ground}."
+
+
+def colour_answer(scene: Scene, shape: str) -> str:
+    found = [t for t in sorted(scene.things, key=lambda t: (t.box[0] + t.box[2]) / 2) if t.shape == shape]
+    if not found:
+        return f"There is no {shape}."
+    if len(found) == 1:
+        return found[0].colour.capitalize() + "."
+    colours = [t.colour for t in found]
+    return f"{NUMBER_WORDS[len(found)]} {shape}s: " + ", ".join(colours[:-1]) + " and " + colours[-1] + "."
+
+
+def count_answer(scene: Scene) -> str:
+    n = len(scene.things)
+    return {0: "None.", 1: "One."}.get(n, f"{NUMBER_WORDS[n]}.")
+
+
+def phrases_for(rng: np.random.Generator, scene: Scene, n: int) -> list:
+    """`n` rule phrases about `scene`, about half of them present, the rest near misses and others."""
+    out = []
+    while len(out) < n:
+        r = rng.random()
+        if scene.things and r < 0.5:
+            t = scene.things[rng.integers(len(scene.things))]
+            p = t.phrase if rng.random() < 0.85 else f"a {t.shape}"
+        elif scene.things and r < 0.8:  # a near miss: the colour or the shape of a thing that is there
+            t = scene.things[rng.integers(len(scene.things))]
+            if rng.random() < 0.5:
+                p = f"a {list(COLOURS)[rng.integers(len(COLOURS))]} {t.shape}"
+            else:
+                p = f"a {t.colour} {SHAPES[rng.integers(len(SHAPES))]}"
+        else:
+            p = f"a {list(COLOURS)[rng.integers(len(COLOURS))]} {SHAPES[rng.integers(len(SHAPES))]}"
+            if rng.random() < 0.1:
+                p = f"a {SHAPES[rng.integers(len(SHAPES))]}"
+        if p not in out:
+            out.append(p)
+    return out
+
+
+# --- clips: things that enter, move and leave -------------------------------------------------------
+
+@dataclass
+class Track:
+    colour: str
+    shape: str
+    side: float
+    enter: float   # seconds
+    leave: float
+    start: tuple   # the centre at `enter` (off the frame's edge) and at `leave`
+    end: tuple
+
+    def box_at(self, t: float):
+        if not (self.enter <= t < self.leave):
+            return None
+        f = (t - self.enter) / (self.leave - self.enter)
+        cx = self.start[0] + (self.end[0] - self.start[0]) * f
+        cy = self.start[1] + (self.end[1] - self.start[1]) * f
+        return (cx - self.side / 2, cy - self.side / 2, cx + self.side / 2, cy + self.side / 2)
+
+
+def clip_scene(base: Scene, tracks, t: float, in_view: float = 0.5) -> Scene:
+    """The clip's picture at `t`: the things whose box is at least `in_view` inside the frame count."""
+    w, h = base.size
+    scene = Scene(size=base.size, background=base.background, tones=base.tones, texture_seed=base.texture_seed)
+    for tr in tracks:
+        box = tr.box_at(t)
+        if box is None:
+            continue
+        inside = max(0, min(box[2], w) - max(box[0], 0)) * max(0, min(box[3], h) - max(box[1], 0))
+        if inside >= in_view * (box[2] - box[0]) * (box[3] - box[1]):
+            scene.things.append(Thing(tr.colour, tr.shape, box))
+    return scene
+
+
+def random_tracks(rng: np.random.Generator, size, seconds: float, count: int):
+    w, h = size
+    tracks = []
+    kinds = [(c, s) for c in COLOURS for s in SHAPES]
+    picked = rng.choice(len(kinds), count, replace=False)
+    for k, i in enumerate(picked):
+        colour, shape = kinds[i]
+        side = rng.uniform(0.15, 0.35) * min(w, h)
+        span = seconds / count
+        enter = k * span * 0.8 + rng.uniform(0, span * 0.3)
+        leave = min(seconds + 1, enter + rng.uniform(0.45, 0.7) * seconds)
+        y0, y1 = rng.uniform(side / 2, h - side / 2, 2)
+        if rng.random() < 0.5:
+            start, end = (-side / 2, y0), (w + side / 2, y1)
+        else:
+            start, end = (w + side / 2, y0), (-side / 2, y1)
+        tracks.append(Track(colour, shape, side, enter, leave, start, end))
+    return tracks
