@@ -84,15 +84,25 @@ public struct GenerationTimings: Sendable, Codable, Equatable {
 public final class Cancellation: @unchecked Sendable {
     private let lock = NSLock()
     private var cancelled = false
-    private var windingDown = false
+    private var windingDownSince: Double?
+    private let clock: any Clock
+    /// How long an answer under way may go on after a stop was asked for: the stop has 5 s (a
+    /// server streaming a token every few seconds would otherwise hold it past systemd's limit).
+    public let grace: Double
 
-    public init() {}
+    public init(clock: any Clock = MonotonicClock(), grace: Double = 5) {
+        self.clock = clock
+        self.grace = grace
+    }
 
     public func cancel() { lock.withLock { cancelled = true } }
-    public var isCancelled: Bool { lock.withLock { cancelled } }
+    /// Cancelled, or winding down for longer than the grace.
+    public var isCancelled: Bool {
+        lock.withLock { cancelled || windingDownSince.map { clock.now() - $0 >= grace } ?? false }
+    }
 
-    /// A stop was asked for: the answer under way may finish, but nothing starts again (no retry,
-    /// no backoff), and a question still waiting for its first token gives up.
-    public func windDown() { lock.withLock { windingDown = true } }
-    public var isWindingDown: Bool { lock.withLock { windingDown || cancelled } }
+    /// A stop was asked for: the answer under way may finish (within the grace), but nothing starts
+    /// again (no retry, no backoff), and a question still waiting for its first token gives up.
+    public func windDown() { lock.withLock { windingDownSince = windingDownSince ?? clock.now() } }
+    public var isWindingDown: Bool { lock.withLock { windingDownSince != nil || cancelled } }
 }

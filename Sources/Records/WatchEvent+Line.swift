@@ -32,7 +32,7 @@ extension WatchEvent {
             return ("stop", [("reason", .string(reason)), ("frames", .int(frames)), ("log_lines_lost", .int(lost))])
         case .done(let frames, let fires, let record, _):
             return ("done", [("frames", .int(frames)), ("fires", .int(fires)), ("record", .string(record))])
-        case .watching, .frame, .skipped, .reloading, .reloaded, .stopping: return nil
+        case .watching, .frame, .skipped, .reloading, .reloaded, .stopping, .waiting: return nil
         }
     }
 }

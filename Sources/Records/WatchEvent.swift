@@ -46,6 +46,8 @@ public enum WatchEvent: Sendable {
     case mqtt(MQTTChange)
     /// A command from outside was taken (a rule switched, a count reset) or refused.
     case command(CommandOutcome, WatchSnapshot)
+    /// The loop entered a wait with a bound (nil: it left it), for the watchdog and the status.
+    case waiting(LoopWait?)
     /// The loop has ended; the run is stopping.
     case stopping(reason: String, WatchSnapshot)
     /// The stop line, then the run record is written and the done line follows.

@@ -87,11 +87,19 @@ public final class RemoteEngine: VisionLanguageModel, @unchecked Sendable {
             image: image, encodeSeconds: MonotonicClock().now() - started, tokenCount: 0, payload: Picture(dataURL: url, bytes: bytes.count))
     }
 
+    /// Every try's limits and the pauses between them, and a little more.
+    public var longestWait: Double {
+        let tries = Double(max(1, settings.attempts))
+        let pauses = (0..<max(0, settings.attempts - 1)).reduce(0.0) { $0 + settings.backoff * pow(2, Double($1)) }
+        return tries * (settings.connectLimit + settings.timeLimit) + pauses + 10
+    }
+
     public func generate(
         image: EncodedImage, prompt: String, maxTokens: Int, cancellation: Cancellation?, onText: (String) -> Void
     ) throws -> Generation {
         let picture = try (image.payload as? Picture) ?? (encode(image.image).payload as! Picture)
         var lastError = "no answer"
+        var tried = 0
         for attempt in 1...max(1, settings.attempts) {
             // A stop cuts the retries and their backoff: the service's stop limit is not waited out.
             if attempt > 1 {
@@ -100,6 +108,7 @@ public final class RemoteEngine: VisionLanguageModel, @unchecked Sendable {
             }
             if cancellation?.isWindingDown == true && attempt > 1 { break }
             if cancellation?.isCancelled == true { break }
+            tried += 1
             let result = ask(picture, prompt: prompt, maxTokens: maxTokens, cancellation: cancellation, onText: onText)
             switch result {
             case .success(let generation): return generation
@@ -109,7 +118,8 @@ public final class RemoteEngine: VisionLanguageModel, @unchecked Sendable {
                 if failure.gotText || !failure.retry { throw VLMError.remote(reason: failure.reason) }
             }
         }
-        throw VLMError.remote(reason: settings.attempts > 1 ? "\(lastError) (after \(settings.attempts) tries)" : lastError)
+        // The tries made, not those allowed: a stop cuts them short.
+        throw VLMError.remote(reason: tried > 1 ? "\(lastError) (after \(tried) tries)" : lastError)
     }
 
     struct Failure: Error {

@@ -33,6 +33,10 @@ public protocol VisionLanguageModel: AnyObject, Sendable {
 
     /// Where the answers are worked out, for the numbers line: `CPU · on-device`, or the server's.
     var place: String { get }
+
+    /// The longest one question may take, tries and pauses included (seconds): the watchdog takes
+    /// a loop waiting on an answer as alive until then.
+    var longestWait: Double { get }
 }
 
 extension VisionLanguageModel {
@@ -40,6 +44,8 @@ extension VisionLanguageModel {
     public func yesNo(image: EncodedImage, prompt: String, count: Int, cancellation: Cancellation?) throws -> YesNoAnswers? { nil }
     public var endsRunAfterFailures: Bool { true }
     public var place: String { "CPU · on-device" }
+    /// In-process: ten minutes for one question, far more than the slowest CPU takes.
+    public var longestWait: Double { 600 }
 
     /// Encodes `image` and answers one prompt about it; the times count from before the encoding.
     public func generate(

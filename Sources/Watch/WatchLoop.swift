@@ -103,7 +103,8 @@ public final class WatchLoop {
             let t0 = clock.now()
             let frame: Frame
             do {
-                guard let f = try source.next() else { return stop.reason ?? "end of source" }
+                guard let f = try waiting(LoopWait("a frame from the source", atMost: Self.sourceWait), { () throws(CaptureError) in try source.next() })
+                else { return stop.reason ?? "end of source" }
                 frame = f
             } catch {
                 throw .source(error.description)
@@ -130,7 +131,11 @@ public final class WatchLoop {
             do {
                 let note = GateNote(asked: asked.rawValue, change: verdict.change, skipped: skippedSince, seconds: gateSeconds)
                 skippedSince = 0
-                outcome = try step(frame, index: index, grab: t1 - t0, active: active, gate: note)
+                // The yes/no question, then a place or a description for each rule that fires.
+                let bound = model.longestWait * Double(2 + active.count)
+                outcome = try waiting(LoopWait("the model's answer", atMost: bound)) { () throws(WatchError) in
+                    try step(frame, index: index, grab: t1 - t0, active: active, gate: note)
+                }
             } catch {
                 guard case .model(_, let reason) = error else { throw error }
                 failures += 1
@@ -144,7 +149,8 @@ public final class WatchLoop {
                     // A server's outage: one error line, then one when it answers again.
                     Log.shared.error("frame \(index): the engine's server failed: \(reason); asking again with backoff")
                 }
-                pause(min(30, Double(1 << min(failures - 1, 5))))
+                let backoff = min(30, Double(1 << min(failures - 1, 5)))
+                waiting(LoopWait("the next try after a failed frame", atMost: backoff + 5)) { pause(backoff) }
                 continue
             }
             if failures > 0 {
@@ -155,6 +161,16 @@ public final class WatchLoop {
             latest = outcome
             events.emit(.frame(outcome, shown: lastShown, snapshot))
         }
+    }
+
+    /// The longest a source may go without a frame or a word of its own (a lost camera's events).
+    static let sourceWait: Double = 300
+
+    /// Runs `body` as a declared wait: the watchdog takes the loop as alive until `wait`'s bound.
+    private func waiting<T, E: Error>(_ wait: LoopWait, _ body: () throws(E) -> T) throws(E) -> T {
+        events.emit(.waiting(wait))
+        defer { events.emit(.waiting(nil)) }
+        return try body()
     }
 
     /// Waits `seconds`, cut short by a stop.

@@ -18,6 +18,7 @@ final class RecordingNotifier: ServiceNotifier, @unchecked Sendable {
     func reloading() { add("RELOADING") }
     func stopping() { add("STOPPING") }
     func watchdog() { add("WATCHDOG") }
+    let watchdogInterval: Double? = nil
 }
 
 /// The service in-process: the real watch with the scripted model on a manual clock, a notifier

@@ -9,6 +9,8 @@ public protocol ServiceNotifier: AnyObject, Sendable {
     func reloading()
     func stopping()
     func watchdog()
+    /// How often the manager wants `WATCHDOG=1` (nil: it watches nothing).
+    var watchdogInterval: Double? { get }
 }
 
 /// Something that takes each status as it is written (the page).
@@ -42,6 +44,12 @@ public final class ServiceOutput: WatchOutput, @unchecked Sendable {
     private var failing: (since: Int, inARow: Int, reason: String)?
     private let states: [any OutputState]
     private let listeners: [any StatusListener]
+    /// Whether the loop is alive, fed by every event; read by the watchdog's own thread, which
+    /// pings while the loop waits within a declared bound (a silent server, a stream that stalls).
+    private let lock = NSLock()
+    private var liveness: LoopLiveness
+    private var ticker: Thread?
+    private let tickerStop = OnceFlag()
 
     init(
         statusPath: String?, source: String, eventsPath: String?, notifier: any ServiceNotifier, clock: any Clock,
@@ -54,11 +62,41 @@ public final class ServiceOutput: WatchOutput, @unchecked Sendable {
         self.clock = clock
         self.states = states
         self.listeners = listeners
+        liveness = LoopLiveness(at: clock.now())
+    }
+
+    /// Starts the watchdog's thread when the manager watches: every half interval, `WATCHDOG=1`
+    /// while the loop is alive (`LoopLiveness`), and a STATUS that says what a long wait waits for.
+    public func start(events: any EventSink) throws(OutputFailure) {
+        guard let interval = notifier.watchdogInterval, ticker == nil else { return }
+        let thread = Thread { [weak self] in
+            let realTime = MonotonicClock()
+            while let self, !self.tickerStop.isSet {
+                self.tick(within: interval * 2)
+                realTime.wait(upTo: interval / 2, every: 0.1) { [weak self] in self?.tickerStop.isSet ?? true }
+            }
+        }
+        thread.name = "lookd watchdog"
+        ticker = thread
+        thread.start()
+    }
+
+    public func stop() { tickerStop.set() }
+
+    /// One look at the loop: a ping when it is alive, and what it waits for when it waits long.
+    func tick(within: Double) {
+        let now = clock.now()
+        let (alive, note) = lock.withLock { (liveness.isAlive(at: now, within: within), liveness.waitNote(at: now)) }
+        if alive { notifier.watchdog() }
+        if let note { notifier.status(note) }
     }
 
     public var note: String? { "status in \(statusPath)" }
 
     public func receive(_ event: WatchEvent) {
+        lock.withLock {
+            if case .waiting(let wait) = event { liveness.waiting(wait, at: clock.now()) } else { liveness.beat(at: clock.now()) }
+        }
         switch event {
         case .ready(let engine, _, _): self.engine = engine
         case .watching(let snapshot):
@@ -129,6 +167,7 @@ public final class ServiceOutput: WatchOutput, @unchecked Sendable {
                     failing.map { .object([("since_frame", .int($0.since)), ("in_a_row", .int($0.inARow)), ("reason", .string($0.reason))]) } ?? .null
                 ),
                 ("log", .strings(Log.shared.recent)), ("events", .optional(eventsPath)),
+                ("waiting_for", .optional(lock.withLock { liveness.wait?.what })),
             ] + extra)
         lastStatus = clock.now()
         for listener in listeners { listener.status(status) }

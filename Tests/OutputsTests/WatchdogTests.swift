@@ -1,0 +1,63 @@
+import Foundation
+import LookCore
+import Records
+import TestSupport
+import XCTest
+
+@testable import Outputs
+
+/// The watchdog says whether the loop is alive, not whether a frame was answered: it pings while
+/// the loop is in a declared wait within its bound, and stops when the loop is stuck past it.
+final class WatchdogTests: XCTestCase {
+    func testLivenessFollowsTheLoopsWaits() {
+        var live = LoopLiveness(at: 0)
+        XCTAssertTrue(live.isAlive(at: 100, within: 120))
+        XCTAssertFalse(live.isAlive(at: 200, within: 120), "no event for 200 s and no wait: stuck")
+        live.waiting(LoopWait("the model's answer", atMost: 900), at: 10)
+        XCTAssertTrue(live.isAlive(at: 300, within: 120), "a silent server within the question's bound")
+        XCTAssertEqual(live.waitNote(at: 300), "waiting for the model's answer (290 s)")
+        XCTAssertFalse(live.isAlive(at: 911, within: 120), "past the bound: stuck, so systemd restarts it")
+        live.waiting(nil, at: 400)
+        XCTAssertNil(live.waitNote(at: 401))
+        XCTAssertFalse(live.isAlive(at: 600, within: 120))
+    }
+
+    /// Seconds of real time: a wait with a bound gets pings all along; past the bound, none.
+    func testTheServicePingsWhileTheLoopWaitsWithinItsBound() throws {
+        let notifier = TickingNotifier(interval: 0.1)
+        let dir = try Fixtures.scratch()
+        let service = ServiceOutput(
+            statusPath: dir.appendingPathComponent("status.json").path, source: "test", eventsPath: nil, notifier: notifier,
+            clock: MonotonicClock())
+        try service.start(events: NoEvents())
+        defer { service.stop() }
+        service.receive(.waiting(LoopWait("the model's answer", atMost: 1.2)))
+        Thread.sleep(forTimeInterval: 1.0)
+        let during = notifier.pings
+        XCTAssertGreaterThanOrEqual(during, 3, "pings while the loop waits for a silent server")
+        Thread.sleep(forTimeInterval: 1.5)
+        let after = notifier.pings
+        Thread.sleep(forTimeInterval: 0.8)
+        XCTAssertEqual(notifier.pings, after, "past the wait's bound (and no event since): no more pings")
+    }
+}
+
+/// A notifier whose manager watches every `interval` seconds, counting its pings.
+private final class TickingNotifier: ServiceNotifier, @unchecked Sendable {
+    let watchdogInterval: Double?
+    private let lock = NSLock()
+    private var count = 0
+    private var said: [String] = []
+    init(interval: Double) { watchdogInterval = interval }
+    var pings: Int { lock.withLock { count } }
+    var statuses: [String] { lock.withLock { said } }
+    func ready(status: String) {}
+    func status(_ text: String) { lock.withLock { said.append(text) } }
+    func reloading() {}
+    func stopping() {}
+    func watchdog() { lock.withLock { count += 1 } }
+}
+
+private final class NoEvents: EventSink, @unchecked Sendable {
+    func emit(_ event: WatchEvent) {}
+}
