@@ -100,9 +100,17 @@ public enum Tuning {
             + (s.minConfidence != base.minConfidence ? 1 : 0)
     }
 
-    /// The rules-file lines that set a trial's settings (those that differ from the defaults).
-    public static func lines(_ condition: String, _ trial: Trial, defaultCooldown: Double) -> [String] {
-        var out = ["  - when: \(condition)"]
+    /// Whether `a` scores better than `b`: fewer errors, or as few and a shorter median delay.
+    public static func isBetter(_ a: Trial, than b: Trial) -> Bool {
+        if a.errors != b.errors { return a.errors < b.errors }
+        let da = a.score.medianDelay ?? .infinity, db = b.score.medianDelay ?? .infinity
+        return da < db - 1e-9
+    }
+
+    /// The settings lines to put under the rule's `when:` in the rules file (those that differ from
+    /// the defaults), indented as a rule's keys are: the rule keeps its reaction.
+    public static func lines(_ trial: Trial, defaultCooldown: Double) -> [String] {
+        var out: [String] = []
         if trial.cooldown != defaultCooldown { out.append("    cooldown: \(number(trial.cooldown))") }
         if trial.settings.window > 1 || trial.settings.confirm > 1 {
             out.append("    confirm: \(trial.settings.confirm) of \(trial.settings.window)")

@@ -12,6 +12,11 @@ public enum Quantity {
     }
 
     /// A time left: `42 s`, `12 min`, `1.5 h`; `?` when not finite.
+    /// `1 span`, `2 spans`, `0 fires`: a count and its noun, singular for one.
+    public static func count(_ n: Int, _ noun: String, plural: String? = nil) -> String {
+        "\(n) \(n == 1 ? noun : plural ?? noun + "s")"
+    }
+
     public static func duration(_ s: Double) -> String {
         guard s.isFinite else { return "?" }
         if s < 90 { return "\(Int(s.rounded())) s" }

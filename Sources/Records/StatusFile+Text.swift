@@ -31,7 +31,7 @@ extension StatusFile {
                 detail.append("P(yes) " + recent.map { String(format: "%.2f", $0) }.joined(separator: " "))
             }
             detail.append("fired \(rule["fires"] as? Int ?? 0)×")
-            if let held = rule["suppressed"] as? Int, held > 0 { detail.append("\(held) in cooldown") }
+            if let held = rule["suppressed"] as? Int, held > 0 { detail.append("\(held) suppressed (cooldown)") }
             if let held = rule["held_back"] as? Int, held > 0 { detail.append("\(held) held back") }
             if let settings = rule["settings"] as? String, !settings.isEmpty { detail.append(settings) }
             lines.append(head.padding(toLength: max(head.count, 48), withPad: " ", startingAt: 0) + "  " + detail.joined(separator: " · "))

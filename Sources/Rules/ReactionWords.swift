@@ -90,6 +90,9 @@ enum ReactionWords {
             let host = parts.host, !host.isEmpty
         else { return .failure("post needs an http:// or https:// URL with a host, not \"\(Secrets.masked(url: url))\"") }
         if text.contains(where: \.isWhitespace) { return .failure("the post's URL has a space in it; write %20 for one") }
+        if let port = parts.port, !(1...65535).contains(port) {
+            return .failure("the post's URL names port \(port); a port is 1 to 65535")
+        }
         var chosen = Post.Format.json
         if let format {
             guard let f = Post.Format(rawValue: format.lowercased()) else { return .failure("format: is json or text, not \"\(format)\"") }
@@ -119,9 +122,14 @@ enum ReactionWords {
     }
 
     /// A control character (ESC, BEL, NUL, DEL, …) would reach terminals, the journal and the model's
-    /// prompt as it is: rules are plain words. Tabs inside a line are words' spacing and pass.
+    /// prompt as it is: rules are plain words. So would an invisible format character (a bidi
+    /// override that shows a condition reversed, a zero-width space that makes two conditions look
+    /// alike). Tabs inside a line are words' spacing and pass.
     static func controlCharacter(in text: String, what: String) -> Problem? {
-        guard let bad = text.unicodeScalars.first(where: { $0 != "\t" && ($0.properties.generalCategory == .control) }) else { return nil }
+        let invisible: (Unicode.Scalar) -> Bool = {
+            $0 != "\t" && ($0.properties.generalCategory == .control || $0.properties.generalCategory == .format)
+        }
+        guard let bad = text.unicodeScalars.first(where: invisible) else { return nil }
         let code = String(bad.value, radix: 16, uppercase: true)
         let name = controlNames[bad.value].map { " (\($0))" } ?? ""
         return Problem(
@@ -130,14 +138,23 @@ enum ReactionWords {
         )
     }
 
-    private static let controlNames: [UInt32: String] = [0: "NUL", 7: "BEL", 8: "backspace", 0x1B: "ESC", 0x7F: "DEL", 0x0D: "carriage return"]
+    private static let controlNames: [UInt32: String] = [
+        0: "NUL", 7: "BEL", 8: "backspace", 0x1B: "ESC", 0x7F: "DEL", 0x0D: "carriage return", 0x200B: "zero-width space",
+        0x200C: "zero-width non-joiner", 0x200D: "zero-width joiner", 0x200E: "left-to-right mark", 0x200F: "right-to-left mark",
+        0x202A: "left-to-right embedding", 0x202B: "right-to-left embedding", 0x202C: "pop directional formatting",
+        0x202D: "left-to-right override", 0x202E: "right-to-left override", 0x2066: "left-to-right isolate",
+        0x2067: "right-to-left isolate", 0x2068: "first strong isolate", 0x2069: "pop directional isolate",
+        0xFEFF: "zero-width no-break space", 0x00AD: "soft hyphen",
+    ]
 
     /// Warnings for conditions written twice (the same words, ignoring case and spaces).
     static func duplicates(_ rules: [Rule], source: String) -> [String] {
         var seen: [String: Rule] = [:]
         var warnings: [String] = []
         for rule in rules {
-            let key = rule.condition.lowercased().split(separator: " ").joined(separator: " ")
+            // Compatibility forms fold together (full-width letters, ligatures, non-breaking spaces).
+            let key = rule.condition.precomposedStringWithCompatibilityMapping.lowercased().split(whereSeparator: \.isWhitespace)
+                .joined(separator: " ")
             if let first = seen[key] {
                 let place = rule.line > 0 ? "\(source):\(rule.line):\(rule.column)" : source
                 let firstPlace = first.line > 0 ? "line \(first.line)" : "an earlier rule"

@@ -13,7 +13,15 @@ extension WatchLoop {
         var asked = 0
         for k in fires.indices {
             let fire = fires[k]
-            guard let request = rules[fire.rule].settings.describe ?? (config.describeAll ? .standard : nil) else { continue }
+            guard let request = rules[fire.rule].settings.describe ?? (config.describeAll ? .standard : nil) else {
+                // A reaction waiting for a description that is never asked (say: "{description}"
+                // without describe:) goes on now, with the rule's words, and says why.
+                if let context = fire.context {
+                    reactor.described(
+                        rules[fire.rule].reaction, fire: context, text: nil, problem: "no description was asked: the rule has no describe:")
+                }
+                continue
+            }
             let question = request.question(for: fire.condition)
             var outcome = DescribeOutcome(fire: fire.number, rule: fire.rule, condition: fire.condition, question: question, text: nil)
             if asked >= config.describeLimit {

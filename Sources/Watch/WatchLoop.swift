@@ -103,7 +103,9 @@ public final class WatchLoop {
             let t0 = clock.now()
             let frame: Frame
             do {
-                guard let f = try waiting(LoopWait("a frame from the source", atMost: Self.sourceWait), { () throws(CaptureError) in try source.next() })
+                guard
+                    let f = try waiting(
+                        LoopWait("a frame from the source", atMost: Self.sourceWait), { () throws(CaptureError) in try source.next() })
                 else { return stop.reason ?? "end of source" }
                 frame = f
             } catch {

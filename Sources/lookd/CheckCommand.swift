@@ -55,7 +55,8 @@ enum CheckCommand {
             if let problem = truth.problems(against: set.rules).first { throw problem }
             let spans = truth.rules.reduce(0) { $0 + $1.spans.count }
             print(
-                "\nThe truth in \(path): \(truth.rules.count) rules, \(spans) spans\(truth.photos.isEmpty ? "" : ", \(truth.photos.count) photos").")
+                "\nThe truth in \(path): \(Quantity.count(truth.rules.count, "rule")), \(Quantity.count(spans, "span"))"
+                    + "\(truth.photos.isEmpty ? "" : ", \(Quantity.count(truth.photos.count, "photo"))").")
             for rule in set.rules where truth.spans(of: rule.condition) == nil { print("  \(rule.condition): not in the truth (never in view)") }
         } catch {
             throw CommandFailure(code: .usage, message: error.description)

@@ -122,13 +122,23 @@ enum EvalCommand {
             replayed += trials.count * recording.frames.filter { $0.answers[condition] != nil }.count
             tried += trials.count
             let own = trials.first { $0.settings == base && $0.cooldown == (base.cooldown ?? cooldown) } ?? trials[0]
-            print("\(condition) (\(truth.spans(of: condition)?.count ?? 0) spans):")
+            print("\(condition) (\(Quantity.count(truth.spans(of: condition)?.count ?? 0, "span"))):")
             print("  now:  \(summary(own))")
-            for (n, trial) in trials.prefix(3).enumerated() { print("  #\(n + 1):   \(summary(trial))") }
-            paste += Tuning.lines(condition, trials[0], defaultCooldown: cooldown)
+            let better = trials.filter { Tuning.isBetter($0, than: own) }
+            if better.isEmpty { print("  nothing better: no setting tried scores better than the rule's own") }
+            for (n, trial) in better.prefix(3).enumerated() { print("  #\(n + 1):   \(summary(trial))") }
+            if let best = better.first {
+                let lines = Tuning.lines(best, defaultCooldown: cooldown)
+                paste +=
+                    ["  # \(condition): under its when:, beside its reaction"] + (lines.isEmpty ? ["  # (the defaults: remove its settings)"] : lines)
+            }
         }
         let seconds = clock.now() - started
-        print("\nThe best settings, as rules-file lines:\n" + paste.joined(separator: "\n"))
+        if paste.isEmpty {
+            print("\nNothing to change: every rule's own settings score best on this recording.")
+        } else {
+            print("\nThe settings to put under each rule's when: in the rules file (its reaction stays):\n" + paste.joined(separator: "\n"))
+        }
         print(
             "\n\(recording.frames.count) frames, \(tried) settings tried over \(recording.conditions.count) rules: \(replayed) frames replayed in "
                 + String(format: "%.3f s (%.0f frames a second)", seconds, Double(replayed) / max(seconds, 1e-9)))
@@ -139,7 +149,7 @@ enum EvalCommand {
         let delay = s.medianDelay.map { String(format: "median delay %.1f s", $0) } ?? "no delay"
         var words = t.settings.summary
         if t.settings.cooldown == nil { words = "cooldown \(Tuning.number(t.cooldown)) s" + (words.isEmpty ? "" : " · " + words) }
-        return "\(s.missedSpans) of \(s.spans) spans missed · \(s.falseFires) false fires · \(delay) · \(words)"
+        return "\(s.missedSpans) of \(Quantity.count(s.spans, "span")) missed · \(Quantity.count(s.falseFires, "false fire")) · \(delay) · \(words)"
     }
 
     private static func value(_ name: String, in words: [String]) -> String? {

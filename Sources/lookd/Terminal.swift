@@ -11,9 +11,11 @@ enum Terminal {
         StandardStream.output.write(text)
     }
 
-    /// Writes a line to standard error.
-    static func err(_ line: String) {
-        StandardStream.error.write(Secrets.maskedPasswords(in: line) + "\n")
+    /// Writes a line to standard error; under the journal with its priority (`<5>`), as every
+    /// line the journal takes has one.
+    static func err(_ line: String, level: Log.Level = .notice) {
+        let priority = Log.stderrIsJournal() ? "<\(level.rawValue)>" : ""
+        StandardStream.error.write(priority + Secrets.maskedPasswords(in: line) + "\n")
     }
 
     /// Dims `text` on a terminal (the numbers lines).

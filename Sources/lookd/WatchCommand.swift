@@ -174,8 +174,9 @@ enum WatchCommand {
         } catch {
             throw failure(error)
         }
-        let reactions = "\(ending.fires) reaction\(ending.fires == 1 ? "" : "s")"
-        Terminal.err("Stopped · \(ending.frames) frames · \(reactions) (\(ending.reason)) · record \(ending.record)")
+        Terminal.err(
+            "Stopped · \(Quantity.count(ending.frames, "frame")) · \(Quantity.count(ending.fires, "fire")) (\(ending.reason)) · record \(ending.record)"
+        )
         if let error = ending.failure { throw failure(error) }
         if ending.outputClosed { throw CommandFailure(code: .failure, message: "") }
     }

@@ -67,7 +67,7 @@ func main() -> Int32 {
         }
         return ExitCode.done.rawValue
     } catch {
-        if !error.message.isEmpty { Terminal.err(Terminal.stderrIsTTY ? error.message : "lookd: \(error.message)") }
+        if !error.message.isEmpty { Terminal.err(Terminal.stderrIsTTY ? error.message : "lookd: \(error.message)", level: .error) }
         return error.code.rawValue
     }
 }

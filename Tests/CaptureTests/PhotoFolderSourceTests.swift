@@ -46,6 +46,19 @@ final class PhotoFolderSourceTests: XCTestCase {
         XCTAssertGreaterThan(Int(p.r), 200)
     }
 
+    /// A corrupt photo (in the middle, or first) is skipped; the others are shown, each decoded in turn.
+    func testACorruptPhotoIsSkippedNotTheWatch() throws {
+        let dir = try folder()
+        try Data("not a jpeg at all".utf8).write(to: URL(fileURLWithPath: dir).appendingPathComponent("b-broken.jpg"))
+        try Data([0xFF, 0xD8, 0xFF]).write(to: URL(fileURLWithPath: dir).appendingPathComponent("0-first.jpg"))
+        let source = try PhotoFolderSource(folder: dir, hold: 0, clock: ManualClock())
+        let labels = try (0..<5).map { _ in try source.next()?.label }
+        XCTAssertEqual(labels, ["a-sign.jpg", "b-object.png", "c-scene.webp", "a-sign.jpg", "b-object.png"])
+        let empty = try Fixtures.scratch()
+        try Data("x".utf8).write(to: empty.appendingPathComponent("only.png"))
+        XCTAssertThrowsError(try PhotoFolderSource(folder: empty.path), "no photo at all decodes: that is an error")
+    }
+
     func testAFolderWithoutPhotos() throws {
         let dir = try Fixtures.scratch()
         XCTAssertThrowsError(try PhotoFolderSource(folder: dir.path)) { error in

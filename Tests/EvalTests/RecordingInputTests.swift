@@ -24,7 +24,9 @@ final class RecordingInputTests: XCTestCase {
 
     /// Two runs of one clip in one log: only the last is scored, and the count of runs says so.
     func testALogOfTwoRunsIsScoredOnItsLast() {
-        let run: [[String: Any]] = [["event": "start", "args": []], ["event": "rules", "rules": [["condition": "a cat"]]], watch(1, 1), watch(2, 2)]
+        let run: [[String: Any]] = [
+            ["event": "start", "args": []], ["event": "rules", "rules": [["condition": "a cat"]]], watch(1, 1), watch(2, 2),
+        ]
         let recording = Recording.events(run + run + [watch(3, 3)], videoTime: true)
         XCTAssertEqual(recording.runs, 2)
         XCTAssertEqual(recording.frames.map(\.index), [1, 2, 3])

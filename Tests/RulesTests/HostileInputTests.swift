@@ -19,6 +19,23 @@ final class HostileInputTests: XCTestCase {
         XCTAssertNoThrow(try YAMLNode.parse("a: " + String(repeating: "[", count: 60) + String(repeating: "]", count: 60)))
     }
 
+    /// Invisible characters that reverse or hide words are refused; look-alikes are one condition.
+    func testInvisibleCharactersAndLookAlikes() throws {
+        for (bad, name) in [("\u{202E}", "right-to-left override"), ("\u{200B}", "zero-width space"), ("\u{FEFF}", "zero-width no-break space")] {
+            XCTAssertThrowsError(try RulesFile.parse("rules:\n  - when: a c\(bad)at\n    count: true\n", source: "r.yaml")) { error in
+                XCTAssertTrue("\(error)".contains(name), "\(error)")
+            }
+        }
+        let set = try RulesFile.parse("rules:\n  - when: a cat\n    count: true\n  - when: Ａ ＣＡＴ\n    log: true\n", source: "r.yaml")
+        XCTAssertEqual(set.warnings.count, 1, "full-width letters make the same condition: \(set.warnings)")
+    }
+
+    func testAPostToAPortNoServerHasIsRefused() {
+        XCTAssertThrowsError(try RulesFile.parse("rules:\n  - when: a cat\n    post: http://127.0.0.1:99999/x\n", source: "r.yaml")) { error in
+            XCTAssertTrue("\(error)".contains("port"), "\(error)")
+        }
+    }
+
     func testTruthSpansPastAnyClockAreRefused() {
         XCTAssertNil(TruthFile.span("1e300-1e301"))
         XCTAssertNil(TruthFile.span("0-inf"))

@@ -80,8 +80,8 @@ final class EvalCommandTests: XCTestCase {
         let tune = try Subprocess.run(
             Fixtures.lookd, ["tune", "--record", path(record), "--truth", path("truth.yaml"), "--rules", path("rules.yaml")])
         XCTAssertEqual(tune.status, 0, tune.stderr)
-        XCTAssertTrue(tune.stdout.contains("  now:  0 of 2 spans missed · 1 false fires · median delay 1.0 s · cooldown 3 s"), tune.stdout)
-        XCTAssertTrue(tune.stdout.contains("  - when: a cat\n    cooldown: 10\n"), tune.stdout)
+        XCTAssertTrue(tune.stdout.contains("  now:  0 of 2 spans missed · 1 false fire · median delay 1.0 s · cooldown 3 s"), tune.stdout)
+        XCTAssertTrue(tune.stdout.contains("  # a cat: under its when:, beside its reaction\n    cooldown: 10\n"), tune.stdout)
         XCTAssertTrue(tune.stdout.contains("frames replayed in"), tune.stdout)
     }
 

@@ -48,6 +48,7 @@ public final class ServiceOutput: WatchOutput, @unchecked Sendable {
     /// pings while the loop waits within a declared bound (a silent server, a stream that stalls).
     private let lock = NSLock()
     private var liveness: LoopLiveness
+    private var watching = false
     private var ticker: Thread?
     private let tickerStop = OnceFlag()
 
@@ -86,9 +87,13 @@ public final class ServiceOutput: WatchOutput, @unchecked Sendable {
     /// One look at the loop: a ping when it is alive, and what it waits for when it waits long.
     func tick(within: Double) {
         let now = clock.now()
-        let (alive, note) = lock.withLock { (liveness.isAlive(at: now, within: within), liveness.waitNote(at: now)) }
-        if alive { notifier.watchdog() }
-        if let note { notifier.status(note) }
+        // Under the lock, so no ping follows the STOPPING=1 that `.stopping` sends under it.
+        lock.withLock {
+            // From READY on (the loop's first frame), until STOPPING.
+            guard watching, !tickerStop.isSet else { return }
+            if liveness.isAlive(at: now, within: within) { notifier.watchdog() }
+            if let note = liveness.waitNote(at: now) { notifier.status(note) }
+        }
     }
 
     public var note: String? { "status in \(statusPath)" }
@@ -101,7 +106,10 @@ public final class ServiceOutput: WatchOutput, @unchecked Sendable {
         case .ready(let engine, _, _): self.engine = engine
         case .watching(let snapshot):
             state = "watching"
-            notifier.ready(status: "watching \(source) · \(snapshot.rows.count) rules")
+            lock.withLock {
+                notifier.ready(status: "watching \(source) · \(snapshot.rows.count) rules")
+                watching = true
+            }
             writeStatus(snapshot)
         case .frame(let frame, _, let snapshot):
             notifier.status("\(frame.numbers) · frame \(frame.index)")
@@ -128,8 +136,12 @@ public final class ServiceOutput: WatchOutput, @unchecked Sendable {
             notifier.ready(status: "watching \(source) · \(snapshot.rows.count) rules")
             writeStatus(snapshot)
         case .stopping(let reason, let snapshot):
+            // systemd stops watching once it is told the service stops: so do the pings.
+            lock.withLock {
+                tickerStop.set()
+                notifier.stopping()
+            }
             state = "stopping (\(reason))"
-            notifier.stopping()
             writeStatus(snapshot)
         case .done(_, _, let record, let snapshot):
             state = "stopped"
