@@ -9,6 +9,7 @@ shorter side; overlapping at most a little. Backgrounds: plain, gradient, noise,
 A scene never holds two things of one colour and shape, so "a red ball" names one thing.
 """
 import math
+import sys
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -325,3 +326,120 @@ def random_tracks(rng: np.random.Generator, size, seconds: float, count: int):
             start, end = (w + side / 2, y0), (-side / 2, y1)
         tracks.append(Track(colour, shape, side, enter, leave, start, end))
     return tracks
+
+
+# --- writing stills and clips (tools/shapes-world) ---------------------------------------------------
+
+EXAMPLE_TRACKS = [
+    # colour, shape, side (px), enter (s), leave (s), from (x, y), to (x, y): things that come in, cross and go
+    ("red", "ball", 80, 1.0, 9.0, (-40, 120), (490, 90)),
+    ("blue", "square", 70, 5.0, 13.0, (490, 180), (-40, 150)),
+    ("yellow", "star", 90, 11.0, 19.0, (-50, 70), (500, 160)),
+    ("green", "triangle", 80, 16.0, 24.0, (490, 80), (-40, 190)),
+    ("white", "ball", 60, 21.0, 31.0, (-30, 200), (300, 120)),
+    ("red", "ball", 70, 26.0, 34.0, (490, 60), (-40, 110)),
+]
+
+
+def example_tracks():
+    return [Track(c, s, side, a, b, p, q) for c, s, side, a, b, p, q in EXAMPLE_TRACKS]
+
+
+def spans(base: Scene, tracks, phrases, seconds: float, fps: float):
+    """Each phrase's spans in view (`m:ss.s-m:ss.s`), sampled at the clip's frames."""
+    out = {p: [] for p in phrases}
+    for p in phrases:
+        start = None
+        n = int(round(seconds * fps))
+        for i in range(n + 1):
+            t = i / fps
+            here = i < n and clip_scene(base, tracks, t).present(p)
+            if here and start is None:
+                start = t
+            elif not here and start is not None:
+                out[p].append((start, t))
+                start = None
+    return out
+
+
+def clock(t: float) -> str:
+    return f"{int(t // 60)}:{t % 60:04.1f}"
+
+
+def write_clip(path: str, truth_path: str, boxes_path: str, base: Scene, tracks, phrases, seconds: float, fps: int):
+    import json
+    import subprocess
+    w, h = base.size
+    ff = subprocess.Popen(["ffmpeg", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{w}x{h}", "-r", str(fps),
+                           "-i", "-", "-c:v", "libx264", "-preset", "slow", "-crf", "23", "-pix_fmt", "yuv420p", "-movflags", "+faststart",
+                           path], stdin=subprocess.PIPE)
+    frames = []
+    for i in range(int(seconds * fps)):
+        scene = clip_scene(base, tracks, i / fps)
+        ff.stdin.write(render(scene).tobytes())
+        frames.append({"t": round(i / fps, 3), "things": truth(scene)})
+    ff.stdin.close()
+    if ff.wait() != 0:
+        raise SystemExit(f"shapes-world: ffmpeg could not write {path}")
+    lines = ["# What the clip really shows (tools/shapes-world writes it with the clip): each rule's spans in view.",
+             "truth:"]
+    for p, ss in spans(base, tracks, phrases, seconds, fps).items():
+        lines.append(f"  - when: {p}")
+        lines.append("    spans: [" + ", ".join(f'"{clock(a)}-{clock(b)}"' for a, b in ss) + "]")
+    with open(truth_path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    if boxes_path:
+        with open(boxes_path, "w") as f:
+            json.dump({"size": [w, h], "fps": fps, "frames": frames}, f, separators=(",", ":"))
+
+
+def main(argv=None):
+    import argparse
+    import json
+    import os
+    ap = argparse.ArgumentParser(prog="shapes-world", description="Stills and clips of the shapes world, with their truth.")
+    sub = ap.add_subparsers(dest="what", required=True)
+    c = sub.add_parser("clip", help="a clip of things that come in, move and leave, with its truth file and per-frame boxes")
+    c.add_argument("out", help="the clip (.mp4)")
+    c.add_argument("--truth", required=True, help="the truth file to write (lookd eval's spans)")
+    c.add_argument("--boxes", default="", help="a JSON file of every frame's things and boxes")
+    c.add_argument("--example", action="store_true", help="the README's example clip (fixed tracks)")
+    c.add_argument("--seconds", type=float, default=30.0)
+    c.add_argument("--fps", type=int, default=10)
+    c.add_argument("--seed", type=int, default=1)
+    c.add_argument("--rules", default="", help="the phrases to give spans for, comma-separated (default: every thing in the clip)")
+    s = sub.add_parser("stills", help="stills (PNG) with truth.json: each still's things and boxes")
+    s.add_argument("folder")
+    s.add_argument("--count", type=int, default=100)
+    s.add_argument("--seed", type=int, default=2)
+    s.add_argument("--size", default="448x252", help="WxH")
+    a = ap.parse_args(argv)
+    if a.what == "clip":
+        rng = np.random.default_rng(a.seed)
+        if a.example:
+            base = Scene(size=FRAME, background="gradient", tones=((40, 50, 70), (90, 60, 50)), texture_seed=7)
+            tracks = example_tracks()
+        else:
+            base = random_scene(rng, FRAME, count=0)
+            tracks = random_tracks(rng, FRAME, a.seconds, int(rng.integers(2, 5)))
+        phrases = [p.strip() for p in a.rules.split(",") if p.strip()] or list(dict.fromkeys(f"a {t.colour} {t.shape}" for t in tracks))
+        write_clip(a.out, a.truth, a.boxes, base, tracks, phrases, a.seconds, a.fps)
+        print(f"shapes-world: {a.out} ({a.seconds:g} s at {a.fps} fps), {a.truth}", file=sys.stderr)
+    else:
+        w, h = (int(x) for x in a.size.split("x"))
+        rng = np.random.default_rng(a.seed)
+        os.makedirs(a.folder, exist_ok=True)
+        index = {}
+        for i in range(a.count):
+            scene = random_scene(rng, (w, h), edges=rng.random() < 0.2)
+            name = f"still-{i:05d}.png"
+            render(scene).save(os.path.join(a.folder, name))
+            index[name] = {"things": truth(scene), "background": scene.background, "sentence": sentence(scene)}
+        with open(os.path.join(a.folder, "truth.json"), "w") as f:
+            json.dump(index, f, indent=0)
+        print(f"shapes-world: {a.count} stills in {a.folder}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    import sys
+    main()

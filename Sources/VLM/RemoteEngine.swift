@@ -24,6 +24,13 @@ public final class RemoteEngine: VisionLanguageModel, @unchecked Sendable {
         public var attempts = 3
         public var backoff = 1.0
 
+        /// `URL/path`, with the URL's query (`?api-version=…`) kept after the path, where it belongs.
+        public func endpoint(_ path: String) -> String {
+            guard let q = url.firstIndex(of: "?") else { return url + "/" + path }
+            let base = url[..<q].hasSuffix("/") ? String(url[..<q].dropLast()) : String(url[..<q])
+            return base + "/" + path + url[q...]
+        }
+
         public init(url: String, model: String, apiKey: String? = nil) {
             self.url = url.hasSuffix("/") ? String(url.dropLast()) : url
             self.model = model
@@ -166,7 +173,7 @@ public final class RemoteEngine: VisionLanguageModel, @unchecked Sendable {
         var headers: [(String, String)] = [("Accept", "text/event-stream")]
         if let key = settings.apiKey { headers.append(("Authorization", "Bearer \(key)")) }
         let request = HTTPRequest(
-            url: settings.url + "/chat/completions", body: .bytes(body(picture, prompt: prompt, maxTokens: maxTokens), type: "application/json"),
+            url: settings.endpoint("chat/completions"), body: .bytes(body(picture, prompt: prompt, maxTokens: maxTokens), type: "application/json"),
             headers: headers, connectLimit: settings.connectLimit, timeLimit: settings.timeLimit)
         var reader = EventStreamReader()
         var text = ""

@@ -54,10 +54,14 @@ enum CheckCommand {
             let truth = try TruthFile.load(path: path)
             if let problem = truth.problems(against: set.rules).first { throw problem }
             let spans = truth.rules.reduce(0) { $0 + $1.spans.count }
-            print(
+            // With --json, the JSON above is all standard output holds: the truth's summary goes to
+            // standard error.
+            (args.has("json") ? { Terminal.err($0) } : { print($0) })(
                 "\nThe truth in \(path): \(Quantity.count(truth.rules.count, "rule")), \(Quantity.count(spans, "span"))"
                     + "\(truth.photos.isEmpty ? "" : ", \(Quantity.count(truth.photos.count, "photo"))").")
-            for rule in set.rules where truth.spans(of: rule.condition) == nil { print("  \(rule.condition): not in the truth (never in view)") }
+            for rule in set.rules where truth.spans(of: rule.condition) == nil && !args.has("json") {
+                print("  \(rule.condition): not in the truth (never in view)")
+            }
         } catch {
             throw CommandFailure(code: .usage, message: error.description)
         }

@@ -57,7 +57,7 @@ enum EvalCommand {
         // The reports' paths are checked before the watch, which can take long, not after it.
         for path in [args.value("json"), args.value("html")].compactMap({ $0 }) {
             let folder = (path as NSString).deletingLastPathComponent
-            if let problem = WritableFolder.problem(folder.isEmpty ? "." : folder, what: "folder for \(path)") {
+            if let problem = WritableFolder.problem(folder.isEmpty ? "." : folder, what: "folder for \(path)", create: false) {
                 throw CommandFailure(code: .usage, message: problem)
             }
             do throws(SafeFile.Failure) { try SafeFile.check(path) } catch { throw CommandFailure(code: .usage, message: error.description) }

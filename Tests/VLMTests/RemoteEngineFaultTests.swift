@@ -129,4 +129,12 @@ final class RemoteEngineFaultTests: XCTestCase {
         settings.attempts = 1
         XCTAssertEqual(failure(RemoteEngine(settings: settings) { ([UInt8](try JPEGWriter.encode($0)), "image/jpeg") }), "Couldn't connect to server")
     }
+
+    /// A URL with a query (`…/v1?api-version=1`): the path goes before the query.
+    func testTheEndpointKeepsTheQueryAfterThePath() {
+        XCTAssertEqual(
+            RemoteEngine.Settings(url: "http://h/v1?api-version=1", model: "m").endpoint("chat/completions"),
+            "http://h/v1/chat/completions?api-version=1")
+        XCTAssertEqual(RemoteEngine.Settings(url: "http://h/v1/", model: "m").endpoint("chat/completions"), "http://h/v1/chat/completions")
+    }
 }

@@ -1,0 +1,76 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// The hardening round's cases, run as a user runs lookd: secrets, links, records that collide,
+/// reports and JSON that must stay clean.
+final class HardeningCommandTests: XCTestCase {
+    private var dir: URL!
+    override func setUpWithError() throws { dir = try Fixtures.scratch() }
+    private func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+
+    /// `check --json --truth`: standard output is the JSON alone.
+    func testCheckJSONWithATruthPrintsOnlyJSON() throws {
+        try "rules:\n  - when: a cat\n    log: true\n".write(toFile: path("r.yaml"), atomically: true, encoding: .utf8)
+        try "truth:\n  - when: a cat\n    spans: [\"0:01-0:02\"]\n".write(toFile: path("t.yaml"), atomically: true, encoding: .utf8)
+        let r = try Subprocess.run(Fixtures.lookd, ["check", path("r.yaml"), "--json", "--truth", path("t.yaml")])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)), r.stdout)
+        XCTAssertTrue(r.stderr.contains("1 rule, 1 span"), r.stderr)
+    }
+
+    /// A report in a folder that is not there is refused before the watch, and no folder is made.
+    func testEvalRefusesAReportInAMissingFolder() throws {
+        try "rules:\n  - when: a cat\n    log: true\n".write(toFile: path("r.yaml"), atomically: true, encoding: .utf8)
+        try "truth:\n  - when: a cat\n    spans: []\n".write(toFile: path("t.yaml"), atomically: true, encoding: .utf8)
+        let report = path("no/such/dir/r.html")
+        let r = try Subprocess.run(
+            Fixtures.lookd, ["eval", "--source", path("none.mp4"), "--rules", path("r.yaml"), "--truth", path("t.yaml"), "--html", report])
+        XCTAssertEqual(r.status, 2, r.stderr)
+        XCTAssertTrue(r.stderr.contains("does not exist"), r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("no")))
+    }
+
+    /// Two watches that start in the same second with one record folder keep both run records.
+    func testTwoRunsInOneSecondKeepBothRecords() throws {
+        let photos = try TestMedia.photoFolder(in: dir)
+        let script = try Fixtures.script(["1. Yes"], in: dir)
+        try FileManager.default.createDirectory(atPath: path("records"), withIntermediateDirectories: true)
+        let runs = try (0..<2).map { i -> Process in
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: Fixtures.lookd)
+            p.arguments = [
+                "watch", "--source", photos, "--rules", "a cat=log", "--model", "script:" + script, "--no-sound", "--seconds", "1",
+                "--record", path("records"), "--status", path("status-\(i).json"),
+            ]
+            p.standardError = FileHandle.nullDevice
+            p.standardOutput = FileHandle.nullDevice
+            try p.run()
+            return p
+        }
+        for p in runs { p.waitUntilExit() }
+        let records = try FileManager.default.contentsOfDirectory(atPath: path("records")).filter { $0.hasPrefix("watch-run-") }
+        XCTAssertEqual(records.count, 2, "\(records)")
+        for record in records {
+            let text = try String(contentsOfFile: path("records/" + record), encoding: .utf8)
+            XCTAssertTrue(text.contains("\"rules\""), "a whole record: \(record)")
+        }
+    }
+
+    /// A camera's URL with its password: in no line on the terminal or in the event log.
+    func testACamerasPasswordIsNeverWritten() throws {
+        let source = "rtsp://admin:hunter2@127.0.0.1:9/stream?token=t0ps3cret"
+        let r = try Subprocess.run(
+            Fixtures.lookd,
+            [
+                "watch", "--source", source, "--rules", "a cat=log", "--model", "script:/dev/null", "--no-sound", "--seconds", "2",
+                "--log", path("events.jsonl"), "--record", dir.path, "--status", path("status.json"),
+            ])
+        let written =
+            r.stdout + r.stderr + ((try? String(contentsOfFile: path("events.jsonl"), encoding: .utf8)) ?? "")
+            + ((try? String(contentsOfFile: path("status.json"), encoding: .utf8)) ?? "")
+        XCTAssertTrue(written.contains("127.0.0.1"), "the source is named: \(written)")
+        XCTAssertFalse(written.contains("hunter2"), written)
+        XCTAssertFalse(written.contains("t0ps3cret"), written)
+    }
+}
