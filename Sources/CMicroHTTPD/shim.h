@@ -8,11 +8,13 @@
 // names in its messages ("Failed to bind to port 8470").
 static inline struct MHD_Daemon *lookd_mhd_start(unsigned int flags, unsigned short port, const struct sockaddr *address,
                                                  MHD_AccessHandlerCallback handler, void *context,
-                                                 unsigned int connection_limit, unsigned int timeout_seconds) {
+                                                 unsigned int connection_limit, unsigned int timeout_seconds,
+                                                 unsigned int per_address_limit) {
     return MHD_start_daemon(flags, port, NULL, NULL, handler, context,
                             MHD_OPTION_SOCK_ADDR, address,
                             MHD_OPTION_CONNECTION_LIMIT, connection_limit,
                             MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
+                            MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_address_limit,
                             MHD_OPTION_END);
 }
 

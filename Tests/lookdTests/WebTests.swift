@@ -30,10 +30,15 @@ final class WebTests: XCTestCase {
     }
 
     /// `curl`'s status code and body for `url` (`method` other than GET with -X).
-    private func fetch(_ url: String, method: String = "GET", header: String? = nil) throws -> (code: Int, body: String) {
+    private func fetch(_ url: String, method: String = "GET", header: String? = nil, body data: String? = nil) throws -> (code: Int, body: String) {
         let out = path("body-\(UUID().uuidString.prefix(6))")
         var args = ["-s", "-o", out, "-w", "%{http_code}", "-X", method, "--max-time", "10", url]
         if let header { args += ["-H", header] }
+        if let data {
+            let file = path("post-\(UUID().uuidString.prefix(6))")
+            try data.write(toFile: file, atomically: false, encoding: .utf8)
+            args += ["--data-binary", "@" + file]
+        }
         let r = try Subprocess.run("/usr/bin/curl", args)
         let body = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
         return (Int(r.stdout) ?? 0, body)
@@ -233,6 +238,10 @@ final class WebTests: XCTestCase {
         XCTAssertEqual(try fetch(base + "/metrics", header: "Authorization: Bearer s3cret").code, 200)
         XCTAssertEqual(try fetch(base + "/metrics", header: "Authorization: Bearer s3cre").code, 401)
         for method in ["POST", "PUT", "DELETE", "PATCH"] { XCTAssertEqual(try fetch(base + "/?token=s3cret", method: method).code, 405, method) }
+        // A body is read and the answer is still a 405, not a closed connection.
+        for body in ["a=1", String(repeating: "x", count: 200_000)] {
+            XCTAssertEqual(try fetch(base + "/api/status?token=s3cret", method: "POST", body: body).code, 405, "a body of \(body.count)")
+        }
         for bad in ["/etc/passwd", "/snapshots/../status.json", "/snapshots/notes.txt", "/api", "/frame.png"] {
             XCTAssertEqual(try fetch(base + bad + "?token=s3cret").code, 404, bad)
         }

@@ -37,7 +37,10 @@ final class WebServer: @unchecked Sendable {
     let port: Int
 
     /// Listens on `host:port` (an IPv4 or IPv6 address).
-    init(host: String, port: Int, connectionLimit: Int = 64, idleSeconds: Int = 60, handler: @escaping @Sendable (Request) -> Response)
+    /// `idleSeconds`: a connection that sends nothing for that long is closed (a slow or half-sent
+    /// request holds no slot for long; the page's event stream says something every 2 s). One
+    /// address may hold at most three quarters of the slots, so it cannot take them all.
+    init(host: String, port: Int, connectionLimit: Int = 64, idleSeconds: Int = 10, handler: @escaping @Sendable (Request) -> Response)
         throws(StartError)
     {
         self.handler = handler
@@ -53,7 +56,7 @@ final class WebServer: @unchecked Sendable {
             v4.sin_port = UInt16(port).bigEndian
             started = withUnsafePointer(to: &v4) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    lookd_mhd_start(flags, UInt16(port), $0, Self.access, context, UInt32(connectionLimit), UInt32(idleSeconds))
+                    lookd_mhd_start(flags, UInt16(port), $0, Self.access, context, UInt32(connectionLimit), UInt32(idleSeconds), UInt32(max(1, connectionLimit * 3 / 4)))
                 }
             }
         } else if inet_pton(AF_INET6, host, &v6.sin6_addr) == 1 {
@@ -62,7 +65,7 @@ final class WebServer: @unchecked Sendable {
             flags |= UInt32(MHD_USE_IPv6.rawValue)
             started = withUnsafePointer(to: &v6) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    lookd_mhd_start(flags, UInt16(port), $0, Self.access, context, UInt32(connectionLimit), UInt32(idleSeconds))
+                    lookd_mhd_start(flags, UInt16(port), $0, Self.access, context, UInt32(connectionLimit), UInt32(idleSeconds), UInt32(max(1, connectionLimit * 3 / 4)))
                 }
             }
         } else {
@@ -82,11 +85,17 @@ final class WebServer: @unchecked Sendable {
     }
 
     /// libmicrohttpd's access handler: called twice for a request (the first call only sets it up).
-    private static let access: MHD_AccessHandlerCallback = { context, connection, url, method, _, _, _, state in
+    private static let access: MHD_AccessHandlerCallback = { context, connection, url, method, _, _, uploadSize, state in
         guard let context, let connection, let state else { return LOOKD_MHD_NO }
         // The first call of each request: say "go on" and answer on the second.
         if state.pointee == nil {
             state.pointee = UnsafeMutableRawPointer(bitPattern: 1)
+            return LOOKD_MHD_YES
+        }
+        // A request with a body (a POST): the body is read and dropped, a piece a call (nothing is
+        // kept), so the answer (405) goes out on a connection still open.
+        if let uploadSize, uploadSize.pointee > 0 {
+            uploadSize.pointee = 0
             return LOOKD_MHD_YES
         }
         let server = Unmanaged<WebServer>.fromOpaque(context).takeUnretainedValue()
