@@ -24,6 +24,8 @@ public final class WatchRun {
     /// The run record's path, claimed at the start (`watch-run-<epoch>.json`, or `-2` … when a run
     /// started in the same second has that name).
     private let recordPath: String
+    /// The state file's lock, held for the run: one watch a state file.
+    private let stateLock: StateLock?
     private let version: String
 
     /// How the run ended.
@@ -60,6 +62,11 @@ public final class WatchRun {
         }
         do {
             recorder = EventRecorder(events: try EventLog(path: config.eventLogPath), clock: clock)
+        } catch {
+            throw .record(error.description)
+        }
+        do throws(StateLock.Held) {
+            stateLock = try config.statePath.map { path throws(StateLock.Held) in try StateLock(state: path) }
         } catch {
             throw .record(error.description)
         }

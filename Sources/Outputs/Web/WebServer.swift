@@ -56,7 +56,9 @@ final class WebServer: @unchecked Sendable {
             v4.sin_port = UInt16(port).bigEndian
             started = withUnsafePointer(to: &v4) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    lookd_mhd_start(flags, UInt16(port), $0, Self.access, context, UInt32(connectionLimit), UInt32(idleSeconds), UInt32(max(1, connectionLimit * 3 / 4)))
+                    lookd_mhd_start(
+                        flags, UInt16(port), $0, Self.access, context, UInt32(connectionLimit), UInt32(idleSeconds),
+                        UInt32(max(1, connectionLimit * 3 / 4)))
                 }
             }
         } else if inet_pton(AF_INET6, host, &v6.sin6_addr) == 1 {
@@ -65,7 +67,9 @@ final class WebServer: @unchecked Sendable {
             flags |= UInt32(MHD_USE_IPv6.rawValue)
             started = withUnsafePointer(to: &v6) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    lookd_mhd_start(flags, UInt16(port), $0, Self.access, context, UInt32(connectionLimit), UInt32(idleSeconds), UInt32(max(1, connectionLimit * 3 / 4)))
+                    lookd_mhd_start(
+                        flags, UInt16(port), $0, Self.access, context, UInt32(connectionLimit), UInt32(idleSeconds),
+                        UInt32(max(1, connectionLimit * 3 / 4)))
                 }
             }
         } else {
