@@ -20,7 +20,8 @@ public enum PullError: Error, CustomStringConvertible, Equatable {
         case .bundled(let id):
             return "\(id) ships with lookd (in its repository and install): there is nothing to pull; use --model \(id)."
         case .unreachable(let url, let reason, let cache):
-            return "Could not reach \(url) (\(reason)). The model is not in the cache (\(cache)); connect to the network, or copy the repo's language-model .gguf and its mmproj*.gguf into the model's folder there (\(cache)/<id>/)."
+            return
+                "Could not reach \(url) (\(reason)). The model is not in the cache (\(cache)); connect to the network, or copy the repo's language-model .gguf and its mmproj*.gguf into the model's folder there (\(cache)/<id>/)."
         case .http(let url, let status, let cache):
             return
                 "\(url) answered HTTP \(status)\(status == 404 ? " (not found)" : status == 401 || status == 403 ? " (set HF_TOKEN if the repo is gated)" : ""). Nothing was written to the cache (\(cache))."

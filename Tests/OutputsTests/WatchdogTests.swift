@@ -61,3 +61,27 @@ private final class TickingNotifier: ServiceNotifier, @unchecked Sendable {
 private final class NoEvents: EventSink, @unchecked Sendable {
     func emit(_ event: WatchEvent) {}
 }
+
+/// A lost camera or stream shows in the status (and so in `lookd status`, the page and
+/// `/api/status`), not "watching" over a frozen frame.
+final class SourceStateStatusTests: XCTestCase {
+    func testALostSourceIsInTheStatusUntilItIsBack() throws {
+        let dir = try Fixtures.scratch()
+        let path = dir.appendingPathComponent("status.json").path
+        let notifier = TickingNotifier(interval: 1000)
+        let service = ServiceOutput(statusPath: path, source: "rtsp://cam", eventsPath: nil, notifier: notifier, clock: ManualClock())
+        service.receive(.watching(WatchSnapshot(rows: [], rulesSource: "inline")))
+        func status() throws -> [String: Any] {
+            try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        }
+        XCTAssertEqual(try status()["state"] as? String, "watching")
+        service.receive(.live(LiveChange(kind: "stream", device: "rtsp://cam", change: .lost(reason: "connection refused", retry: 2))))
+        let lostState = try status()["state"] as? String ?? ""
+        XCTAssertTrue(lostState.hasPrefix("stream lost since ") && lostState.hasSuffix(": connection refused"), lostState)
+        XCTAssertEqual(try status()["source_up"] as? Bool, false)
+        XCTAssertTrue(notifier.statuses.contains("stream lost: connection refused"))
+        service.receive(.live(LiveChange(kind: "stream", device: "rtsp://cam", change: .found(width: 4, height: 4, native: "", after: 3))))
+        XCTAssertEqual(try status()["state"] as? String, "watching")
+        XCTAssertEqual(try status()["source_up"] as? Bool, true)
+    }
+}

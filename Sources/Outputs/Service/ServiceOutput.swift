@@ -49,6 +49,10 @@ public final class ServiceOutput: WatchOutput, @unchecked Sendable {
     private let lock = NSLock()
     private var liveness: LoopLiveness
     private var watching = false
+    /// A live source lost (and why): the status says so instead of "watching" over a frozen frame.
+    private var lost: (kind: String, reason: String, since: Date)?
+    /// The snapshot last written, for a status written between frames (a source lost).
+    private var latest: WatchSnapshot?
     private var ticker: Thread?
     private let tickerStop = OnceFlag()
 
@@ -135,6 +139,14 @@ public final class ServiceOutput: WatchOutput, @unchecked Sendable {
             state = "watching"
             notifier.ready(status: "watching \(source) · \(snapshot.rows.count) rules")
             writeStatus(snapshot)
+        case .live(let live):
+            switch live.change {
+            case .lost(let reason, _): lost = (live.kind, reason, Date())
+            case .stillLost(_, let reason, _): lost = (live.kind, reason, lost?.since ?? Date())
+            case .found: lost = nil
+            }
+            if let lost { notifier.status("\(lost.kind) lost: \(lost.reason)") }
+            if let latest { writeStatus(latest) }
         case .stopping(let reason, let snapshot):
             // systemd stops watching once it is told the service stops: so do the pings.
             lock.withLock {
@@ -152,6 +164,7 @@ public final class ServiceOutput: WatchOutput, @unchecked Sendable {
 
     /// The status file: the rules and their states, the numbers lines, the latest log lines.
     private func writeStatus(_ snapshot: WatchSnapshot, extra: [(String, JSON)] = []) {
+        latest = snapshot
         let rules = JSON.array(
             snapshot.rows.enumerated().map { i, row in
                 .object([
@@ -166,7 +179,9 @@ public final class ServiceOutput: WatchOutput, @unchecked Sendable {
         let outputs = JSON.object(states.compactMap(\.stateEntry) + snapshot.outbound.fields)
         let status = JSON.object(
             [
-                ("schema", .string(StatusFile.schema)), ("pid", .int(Int(getpid()))), ("state", .string(state)),
+                ("schema", .string(StatusFile.schema)), ("pid", .int(Int(getpid()))),
+                ("state", .string(lost.map { "\($0.kind) lost since \(Timestamp.text($0.since)): \($0.reason)" } ?? state)),
+                ("source_up", .bool(lost == nil)),
                 ("updated", .string(Timestamp.text(Date()))), ("started", .string(Timestamp.text(started))),
                 ("source", .string(source)), ("engine", .string(engine)),
                 ("rules_source", .string(snapshot.rulesSource)), ("rules", rules), ("reloads", .int(snapshot.reloads)),
