@@ -165,7 +165,7 @@ public final class Reactor: ReactionPerformer, @unchecked Sendable {
 
     /// Starts a sound; its `sound` report follows when it has played.
     private func play(_ name: String, fire: Int, condition: String, shown: String) -> ReactionResult {
-        guard let audio else { return ReactionResult(performed: false, shown: shown, note: "sound is off") }
+        guard let audio else { return ReactionResult(performed: false, shown: shown, note: "--no-sound", turnedOff: true) }
         let (clip, origin) = audio.library.clip(name)
         let id = origin == .fallback ? "fallback" : name
         let failure = audio.output.play(clip, name: name) { [weak self] p in
@@ -181,7 +181,7 @@ public final class Reactor: ReactionPerformer, @unchecked Sendable {
 
     /// Speaks a line; its `speech` report follows when it has been spoken.
     private func say(_ line: String, fire: Int, condition: String) -> ReactionResult {
-        guard let audio else { return ReactionResult(performed: false, shown: "say", note: "sound is off") }
+        guard let audio else { return ReactionResult(performed: false, shown: "say", note: "--no-sound", turnedOff: true) }
         guard let speech = audio.speech else { return ReactionResult(performed: false, shown: "say", note: audio.speechProblem) }
         let requested = Date()
         let clip: AudioClip

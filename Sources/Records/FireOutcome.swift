@@ -56,7 +56,7 @@ public struct FireOutcome: Sendable {
             ("kind", .string(reaction.kind)),
             ("frame", .int(frame)),
             ("latency_ms", .number(latency * 1000, places: 1)),
-            ("performed", .bool(result.performed)),
+            ("performed", .bool(result.performed)), ("turned_off", .bool(result.turnedOff)),
             ("shown", .string(result.shown)),
             ("note", .optional(result.note)),
             ("edge", .string(edge)),

@@ -33,7 +33,7 @@ extension WatchLoop {
             fire.confirmed = "\(agreeing) of \(state.recent.count)"
         }
         events.emit(.fired(fire, rule: rule, count: rule.reaction.isCount ? reactor.count(for: rule.condition) : nil))
-        let outcome = result.performed ? result.shown : "recorded, not performed: \(result.note ?? "")"
+        let outcome = result.outcome
         Log.shared.notice("fire: \(rule.condition) → \(rule.reaction.name) (frame \(index); \(outcome))")
         guard case .effect(let effect, _) = rule.reaction else { return fire }
         let hold = EffectHold(source: source, clock: clock, seconds: config.hold)

@@ -63,7 +63,7 @@ enum WatchCommand {
           --grid                draw the nine numbered cells on the frame the model gets
           --effects DIR         where each effect's catch<n>.png (2.5 s into the hold) and edit<n>.apng go
                                 (default: --frames DIR, else watch-<epoch>-effects/ in the record folder)
-          --no-sound            perform no sound, spoken line or timer sound (they are recorded as not performed)
+          --no-sound            perform no sound, spoken line or timer sound (they are recorded as turned off, not as failures)
         Change gate (on for cameras, streams and real-time video; off for --pace frames and photos):
           --gate on|off         ask the model only when the picture changed since the last answered frame
           --gate-threshold F    the share of the picture that must change (default 0.01)

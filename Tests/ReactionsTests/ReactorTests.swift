@@ -39,7 +39,9 @@ final class ReactorTests: XCTestCase {
         let result = Reactor(audio: nil).perform(.sound(.chime), condition: "a cat", fire: 1, at: Date())
         XCTAssertFalse(result.performed)
         XCTAssertEqual(result.shown, "chime")
-        XCTAssertEqual(result.note, "sound is off")
+        XCTAssertEqual(result.note, "--no-sound")
+        XCTAssertTrue(result.turnedOff, "turned off by the user: not a failure")
+        XCTAssertEqual(result.outcome, "turned off (--no-sound)")
     }
 
     func testPNGWriterWritesWhatFFmpegReadsBack() throws {

@@ -42,7 +42,8 @@ final class Metrics: @unchecked Sendable {
             frameTime.observe(frame.done)
             for fire in frame.fires {
                 fires[fire.condition, default: [:]][fire.reaction.kind, default: 0] += 1
-                if !fire.result.performed, let output = Self.output(fire.reaction) { failures[output, default: 0] += 1 }
+                // A reaction the user turned off (--no-sound) is no failure of its output.
+                if !fire.result.performed, !fire.result.turnedOff, let output = Self.output(fire.reaction) { failures[output, default: 0] += 1 }
             }
         }
     }

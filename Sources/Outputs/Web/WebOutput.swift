@@ -167,7 +167,7 @@ public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
     /// description once it has one.
     static func shown(_ fire: FireOutcome) -> JSON? {
         guard case .object(var fields)? = fire.context?.json else { return nil }
-        fields.append(("shown", .string(fire.result.performed ? fire.result.shown : "not performed: \(fire.result.note ?? "")")))
+        fields.append(("shown", .string(fire.result.performed ? fire.result.shown : fire.result.outcome)))
         if let describe = fire.describe { fields.append(("description", .optional(describe.text))) }
         return .object(fields)
     }
