@@ -11,19 +11,42 @@ public enum WatchCommand: Sendable, Equatable {
 }
 
 /// Commands posted from any thread (an output's network thread) and taken by the loop before its
-/// next frame, in the order they came.
+/// next frame, in the order they came. Bounded: a command for a rule replaces one of the same kind
+/// still waiting for that rule (the latest switch wins; resets are one), so a flood of thousands
+/// leaves the loop at most two a rule to take.
 public final class WatchCommands: @unchecked Sendable {
     private let lock = NSLock()
     private var pending: [WatchCommand] = []
+    /// Commands that replaced one still waiting (a flood's repeats).
+    public private(set) var coalesced = 0
 
     public init() {}
 
-    public func post(_ command: WatchCommand) { lock.withLock { pending.append(command) } }
+    public func post(_ command: WatchCommand) {
+        lock.withLock {
+            if let i = pending.firstIndex(where: { $0.sameKind(as: command) }) {
+                pending.remove(at: i)
+                coalesced += 1
+            }
+            pending.append(command)
+        }
+    }
 
     /// The commands posted since the last take.
     public func take() -> [WatchCommand] {
         lock.withLock {
             defer { pending = [] }; return pending
+        }
+    }
+}
+
+extension WatchCommand {
+    /// Whether both act on one rule the same way (a switch, or a reset), so the later replaces the earlier.
+    func sameKind(as other: WatchCommand) -> Bool {
+        switch (self, other) {
+        case (.switchRule(let a, _, _), .switchRule(let b, _, _)): return a == b
+        case (.resetCount(let a, _), .resetCount(let b, _)): return a == b
+        default: return false
         }
     }
 }

@@ -34,3 +34,22 @@ final class KeptStateTests: XCTestCase {
         XCTAssertEqual(KeptState.load(path).counts["a cat"], Int.max, "the largest count is read; the next fire keeps it there")
     }
 }
+
+/// A flood of commands leaves the loop at most one of each kind a rule, the latest.
+final class WatchCommandsTests: XCTestCase {
+    func testAFloodIsCoalescedToTheLatestPerRule() {
+        let commands = WatchCommands()
+        for i in 0..<5000 { commands.post(.switchRule(condition: "a cat", on: i % 2 == 0, by: "mqtt")) }
+        commands.post(.resetCount(condition: "a cat", by: "mqtt"))
+        commands.post(.resetCount(condition: "a cat", by: "mqtt"))
+        commands.post(.switchRule(condition: "a dog", on: false, by: "mqtt"))
+        XCTAssertEqual(
+            commands.take(),
+            [
+                .switchRule(condition: "a cat", on: false, by: "mqtt"), .resetCount(condition: "a cat", by: "mqtt"),
+                .switchRule(condition: "a dog", on: false, by: "mqtt"),
+            ])
+        XCTAssertEqual(commands.coalesced, 5000)
+        XCTAssertEqual(commands.take(), [])
+    }
+}

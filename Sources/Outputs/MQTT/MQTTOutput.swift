@@ -182,6 +182,11 @@ public final class MQTTOutput: CommandingOutput, OutputState, @unchecked Sendabl
         }
     }
 
+    /// The least time between two resends for Home Assistant's `online`.
+    static let resendGap: TimeInterval = 5
+    /// When everything was last sent again for an `online`.
+    private var lastResend = Date.distantPast
+
     /// How long a removed rule's data topics wait after its configs.
     static let clearDelay = 1.5
 
@@ -204,6 +209,14 @@ public final class MQTTOutput: CommandingOutput, OutputState, @unchecked Sendabl
         let text = String(decoding: payload, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         if let discovery, topic == discovery.prefix + "/status" {
             guard text == "online", !retained, let publisher = lock.withLock({ publisher }) else { return }
+            // A flood of `online` (thousands in a second) sends everything again once, not each time.
+            let now = Date()
+            let due = lock.withLock { () -> Bool in
+                guard now.timeIntervalSince(lastResend) >= Self.resendGap else { return false }
+                lastResend = now
+                return true
+            }
+            guard due else { return }
             Log.shared.notice("mqtt: Home Assistant is online again; discovery and states are sent again")
             publisher.resendRetained()
             return
