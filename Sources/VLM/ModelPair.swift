@@ -68,6 +68,15 @@ public struct ModelPair: Sendable {
         let prefix = "\(arch).rope."
         let slotKeys = model.values.keys.filter { $0.hasPrefix(prefix) && $0.contains("time_slot") }.sorted()
         let orderKey = prefix + "section_order"
+        // The mmproj hands the language model pictures as wide as its projection: they must match
+        // (the check the engine makes when it loads the pair, made here from the headers).
+        if let projection = mmproj.integer("clip.vision.projection_dim"), let width = model.integer("\(arch).embedding_length"),
+            projection != width
+        {
+            return .cannotRun(
+                "the mmproj gives the language model pictures \(projection) wide, but \(modelPath) takes \(width): "
+                    + "use the mmproj published with that model")
+        }
         guard projector == canvasProjector else {
             // A 4.7 language model beside another projector: its file asks for canvas positions, which
             // only a 4.7 mmproj gets; fed plainly, its positions would be wrong.

@@ -43,6 +43,13 @@ final class ModelsInspectTests: XCTestCase {
         XCTAssertEqual(r.status, 6, r.stderr)
         XCTAssertTrue(r.stdout.contains("Verdict: cannot run: "), r.stdout)
         XCTAssertTrue(r.stdout.contains("qwen35.rope.section_order = \"txyz\""), r.stdout)
+        // A pair whose widths differ, which ask refuses: inspect says so too.
+        let models = Fixtures.root.appendingPathComponent("Tests/Fixtures/models")
+        let wide = try inspect([
+            models.appendingPathComponent("tiny-minicpmv-wide-Q8_0.gguf").path, models.appendingPathComponent("tiny-minicpmv-mmproj-Q8_0.gguf").path,
+        ])
+        XCTAssertEqual(wide.status, 6, wide.stderr)
+        XCTAssertTrue(wide.stdout.contains("pictures 64 wide, but"), wide.stdout)
     }
 
     func testBadInputIsRefusedInASentence() throws {
