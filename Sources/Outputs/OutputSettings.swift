@@ -36,8 +36,9 @@ public struct OutputSettings: Sendable {
     }
 
     /// Whether `name` can name an instance: letters, digits, `-` and `_` (it names MQTT topics).
+    /// At most 64 characters: it goes into MQTT client ids and topics, which brokers bound.
     public static func isName(_ name: String) -> Bool {
-        !name.isEmpty && name == HomeAssistantDiscovery.node(name)
+        !name.isEmpty && name.count <= 64 && name == HomeAssistantDiscovery.node(name)
     }
 
     /// The outputs, in the order they start: the service, MQTT, the page. The service shows MQTT's

@@ -102,7 +102,9 @@ enum WatchSettings {
         c.gate.maxSeconds = try args.number("gate-max", default: 60, in: 1...86400)
         do { c.gate.masks = try args.value("gate-mask").map(GateMask.parse(inline:)) ?? [] } catch { throw usage(error.description) }
         c.name = args.value("name") ?? WatchConfig.defaultName
-        guard OutputSettings.isName(c.name) else { throw usage("--name is letters, digits, - and _ (it names MQTT topics), not \"\(c.name)\"") }
+        guard OutputSettings.isName(c.name) else {
+            throw usage("--name is up to 64 letters, digits, - and _ (it names MQTT topics), not \"\(String(c.name.prefix(80)))\"")
+        }
         var o = OutputSettings(name: c.name)
         o.version = version
         o.statusPath = args.value("status")
@@ -115,7 +117,11 @@ enum WatchSettings {
         switch args.value("mqtt-discovery") ?? "homeassistant" {
         case "off": o.mqttDiscovery = nil
         // Brokers keep `$` topics for themselves and drop what clients publish there, without a word.
-        case let prefix where !prefix.isEmpty && !prefix.contains("#") && !prefix.contains("+") && !prefix.hasPrefix("$"): o.mqttDiscovery = prefix
+        // A control character or NUL makes every publish fail; a topic is at most 65,535 bytes.
+        case let prefix
+        where !prefix.isEmpty && !prefix.contains("#") && !prefix.contains("+") && !prefix.hasPrefix("$") && prefix.utf8.count <= 200
+            && !prefix.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format }):
+            o.mqttDiscovery = prefix
         case let other: throw usage("--mqtt-discovery is a topic prefix (homeassistant) or off, not \"\(other)\"")
         }
         o.mqttQueue = try args.integer("mqtt-queue", default: 256, in: 1...100_000)

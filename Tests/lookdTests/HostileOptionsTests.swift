@@ -17,6 +17,8 @@ final class HostileOptionsTests: XCTestCase {
             (["--mqtt", "mqtt://127.0.0.1", "--mqtt-discovery", "$SYS/lookd"], "--mqtt-discovery is a topic prefix"),
             (["--jpeg-quality", "5"], "--jpeg-quality goes with --engine"),
             (["--gate-threshold", "0"], "from 0.0001 to 1"),
+            (["--mqtt", "mqtt://127.0.0.1", "--mqtt-discovery", "home\u{7}assistant"], "--mqtt-discovery is a topic prefix"),
+            (["--name", String(repeating: "a", count: 70_000)], "--name is up to 64 letters"),
         ]
         for (options, expected) in cases {
             let r = try watch(options)
