@@ -161,6 +161,40 @@ def render(scene: Scene) -> Image.Image:
     return img
 
 
+KINDS = [(c, s) for c in COLOURS for s in SHAPES]
+
+
+def label_map(scene: Scene) -> np.ndarray:
+    """Each pixel's thing as a class (1 + its index in KINDS; 0: the background), drawn as `render` draws."""
+    img = Image.new("L", scene.size, 0)
+    draw = ImageDraw.Draw(img)
+    for t in scene.things:
+        k = 1 + KINDS.index((t.colour, t.shape))
+        if t.shape == "ball":
+            draw.ellipse(t.box, fill=k)
+        elif t.shape == "square":
+            draw.rectangle(t.box, fill=k)
+        else:
+            draw.polygon(polygon(t), fill=k)
+    return np.asarray(img)
+
+
+def cell_labels(scene: Scene, rows: int, cols: int, least: float = 0.15) -> list:
+    """The class that covers most of each of `rows` x `cols` cells (row by row), when it covers at
+    least `least` of the cell; else 0."""
+    labels = label_map(scene)
+    h, w = labels.shape
+    out = []
+    for r in range(rows):
+        for c in range(cols):
+            cell = labels[r * h // rows:(r + 1) * h // rows, c * w // cols:(c + 1) * w // cols]
+            counts = np.bincount(cell.ravel(), minlength=len(KINDS) + 1)
+            counts[0] = 0
+            k = int(counts.argmax())
+            out.append(k if counts[k] >= least * cell.size else 0)
+    return out
+
+
 def truth(scene: Scene) -> list:
     return [{"phrase": t.phrase, "box": [round(v, 1) for v in visible_box(scene, t)]} for t in scene.things]
 

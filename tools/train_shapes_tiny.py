@@ -157,12 +157,22 @@ def ask_question(rng, scene):
 
 # --- training ---------------------------------------------------------------------------------------
 
-def batch(enc, model, items):
-    """items: [(pixel_values, target_sizes, layout, [(question, answer)…])] → the model's loss."""
+def batch(enc, model, items, aux, scenes):
+    """items: [(pixel_values, target_sizes, layout, [(question, answer)…])] → the model's loss: the
+    answers' cross-entropy, plus a training-only probe (`aux`, never exported) that reads each picture
+    token of the whole-picture crop and names the thing under it: dense gradients that teach the
+    tower to see long before the answers alone would."""
     import torch
     pixels = torch.cat([p for p, _, _, _ in items], dim=-1)
     sizes = torch.cat([s for _, s, _, _ in items], dim=0)
     features = model.model.get_image_features(pixels, sizes).pooler_output
+    probe_in, probe_labels, start = [], [], 0
+    for (pv, s, layout, qa), scene in zip(items, scenes):
+        rows, cols = int(s[0][0]) // 4, int(s[0][1]) // 4
+        probe_in.append(features[start])
+        probe_labels += W.cell_labels(scene, rows, cols)
+        start += len(s)
+    probe = torch.nn.functional.cross_entropy(aux(torch.cat(probe_in)), torch.tensor(probe_labels))
     per_image, seqs, labels, seq_sizes = [], [], [], []
     start = 0
     for pv, s, layout, qa in items:
@@ -190,15 +200,16 @@ def batch(enc, model, items):
     targets = label_ids[:, 1:]
     where = targets != -100
     logits = model.lm_head(hidden[:, :-1][where])
-    return torch.nn.functional.cross_entropy(logits.float(), targets[where])
+    return torch.nn.functional.cross_entropy(logits.float(), targets[where]), probe
 
 
 def train(model, enc, seed: int, steps: int, minutes: float):
     import torch
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    opt = torch.optim.AdamW(model.parameters(), lr=2e-3, betas=(0.9, 0.98), weight_decay=0.01)
-    images_per_step, questions_per_image = 8, 4
+    aux = torch.nn.Linear(model.config.text_config.hidden_size, len(W.KINDS) + 1)
+    opt = torch.optim.AdamW(list(model.parameters()) + list(aux.parameters()), lr=2e-3, betas=(0.9, 0.98), weight_decay=0.01)
+    images_per_step, questions_per_image = 10, 3
     budget = minutes * 60
     # The schedule is set in steps, not in time, so the result is the same on any machine; `minutes`
     # is only a safety stop (a run it stops says so, and is no longer the seed's model).
@@ -209,13 +220,15 @@ def train(model, enc, seed: int, steps: int, minutes: float):
         lr = 2e-3 * min(1.0, (step + 1) / warm) * (0.5 * (1 + math.cos(math.pi * step / steps)) * 0.95 + 0.05)
         for g in opt.param_groups:
             g["lr"] = lr
-        items = []
+        items, scenes = [], []
         for _ in range(images_per_step):
             scene = scene_for(rng)
             pv, s, layout = enc.picture(W.render(scene))
             qa = [(q, a) for q, a, _ in questions_for(rng, scene, questions_per_image)]
             items.append((pv, s, layout, qa))
-        loss = batch(enc, model, items)
+            scenes.append(scene)
+        answers, probe = batch(enc, model, items, aux, scenes)
+        loss = answers + probe
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
@@ -223,7 +236,7 @@ def train(model, enc, seed: int, steps: int, minutes: float):
         if step % 20 == 0 or step == steps - 1:
             spent = time.monotonic() - started
             left = spent / (step + 1) * (steps - step - 1)
-            log(f"train: step {step + 1}/{steps} · loss {loss.item():.3f} · lr {lr:.2e} · "
+            log(f"train: step {step + 1}/{steps} · loss {answers.item():.3f} (answers) {probe.item():.3f} (probe) · lr {lr:.2e} · "
                 f"{spent / 60:.1f} min · about {left / 60:.1f} min left")
         if time.monotonic() - started > budget:
             log(f"train: the {minutes:g} min budget is spent at step {step + 1}; stopping there")
@@ -289,28 +302,26 @@ def forward_hidden(enc, model, seqs, per_image, sizes):
     return hidden
 
 
-def greedy(enc, model, layouts, feats, sizes, questions, limit):
-    """Greedy answers (no cache: the sequences are short), a batch at a time."""
+def greedy(enc, model, pics, questions, limit):
+    """Greedy answers, a batch at a time: transformers' generate with its cache, the prompts padded on
+    the left (the canvas positions skip the padding)."""
     import torch
-    seqs = [enc.sequence(l, q, None)[0] for l, q in zip(layouts, questions)]
-    done = [False] * len(seqs)
-    answers = [[] for _ in seqs]
-    end = enc.end[0]
+    seqs = [enc.sequence(p[2], q, None)[0] for p, q in zip(pics, questions)]
+    n = max(len(s) for s in seqs)
+    pad, end = enc.tok.pad_token_id, enc.end[0]
+    ids = torch.tensor([[pad] * (n - len(s)) + s for s in seqs])
+    mask = torch.tensor([[0] * (n - len(s)) + [1] * len(s) for s in seqs])
+    model.model.rope_deltas = None
     with torch.no_grad():
-        for _ in range(limit):
-            live = [i for i, d in enumerate(done) if not d]
-            if not live:
-                break
-            hidden = forward_hidden(enc, model, [seqs[i] + answers[i] for i in live], [feats[i] for i in live],
-                                    [sizes[i] for i in live])
-            last = torch.stack([hidden[k, len(seqs[i]) + len(answers[i]) - 1] for k, i in enumerate(live)])
-            nxt = model.lm_head(last).argmax(-1).tolist()
-            for i, t in zip(live, nxt):
-                if t == end:
-                    done[i] = True
-                else:
-                    answers[i].append(t)
-    return [enc.tok.decode(a) for a in answers]
+        out = model.generate(input_ids=ids, attention_mask=mask, pixel_values=torch.cat([p[0] for p in pics], dim=-1),
+                             target_sizes=torch.cat([p[1] for p in pics], dim=0),
+                             mm_token_type_ids=(ids == model.config.image_token_id).int(), max_new_tokens=limit, do_sample=False,
+                             eos_token_id=end, pad_token_id=pad)
+    model.model.rope_deltas = None
+    answers = []
+    for row in out[:, n:].tolist():
+        answers.append(enc.tok.decode(row[:row.index(end)] if end in row else [t for t in row if t != pad]))
+    return answers
 
 
 def yes_no(enc, model, layouts, feats, sizes, prompts, truths):
@@ -371,7 +382,7 @@ def measure(model, enc, seed: int, count: int):
     yes_right = yes_total = 0
     by_rules = {n: [0, 0] for n in range(1, 9)}
     ious, cells, words_ok, described = [], [], [], []
-    chunk = 16
+    chunk = 64
     for first in range(0, count, chunk):
         scenes = [W.random_scene(rng, W.FRAME, edges=rng.random() < 0.2) for _ in range(min(chunk, count - first))]
         pics = [enc.picture(W.render(s)) for s in scenes]
@@ -394,17 +405,17 @@ def measure(model, enc, seed: int, count: int):
             by_rules[len(got)][1] += len(got)
         have = [k for k, s in enumerate(scenes) if s.things]
         picked = [scenes[k].things[rng.integers(len(scenes[k].things))].phrase for k in have]
-        sub = lambda xs: [xs[k] for k in have]  # noqa: E731
-        boxes = greedy(enc, model, sub(layouts), sub(feats), sub(sizes), [W.box_question(p) for p in picked], 24)
+        shown = [pics[k] for k in have]
+        boxes = greedy(enc, model, shown, [W.box_question(p) for p in picked], 24)
         for k, p, text in zip(have, picked, boxes):
             got = parse_box(text)
             truth = W.per_mille(scenes[k], W.visible_box(scenes[k], scenes[k].find(p)))
             ious.append(iou(got, truth) if got else 0.0)
-        answers = greedy(enc, model, sub(layouts), sub(feats), sub(sizes), [W.cell_question(p) for p in picked], 3)
+        answers = greedy(enc, model, shown, [W.cell_question(p) for p in picked], 3)
         cells += [a.strip()[:1] == str(W.cell_of(scenes[k], p)) for k, p, a in zip(have, picked, answers)]
-        answers = greedy(enc, model, sub(layouts), sub(feats), sub(sizes), [W.words_question(p) for p in picked], 4)
+        answers = greedy(enc, model, shown, [W.words_question(p) for p in picked], 4)
         words_ok += [a.strip() == W.words_answer(scenes[k], p) for k, p, a in zip(have, picked, answers)]
-        answers = greedy(enc, model, sub(layouts), sub(feats), sub(sizes), [W.describe_question(p) for p in picked], 40)
+        answers = greedy(enc, model, shown, [W.describe_question(p) for p in picked], 40)
         described += [names_right(a, scenes[k]) for k, a in zip(have, answers)]
         done = first + len(scenes)
         spent = time.monotonic() - started
@@ -453,14 +464,26 @@ def main():
     ap.add_argument("llama_src")
     ap.add_argument("out_dir")
     ap.add_argument("--seed", type=int, default=20261202)
-    ap.add_argument("--steps", type=int, default=1000, help="training steps of 8 pictures and 32 questions")
-    ap.add_argument("--minutes", type=float, default=60.0, help="a safety stop for training, in minutes")
+    ap.add_argument("--steps", type=int, default=800, help="training steps of 10 pictures and 30 questions")
+    ap.add_argument("--minutes", type=float, default=55.0, help="a safety stop for training, in minutes")
     ap.add_argument("--held-out", type=int, default=1000)
+    ap.add_argument("--keep-checkpoint", default="", help="a folder to copy the trained transformers checkpoint into")
+    ap.add_argument("--measure-only", default="", help="measure a checkpoint saved by --keep-checkpoint; no training")
     args = ap.parse_args()
     LLAMA_SRC = Path(args.llama_src).resolve()
     import torch
     torch.set_num_threads(2)
     torch.use_deterministic_algorithms(True)
+    if args.measure_only:
+        from transformers import MiniCPMV4_7Config, MiniCPMV4_7ForConditionalGeneration
+        ckpt = Path(args.measure_only)
+        config = MiniCPMV4_7Config.from_pretrained(str(ckpt))
+        model = MiniCPMV4_7ForConditionalGeneration.from_pretrained(str(ckpt)).eval()
+        enc = Encoder(ckpt, config)
+        figures = measure(model, enc, args.seed, args.held_out)
+        figures["clips"] = measure_clips(model, enc, args.seed)
+        print(json.dumps(figures, indent=1))
+        return
     with tempfile.TemporaryDirectory() as tmp:
         ckpt = Path(tmp) / "checkpoint"
         ckpt.mkdir()
@@ -473,6 +496,9 @@ def main():
         model.save_pretrained(str(ckpt), safe_serialization=True)
         out = Path(args.out_dir).resolve()
         out.mkdir(parents=True, exist_ok=True)
+        if args.keep_checkpoint:
+            import shutil
+            shutil.copytree(ckpt, args.keep_checkpoint, dirs_exist_ok=True)
         log("convert: the pinned llama.cpp converter, language model Q8_0, mmproj F16")
         convert(ckpt, out)
         figures = measure(model, enc, args.seed, args.held_out)
