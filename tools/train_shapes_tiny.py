@@ -464,7 +464,7 @@ def main():
     ap.add_argument("llama_src")
     ap.add_argument("out_dir")
     ap.add_argument("--seed", type=int, default=20261202)
-    ap.add_argument("--steps", type=int, default=800, help="training steps of 10 pictures and 30 questions")
+    ap.add_argument("--steps", type=int, default=550, help="training steps of 10 pictures and 30 questions")
     ap.add_argument("--minutes", type=float, default=55.0, help="a safety stop for training, in minutes")
     ap.add_argument("--held-out", type=int, default=1000)
     ap.add_argument("--keep-checkpoint", default="", help="a folder to copy the trained transformers checkpoint into")

@@ -40,7 +40,7 @@ enum CheckCommand {
             ])
             print(json.text(indent: 1))
         } else {
-            print("\(set.rules.count) rule\(set.rules.count == 1 ? "" : "s") in \(spec):")
+            print("\(Quantity.count(set.rules.count, "rule")) in \(Secrets.maskedPasswords(in: spec)):")
             for line in set.lines { print(line) }
             print("\nEach frame asks:\n" + prompt.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
             for warning in set.warnings { print("warning: \(warning)") }

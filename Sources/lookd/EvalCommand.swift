@@ -180,15 +180,22 @@ enum EvalCommand {
     /// A recording from a log (its lines from byte `offset`: this run's) or a run record; one that
     /// cannot be read ends the command with `code` (a file the user named: a usage error).
     private static func load(_ path: String, from offset: Int = 0, code: ExitCode = .failure) throws(CommandFailure) -> Recording {
+        let recording: Recording
         do {
-            guard offset > 0, let data = FileManager.default.contents(atPath: path), data.count > offset else { return try Recording.load(path) }
-            let lines = String(decoding: data.dropFirst(offset), as: UTF8.self).split(separator: "\n").compactMap {
-                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            if offset > 0, let data = FileManager.default.contents(atPath: path), data.count > offset {
+                let lines = String(decoding: data.dropFirst(offset), as: UTF8.self).split(separator: "\n").compactMap {
+                    try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+                }
+                recording = Recording.events(lines)
+            } else {
+                recording = try Recording.load(path)
             }
-            return Recording.events(lines)
         } catch {
             throw CommandFailure(code: code, message: error.description)
         }
+        // A log of several runs is scored on its last alone (one clock each): say so.
+        if recording.runs > 1 { Terminal.err("\(path) holds \(recording.runs) runs; the last one is scored (its own clock)") }
+        return recording
     }
 
     private static func write(_ text: String, to path: String?) throws(CommandFailure) {

@@ -19,6 +19,13 @@ final class HardeningCommandTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("1 rule, 1 span"), r.stderr)
     }
 
+    /// An inline rule's post password is not in `check`'s header.
+    func testCheckMasksAnInlinePostsPassword() throws {
+        let r = try Subprocess.run(Fixtures.lookd, ["check", "a cat=post:https://u:hunter2@example.com/hook?key=k2"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertFalse(r.stdout.contains("hunter2") || r.stdout.contains("k2"), r.stdout)
+    }
+
     /// A report in a folder that is not there is refused before the watch, and no folder is made.
     func testEvalRefusesAReportInAMissingFolder() throws {
         try "rules:\n  - when: a cat\n    log: true\n".write(toFile: path("r.yaml"), atomically: true, encoding: .utf8)
