@@ -36,6 +36,18 @@ public struct OutputSettings: Sendable {
     }
 
     /// Whether `name` can name an instance: letters, digits, `-` and `_` (it names MQTT topics).
+    /// The first line of a token file (`--http-token-file`), or nil when it cannot be read or is over 4 kB.
+    public static func token(fromFile path: String) -> String? {
+        guard case .bytes(let data) = BoundedRead.read(path, limit: 4096) else { return nil }
+        let line = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        return line.trimmingCharacters(in: .whitespaces)
+    }
+
+    /// Why `--http-token` on the command line is warned about.
+    public static let tokenOnCommandLine =
+        "--http-token on the command line can be read by every user of this machine (ps); "
+        + "use --http-token-file FILE or LOOKD_HTTP_TOKEN in the environment instead"
+
     /// At most 64 characters: it goes into MQTT client ids and topics, which brokers bound.
     public static func isName(_ name: String) -> Bool {
         !name.isEmpty && name.count <= 64 && name == HomeAssistantDiscovery.node(name)

@@ -179,21 +179,15 @@ enum EvalCommand {
 
     /// A recording from a log (its lines from byte `offset`: this run's) or a run record; one that
     /// cannot be read ends the command with `code` (a file the user named: a usage error).
+    /// A log of several runs is scored on its last alone (one clock each), which is said.
     private static func load(_ path: String, from offset: Int = 0, code: ExitCode = .failure) throws(CommandFailure) -> Recording {
         let recording: Recording
-        do {
-            if offset > 0, let data = FileManager.default.contents(atPath: path), data.count > offset {
-                let lines = String(decoding: data.dropFirst(offset), as: UTF8.self).split(separator: "\n").compactMap {
-                    try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-                }
-                recording = Recording.events(lines)
-            } else {
-                recording = try Recording.load(path)
-            }
-        } catch {
-            throw CommandFailure(code: code, message: error.description)
+        if offset > 0, let data = FileManager.default.contents(atPath: path), data.count > offset {
+            let lines = String(decoding: data.dropFirst(offset), as: UTF8.self).split(separator: "\n")
+            recording = Recording.events(lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
+        } else {
+            do { recording = try Recording.load(path) } catch { throw CommandFailure(code: code, message: error.description) }
         }
-        // A log of several runs is scored on its last alone (one clock each): say so.
         if recording.runs > 1 { Terminal.err("\(path) holds \(recording.runs) runs; the last one is scored (its own clock)") }
         return recording
     }

@@ -26,16 +26,11 @@ enum WatchSettings {
     static func httpToken(_ args: Arguments) throws(CommandFailure) -> String? {
         if let path = args.value("http-token-file") {
             guard args.value("http-token") == nil else { throw usage("--http-token and --http-token-file: give one") }
-            guard case .bytes(let data) = BoundedRead.read(path, limit: 4096) else {
-                throw usage("--http-token-file \(path) cannot be read, or is larger than a token (4 kB)")
-            }
-            let token = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
-            return token.trimmingCharacters(in: .whitespaces)
+            guard let token = OutputSettings.token(fromFile: path) else { throw usage("--http-token-file \(path) cannot be read, or is over 4 kB") }
+            return token
         }
         if let token = args.value("http-token") {
-            Log.shared.warning(
-                "--http-token on the command line can be read by every user of this machine (ps); "
-                    + "use --http-token-file FILE or LOOKD_HTTP_TOKEN in the environment instead")
+            Log.shared.warning(OutputSettings.tokenOnCommandLine)
             return token
         }
         return ProcessInfo.processInfo.environment["LOOKD_HTTP_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
