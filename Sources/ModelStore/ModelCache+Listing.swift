@@ -9,13 +9,6 @@ extension ModelCache {
         return ModelCatalog.models.map { m in
             let id = m.id.padding(toLength: width, withPad: " ", startingAt: 0)
             let mark = m.id == ModelCatalog.defaultID ? " (default)" : ""
-            if m.isBundled, let bundled = BundledModel.named(m.id) {
-                guard let dir = bundled.folder() else { return "  \(id)  ships with lookd, but its files are not found" }
-                let bytes = [bundled.model, bundled.mmproj].reduce(Int64(0)) { sum, name in
-                    sum + ((try? FileManager.default.attributesOfItem(atPath: (dir as NSString).appendingPathComponent(name))[.size] as? Int64) ?? 0)
-                }
-                return "  \(id)  in lookd, \(Quantity.bytes(bytes))  \(dir)  (sees only its synthetic world of shapes)"
-            }
             guard let present = present(m.id) else { return "  \(id)  not pulled  \(m.repo)\(mark)" }
             let size = Quantity.bytes(Int64(present.model.size + present.mmproj.size))
             return "  \(id)  present, \(size)  \(folder(m.id))\(mark)"

@@ -1,15 +1,11 @@
 /// The models lookd knows by name: a Hugging Face repo and revision holding a GGUF language model and
 /// its mmproj. The exact file names are read from the repo's listing when pulling (Q8_0 preferred,
-/// else Q4_K_M; the mmproj is the `mmproj*.gguf`). A model with no repo ships with lookd
-/// (`BundledModel`) and is never downloaded.
+/// else Q4_K_M; the mmproj is the `mmproj*.gguf`).
 public struct CatalogModel: Sendable, Equatable {
     public let id: String
     public let repo: String
     public let revision: String
     public let about: String
-
-    /// Whether it ships with lookd (no repo, no download).
-    public var isBundled: Bool { repo.isEmpty }
 }
 
 public enum ModelCatalog {
@@ -22,9 +18,6 @@ public enum ModelCatalog {
         CatalogModel(
             id: "minicpm-v-4.6", repo: "openbmb/MiniCPM-V-4.6-gguf", revision: "main",
             about: "MiniCPM-V 4.6, same family; runs on the pinned llama.cpp"),
-        CatalogModel(
-            id: "shapes-tiny", repo: "", revision: "",
-            about: "lookd's own tiny MiniCPM-V 4.7, in the repository: it sees only its synthetic world of shapes"),
         CatalogModel(
             id: "smolvlm2-2.2b", repo: "ggml-org/SmolVLM2-2.2B-Instruct-GGUF", revision: "main",
             about: "SmolVLM2 2.2B: small and quick on a CPU"),

@@ -19,7 +19,6 @@ public struct ModelPuller {
 
     public func pull(_ id: String) throws(PullError) -> ModelCache.Manifest {
         guard let entry = ModelCatalog.model(id) else { throw .unknownModel(id: id) }
-        guard !entry.isBundled else { throw .bundled(id: id) }
         if let present = cache.present(id) { return present }
         let listing = try downloader.listing(repo: entry.repo, revision: entry.revision, cache: cache.root)
         guard let (model, mmproj) = HubChoice.choose(listing) else { throw .noPair(repo: entry.repo, revision: entry.revision) }

@@ -1,8 +1,6 @@
 /// Why a model could not be pulled. Each sentence names the URL or file and the cache path.
 public enum PullError: Error, CustomStringConvertible, Equatable {
     case unknownModel(id: String)
-    /// It ships with lookd: there is nothing to pull.
-    case bundled(id: String)
     case unreachable(url: String, reason: String, cache: String)
     case http(url: String, status: Int, cache: String)
     case noPair(repo: String, revision: String)
@@ -17,8 +15,6 @@ public enum PullError: Error, CustomStringConvertible, Equatable {
         switch self {
         case .unknownModel(let id):
             return "There is no model \"\(id)\" in lookd's catalog; `lookd models` lists them."
-        case .bundled(let id):
-            return "\(id) ships with lookd (in its repository and install): there is nothing to pull; use --model \(id)."
         case .unreachable(let url, let reason, let cache):
             return
                 "Could not reach \(url) (\(reason)). The model is not in the cache (\(cache)); connect to the network, or copy the repo's language-model .gguf and its mmproj*.gguf into the model's folder there (\(cache)/<id>/)."

@@ -20,12 +20,6 @@ enum ModelChoice {
             throw usage("--model \(m) is a file: give its vision projector with --mmproj FILE.gguf too")
         case (nil, _?):
             throw usage("--mmproj needs --model FILE.gguf beside it")
-        case (let id?, nil) where BundledModel.named(id) != nil:
-            do throws(BundledModel.Missing) {
-                return try BundledModel.named(id)!.paths()
-            } catch {
-                throw CommandFailure(code: .modelFailed, message: "FAILED: \(error.description)")
-            }
         case (let id, nil):
             let manifest = try ModelsCommand.fetch(id ?? defaultID)
             return ModelCache().paths(manifest)

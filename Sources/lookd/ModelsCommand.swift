@@ -65,7 +65,6 @@ enum ModelsCommand {
             return try puller.pull(id)
         } catch {
             if case .unknownModel = error { throw CommandFailure(code: .usage, message: error.description) }
-            if case .bundled = error { throw CommandFailure(code: .usage, message: error.description) }
             throw CommandFailure(code: .modelFailed, message: "FAILED: \(error)")
         }
     }
