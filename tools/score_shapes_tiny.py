@@ -1,16 +1,15 @@
 #!/usr/bin/env python3
-"""Scores shapes-tiny through lookd itself (the real engine on the committed Q8_0 pair): stills and a
-clip drawn here from generators the training never used (other seeds, other sizes), asked as a user
-asks. tools/score-shapes-tiny runs it.
+"""Scores a shapes-tiny pair through lookd itself (the real engine on the GGUF pair): stills drawn
+here from generators the training never used (other seeds, other sizes), asked as a user asks.
+tools/score-shapes-tiny runs it (lookd eval on examples/shapes.mp4 scores a clip).
 
 - yes/no: `lookd watch --source FOLDER` (a photo folder, the next still every frame, constrained
   answers) with the twenty phrases of the world split over three rules files: every still is asked
   about every phrase; accuracy over all answers, and recall of the things that are there;
 - boxes: `lookd ask STILL "Detect <thing> in the picture and output its bounding box."` for a thing
-  of each still; IoU with the truth (median, and the share at 0.5 or more);
-- a clip: `lookd eval` on a clip of random tracks, its truth from the generator.
+  of each still; IoU with the truth (median, and the share at 0.5 or more).
 
-Usage: score_shapes_tiny.py LOOKD OUT_DIR [--stills N] [--seed N]
+Usage: score_shapes_tiny.py LOOKD OUT_DIR --model MODEL.gguf --mmproj MMPROJ.gguf [--stills N] [--seed N]
 """
 import argparse
 import json
@@ -37,8 +36,10 @@ def main():
     ap.add_argument("out")
     ap.add_argument("--stills", type=int, default=200)
     ap.add_argument("--seed", type=int, default=777)
+    ap.add_argument("--model", required=True)
+    ap.add_argument("--mmproj", required=True)
     a = ap.parse_args()
-    model = ["--model", "shapes-tiny"]
+    model = ["--model", a.model, "--mmproj", a.mmproj]
     os.makedirs(a.out, exist_ok=True)
     rng = np.random.default_rng(a.seed)
     stills = os.path.join(a.out, "stills")
