@@ -52,6 +52,7 @@ public final class LlamaEngine: VisionLanguageModel, @unchecked Sendable {
         self.pair = pair
         let projector = pair.projector
         var wantsCanvas = false
+        if let problem = pair.widthProblem { throw .projectorMismatch(model: modelPath, mmproj: mmprojPath, reason: problem) }
         switch pair.verdict {
         case .cannotRun(let reason): throw .pairCannotRun(reason: reason)
         case .canvas: wantsCanvas = true

@@ -62,20 +62,26 @@ public struct ModelPair: Sendable {
             .sorted().map { ($0, Self.show(model.values[$0]!)) }
     }
 
+    /// Why the mmproj's pictures do not fit the language model, from the headers: the mmproj hands
+    /// it pictures as wide as its projection, which must be the model's width (the check a load makes).
+    public var widthProblem: String? { Self.widthProblem(model: model, mmproj: mmproj) }
+
+    static func widthProblem(model: GGUFMetadata, mmproj: GGUFMetadata) -> String? {
+        let arch = model.string("general.architecture") ?? "unknown"
+        guard let projection = mmproj.integer("clip.vision.projection_dim"), let width = model.integer("\(arch).embedding_length"),
+            projection != width
+        else { return nil }
+        return "it gives pictures \(projection) wide, and the language model takes \(width)"
+    }
+
     private static func decide(model: GGUFMetadata, modelPath: String, mmproj: GGUFMetadata, patched: Bool) -> Verdict {
         let arch = model.string("general.architecture") ?? "unknown"
         let projector = mmproj.string("clip.projector_type") ?? mmproj.string("clip.vision.projector_type")
         let prefix = "\(arch).rope."
         let slotKeys = model.values.keys.filter { $0.hasPrefix(prefix) && $0.contains("time_slot") }.sorted()
         let orderKey = prefix + "section_order"
-        // The mmproj hands the language model pictures as wide as its projection: they must match
-        // (the check the engine makes when it loads the pair, made here from the headers).
-        if let projection = mmproj.integer("clip.vision.projection_dim"), let width = model.integer("\(arch).embedding_length"),
-            projection != width
-        {
-            return .cannotRun(
-                "the mmproj gives the language model pictures \(projection) wide, but \(modelPath) takes \(width): "
-                    + "use the mmproj published with that model")
+        if let problem = widthProblem(model: model, mmproj: mmproj) {
+            return .cannotRun("the mmproj does not fit \(modelPath): \(problem); use the mmproj published with that model")
         }
         guard projector == canvasProjector else {
             // A 4.7 language model beside another projector: its file asks for canvas positions, which

@@ -31,6 +31,7 @@ final class WatchdogTests: XCTestCase {
             clock: MonotonicClock())
         try service.start(events: NoEvents())
         defer { service.stop() }
+        service.receive(.watching(WatchSnapshot(rows: [], rulesSource: "inline")))
         service.receive(.waiting(LoopWait("the model's answer", atMost: 1.2)))
         Thread.sleep(forTimeInterval: 1.0)
         let during = notifier.pings

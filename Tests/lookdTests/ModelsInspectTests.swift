@@ -49,7 +49,7 @@ final class ModelsInspectTests: XCTestCase {
             models.appendingPathComponent("tiny-minicpmv-wide-Q8_0.gguf").path, models.appendingPathComponent("tiny-minicpmv-mmproj-Q8_0.gguf").path,
         ])
         XCTAssertEqual(wide.status, 6, wide.stderr)
-        XCTAssertTrue(wide.stdout.contains("pictures 64 wide, but"), wide.stdout)
+        XCTAssertTrue(wide.stdout.contains("gives pictures 64 wide, and the language model takes 128"), wide.stdout)
     }
 
     func testBadInputIsRefusedInASentence() throws {
