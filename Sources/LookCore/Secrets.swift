@@ -19,11 +19,13 @@ public enum Secrets {
     }
 
     /// Whether a path segment looks like a secret: a webhook's token in its path (Slack's
-    /// `/services/T…/B…/SECRET`, Discord's `/api/webhooks/ID/TOKEN`): at least 16 letters, digits,
-    /// `-` or `_`, with both letters and digits.
+    /// `/services/T…/B…/SECRET`, Discord's `/api/webhooks/ID/TOKEN`): at least 20 letters, digits,
+    /// `-` or `_`, with upper and lower case and digits, and at most two `-` or `_` (a name such as
+    /// `MiniCPM-V-4_7-1B-gguf` is words, not a token).
     static func isSecret(pathSegment s: Substring) -> Bool {
-        guard s.count >= 16, s.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else { return false }
-        return s.contains(where: \.isLetter) && s.contains(where: \.isNumber)
+        guard s.count >= 20, s.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else { return false }
+        return s.contains(where: \.isUppercase) && s.contains(where: \.isLowercase) && s.contains(where: \.isNumber)
+            && s.filter({ $0 == "-" || $0 == "_" }).count <= 2
     }
 
     /// Whether an environment variable holds a secret: lookd's own (`LOOKD_MQTT_PASSWORD`,

@@ -101,6 +101,8 @@ final class HardeningTests: XCTestCase {
         let json = JSON.object([("source", .string("rtsp://admin:hunter2@cam/1"))]).text()
         XCTAssertFalse(json.contains("hunter2"), json)
         XCTAssertEqual(Secrets.masked(url: "https://example.com/a/b?x=1"), "https://example.com/a/b?x=1", "nothing secret: unchanged")
+        let repo = "https://huggingface.co/openbmb/MiniCPM-V-4_7-1B-gguf/resolve/main/MiniCPM-V-4_7-1B-Q8_0.gguf"
+        XCTAssertEqual(Secrets.masked(url: repo), repo, "a repo's name is no token")
         let lines = CollectedLines()
         let log = Log(threshold: .debug, journal: true, clearsLine: false) { lines.add($0) }
         log.error("the camera rtsp://admin:hunter2@cam/1 is lost")
