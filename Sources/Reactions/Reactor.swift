@@ -103,7 +103,7 @@ public final class Reactor: ReactionPerformer, @unchecked Sendable {
                 lines.append(line)
                 if lines.count > 3 { lines.removeFirst(lines.count - 3) }
             }
-            log.notice("log: \(line)")
+            // The fire's own journal line carries it: one line a fire, as the service promises.
             return ReactionResult(performed: true, shown: "log", note: line)
         case .sound(let sound):
             return play(sound.rawValue, fire: fire, condition: condition, shown: sound.rawValue)

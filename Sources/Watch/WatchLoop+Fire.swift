@@ -33,7 +33,8 @@ extension WatchLoop {
             fire.confirmed = "\(agreeing) of \(state.recent.count)"
         }
         events.emit(.fired(fire, rule: rule, count: rule.reaction.isCount ? reactor.count(for: rule.condition) : nil))
-        let outcome = result.outcome
+        // A log: rule's line is in the fire's line (one journal line a fire).
+        let outcome = rule.reaction == .log ? "log: \(result.note ?? "")" : result.outcome
         Log.shared.notice("fire: \(rule.condition) → \(rule.reaction.name) (frame \(index); \(outcome))")
         guard case .effect(let effect, _) = rule.reaction else { return fire }
         let hold = EffectHold(source: source, clock: clock, seconds: config.hold)

@@ -15,7 +15,8 @@ final class ReactorTests: XCTestCase {
         XCTAssertEqual(reactor.count(for: "a sign"), 2)
         for i in 1...4 { _ = reactor.perform(.log, condition: "visitor \(i)", fire: i, at: Date()) }
         XCTAssertEqual(reactor.latestLines, ["14:03:27 visitor 2", "14:03:27 visitor 3", "14:03:27 visitor 4"])
-        XCTAssertEqual(lines.all.last, "<5>log: 14:03:27 visitor 4\n")
+        XCTAssertEqual(reactor.perform(.log, condition: "visitor 5", fire: 5, at: Date()).note, "14:03:27 visitor 5")
+        XCTAssertEqual(lines.all, [], "no journal line of its own: the fire's line carries it")
     }
 
     /// `say: "{description}"`: nothing is spoken at the fire; the line is spoken, filled in, once the
