@@ -55,6 +55,8 @@ public final class ServiceOutput: WatchOutput, @unchecked Sendable {
     private var latest: WatchSnapshot?
     private var ticker: Thread?
     private let tickerStop = OnceFlag()
+    /// Events from the loop and from a live source's thread are taken one at a time.
+    private let receiving = NSLock()
 
     init(
         statusPath: String?, source: String, eventsPath: String?, notifier: any ServiceNotifier, clock: any Clock,
@@ -106,6 +108,12 @@ public final class ServiceOutput: WatchOutput, @unchecked Sendable {
         lock.withLock {
             if case .waiting(let wait) = event { liveness.waiting(wait, at: clock.now()) } else { liveness.beat(at: clock.now()) }
         }
+        // A lost camera's events come from the source's own thread: one event at a time.
+        receiving.withLock { take(event) }
+    }
+
+    /// The status and the notifications an event brings.
+    private func take(_ event: WatchEvent) {
         switch event {
         case .ready(let engine, _, _): self.engine = engine
         case .watching(let snapshot):
