@@ -23,7 +23,10 @@ public enum VLMError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case .fileMissing(let role, let path):
-            return "The \(role) file \(path) does not exist. Check the path, or run `lookd pull` to download the model."
+            // A script is the user's own file: pulling a model does not make it.
+            return role == "script"
+                ? "The script file \(path) does not exist. Check the path (script:FILE names a file of answers, a line a frame)."
+                : "The \(role) file \(path) does not exist. Check the path, or run `lookd pull` to download the model."
         case .notAFile(let role, let path):
             return "The \(role) \(path) is a folder, a device or a pipe, not a GGUF file. Give the path of the .gguf file."
         case .unreadable(let role, let path):

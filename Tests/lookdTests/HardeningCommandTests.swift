@@ -26,6 +26,15 @@ final class HardeningCommandTests: XCTestCase {
         XCTAssertFalse(r.stdout.contains("hunter2") || r.stdout.contains("k2"), r.stdout)
     }
 
+    /// A missing script is the user's own file: no advice to pull a model.
+    func testAMissingScriptSaysWhatAScriptIs() throws {
+        let r = try Subprocess.run(
+            Fixtures.lookd, ["watch", "--source", path("none.mp4"), "--rules", "a cat=log", "--model", "script:" + path("nope.txt")])
+        XCTAssertNotEqual(r.status, 0)
+        XCTAssertTrue(r.stderr.contains("The script file \(path("nope.txt")) does not exist"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("lookd pull"), r.stderr)
+    }
+
     /// A report in a folder that is not there is refused before the watch, and no folder is made.
     func testEvalRefusesAReportInAMissingFolder() throws {
         try "rules:\n  - when: a cat\n    log: true\n".write(toFile: path("r.yaml"), atomically: true, encoding: .utf8)
