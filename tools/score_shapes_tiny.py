@@ -95,7 +95,7 @@ def main():
         truth = W.per_mille(scene, W.visible_box(scene, thing))
         if len(nums) == 4:
             x1, y1, x2, y2 = nums
-            ious.append(iou((min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2)), truth))
+            ious.append(W.iou((min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2)), truth))
         else:
             ious.append(0.0)
     ious.sort()
@@ -117,13 +117,6 @@ def events(path):
             except json.JSONDecodeError:
                 pass
     return out
-
-
-def iou(a, b):
-    w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    u = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - w * h
-    return w * h / u if u > 0 else 0.0
 
 
 if __name__ == "__main__":

@@ -147,18 +147,21 @@ def tight_box(thing: Thing):
     return (min(xs), min(ys), max(xs), max(ys))
 
 
-def render(scene: Scene) -> Image.Image:
-    img = Image.fromarray(background(scene))
+def draw_things(img: Image.Image, scene: Scene, fill) -> Image.Image:
+    """Draws the scene's things on `img` in order, each in `fill(thing)`."""
     draw = ImageDraw.Draw(img)
     for t in scene.things:
-        fill = COLOURS[t.colour]
         if t.shape == "ball":
-            draw.ellipse(t.box, fill=fill)
+            draw.ellipse(t.box, fill=fill(t))
         elif t.shape == "square":
-            draw.rectangle(t.box, fill=fill)
+            draw.rectangle(t.box, fill=fill(t))
         else:
-            draw.polygon(polygon(t), fill=fill)
+            draw.polygon(polygon(t), fill=fill(t))
     return img
+
+
+def render(scene: Scene) -> Image.Image:
+    return draw_things(Image.fromarray(background(scene)), scene, lambda t: COLOURS[t.colour])
 
 
 KINDS = [(c, s) for c in COLOURS for s in SHAPES]
@@ -166,16 +169,7 @@ KINDS = [(c, s) for c in COLOURS for s in SHAPES]
 
 def label_map(scene: Scene) -> np.ndarray:
     """Each pixel's thing as a class (1 + its index in KINDS; 0: the background), drawn as `render` draws."""
-    img = Image.new("L", scene.size, 0)
-    draw = ImageDraw.Draw(img)
-    for t in scene.things:
-        k = 1 + KINDS.index((t.colour, t.shape))
-        if t.shape == "ball":
-            draw.ellipse(t.box, fill=k)
-        elif t.shape == "square":
-            draw.rectangle(t.box, fill=k)
-        else:
-            draw.polygon(polygon(t), fill=k)
+    img = draw_things(Image.new("L", scene.size, 0), scene, lambda t: 1 + KINDS.index((t.colour, t.shape)))
     return np.asarray(img)
 
 
@@ -305,6 +299,14 @@ def phrases_for(rng: np.random.Generator, scene: Scene, n: int) -> list:
         if p not in out:
             out.append(p)
     return out
+
+
+def iou(a, b) -> float:
+    """Intersection over union of two boxes (x1, y1, x2, y2)."""
+    w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    u = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - w * h
+    return w * h / u if u > 0 else 0.0
 
 
 # --- clips: things that enter, move and leave -------------------------------------------------------

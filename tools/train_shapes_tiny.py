@@ -349,13 +349,6 @@ def yes_no(enc, model, layouts, feats, sizes, prompts, truths):
     return out
 
 
-def iou(a, b):
-    w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    u = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - w * h
-    return w * h / u if u > 0 else 0.0
-
-
 def parse_box(text):
     import re
     nums = [float(x) for x in re.findall(r"\d+(?:\.\d+)?", text)[:4]]
@@ -410,7 +403,7 @@ def measure(model, enc, seed: int, count: int):
         for k, p, text in zip(have, picked, boxes):
             got = parse_box(text)
             truth = W.per_mille(scenes[k], W.visible_box(scenes[k], scenes[k].find(p)))
-            ious.append(iou(got, truth) if got else 0.0)
+            ious.append(W.iou(got, truth) if got else 0.0)
         answers = greedy(enc, model, shown, [W.cell_question(p) for p in picked], 3)
         cells += [a.strip()[:1] == str(W.cell_of(scenes[k], p)) for k, p, a in zip(have, picked, answers)]
         answers = greedy(enc, model, shown, [W.words_question(p) for p in picked], 4)
