@@ -84,9 +84,9 @@ public enum Tuning {
             return Trial(settings: settings, cooldown: cooldown, score: score)
         }
         return trials.enumerated().sorted { a, b in
-            if a.element.errors != b.element.errors { return a.element.errors < b.element.errors }
-            let da = a.element.score.medianDelay ?? .infinity, db = b.element.score.medianDelay ?? .infinity
-            if abs(da - db) > 1e-9 { return da < db }
+            // Better first (fewer errors, then a shorter delay), then closer to the rule's own, then as tried.
+            if isBetter(a.element, than: b.element) { return true }
+            if isBetter(b.element, than: a.element) { return false }
             let na = distance(a.element, from: base, cooldown: cooldown), nb = distance(b.element, from: base, cooldown: cooldown)
             if na != nb { return na < nb }
             return a.offset < b.offset
