@@ -81,18 +81,27 @@ public enum SafeFile {
     /// Refuses `path` when it is a symbolic link that neither this user nor root owns (nor is any link
     /// on its way there, up to the link's target).
     public static func checkLink(_ path: String) throws(Failure) {
+        let end = try followLinks(path) { owner throws(Failure) in
+            guard owner == geteuid() || owner == 0 else {
+                throw Failure(
+                    path: path, reason: "it is a symbolic link owned by another user (uid \(owner)); lookd writes through no one else's link")
+            }
+        }
+        if end == nil { throw Failure(path: path, reason: "its symbolic links go round in a loop") }
+    }
+
+    /// Follows `path`'s symbolic links, at most 40, handing `visit` each link's owner; where they end
+    /// (the path itself when it is no link), or nil when they go on past 40.
+    private static func followLinks(_ path: String, visit: (uid_t) throws(Failure) -> Void = { _ in }) throws(Failure) -> String? {
         var current = path
         for _ in 0..<40 {
             var st = stat()
-            guard lstat(current, &st) == 0, st.st_mode & S_IFMT == S_IFLNK else { return }
-            guard st.st_uid == geteuid() || st.st_uid == 0 else {
-                throw Failure(
-                    path: path, reason: "it is a symbolic link owned by another user (uid \(st.st_uid)); lookd writes through no one else's link")
-            }
-            guard let next = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else { return }
+            guard lstat(current, &st) == 0, st.st_mode & S_IFMT == S_IFLNK else { return current }
+            try visit(st.st_uid)
+            guard let next = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else { return current }
             current = next.hasPrefix("/") ? next : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(next)
         }
-        throw Failure(path: path, reason: "its symbolic links go round in a loop")
+        return nil
     }
 
     /// Opens `path` to append to it (creating it, mode 0644), under the same rules for links: for
@@ -148,12 +157,5 @@ public enum SafeFile {
     }
 
     /// Where a link that points at nothing leads (a path itself when it is no link).
-    private static func danglingTarget(_ path: String) -> String {
-        var current = path
-        for _ in 0..<40 {
-            guard let next = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else { return current }
-            current = next.hasPrefix("/") ? next : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(next)
-        }
-        return current
-    }
+    private static func danglingTarget(_ path: String) -> String { ((try? followLinks(path)) ?? nil) ?? path }
 }
