@@ -10,7 +10,11 @@ final class ToolsTests: XCTestCase {
     private var scripts: [String] {
         let tools = Fixtures.root.appendingPathComponent("tools").path
         return ((try? FileManager.default.contentsOfDirectory(atPath: tools)) ?? []).sorted().map { (tools as NSString).appendingPathComponent($0) }
-            .filter { FileManager.default.isExecutableFile(atPath: $0) && !$0.hasSuffix("/patches") && !$0.hasSuffix("/lib") }
+            .filter { path in
+                var isFolder: ObjCBool = false
+                return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && !isFolder.boolValue
+                    && FileManager.default.isExecutableFile(atPath: path)
+            }
     }
 
     private func treeState() throws -> String {
