@@ -10,6 +10,13 @@ public final class Downloader: @unchecked Sendable {
         public var bytes: Int64
         public var total: Int64?
         public var bytesPerSecond: Double
+
+        public init(file: String, bytes: Int64, total: Int64?, bytesPerSecond: Double) {
+            self.file = file
+            self.bytes = bytes
+            self.total = total
+            self.bytesPerSecond = bytesPerSecond
+        }
     }
 
     public let endpoint: String

@@ -11,7 +11,13 @@ extension ModelCache {
             let mark = m.id == ModelCatalog.defaultID ? " (default)" : ""
             guard let present = present(m.id) else { return "  \(id)  not pulled  \(m.repo)\(mark)" }
             let size = Quantity.bytes(Int64(present.model.size + present.mmproj.size))
-            return "  \(id)  present, \(size)  \(folder(m.id))\(mark)"
+            let tower: String
+            switch VisionCopies(cache: self).state(of: paths(present).mmproj, choice: .default) {
+            case .asPublished: tower = "tower as published"
+            case .copy: tower = "q8_0 tower made"
+            case .toMake: tower = "q8_0 tower made on first load"
+            }
+            return "  \(id)  present, \(size), \(tower)  \(folder(m.id))\(mark)"
         }
     }
 }

@@ -5,7 +5,7 @@ extension ModelPair {
     /// What `lookd models inspect` prints: what each file is, the keys that decide how lookd runs
     /// the pair, the chat template's thinking switch, and the verdict. Made to be pasted into a bug
     /// report, so it names this llama.cpp build too.
-    public func report() -> String {
+    public func report(copies: VisionCopies = VisionCopies()) -> String {
         var lines = ["Language model  \(modelPath)"]
         lines += Self.describe(model, path: modelPath, kind: architecture)
         if let context = model.integer("\(architecture).context_length") { lines.append("  context         \(context) tokens (trained)") }
@@ -19,9 +19,19 @@ extension ModelPair {
         lines.append("Vision projector  \(mmprojPath)")
         lines += Self.describe(mmproj, path: mmprojPath, kind: "projector \(projector ?? "unknown")")
         if let size = mmproj.integer("clip.vision.image_size") { lines.append("  image size      \(size) px") }
+        lines.append("  vision tower    " + Self.tower(copies.state(of: mmprojPath, choice: .default), published: mmproj.mostWeights))
         lines.append("llama.cpp       \(LlamaEngine.build)")
         lines.append("Verdict: \(verdictSentence)")
         return lines.joined(separator: "\n")
+    }
+
+    /// Which weights the tower runs by default (`--vision-weights q8_0`), and where they are.
+    static func tower(_ state: VisionCopies.State, published: String) -> String {
+        switch state {
+        case .asPublished: return "\(published), as published (nothing in it to make int8)"
+        case .copy(let path): return "q8_0, lookd's copy \(path) (\(published) as published: --vision-weights f16)"
+        case .toMake(let path): return "q8_0, lookd's copy, made on the first load at \(path) (\(published) as published: --vision-weights f16)"
+        }
     }
 
     /// The verdict as one line: "runs natively", "runs as MiniCPM-V 4.7 (…)", or "cannot run: …".

@@ -40,6 +40,13 @@ public struct ModelPuller {
         }
         let manifest = ModelCache.Manifest(id: id, repo: entry.repo, revision: entry.revision, model: files[0], mmproj: files[1])
         do { try cache.write(manifest) } catch { throw .disk(file: dir, reason: error.localizedDescription) }
+        makeVisionCopy(cache.paths(manifest).mmproj)
         return manifest
+    }
+
+    /// The int8 tower's copy, made now so the first watch does not wait for it (its progress goes
+    /// where the download's went). When it cannot be made, the first load tries again and says why.
+    private func makeVisionCopy(_ mmproj: String) {
+        _ = VisionCopies(cache: cache).tower(for: mmproj, choice: .q8_0, progress: downloader.progress)
     }
 }

@@ -9,6 +9,8 @@ public struct AskRecord {
     public let engine: String
     public let model: String
     public let mmproj: String
+    /// The weights the vision tower ran (`q8_0`, `f16`, …); nil for a remote engine.
+    public let visionWeights: String?
     public let photoDecodeSeconds: Double
     public let engineReadySeconds: Double
     public let readySeconds: Double
@@ -22,6 +24,7 @@ public struct AskRecord {
 
     public init(
         question: String, photo: String, photoSize: [Int], engine: String, model: String, mmproj: String,
+        visionWeights: String? = nil,
         photoDecodeSeconds: Double, engineReadySeconds: Double, readySeconds: Double, generation: Generation,
         answerShown: String, numbersLine: String, footer: String, maxTokens: Int, then: JSON? = nil
     ) {
@@ -31,6 +34,7 @@ public struct AskRecord {
         self.engine = engine
         self.model = model
         self.mmproj = mmproj
+        self.visionWeights = visionWeights
         self.photoDecodeSeconds = photoDecodeSeconds
         self.engineReadySeconds = engineReadySeconds
         self.readySeconds = readySeconds
@@ -54,6 +58,7 @@ public struct AskRecord {
                 ("engine", .string(engine)),
                 ("model", .string(model)),
                 ("mmproj", .string(mmproj)),
+                ("vision_weights", visionWeights.map { .string($0) } ?? .null),
                 ("photo_decode_s", .number(photoDecodeSeconds, places: 4)),
                 ("engine_ready_s", .number(engineReadySeconds, places: 4)),
                 ("t_ready_s", .number(readySeconds, places: 4)),

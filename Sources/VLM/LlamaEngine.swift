@@ -10,6 +10,9 @@ public final class LlamaEngine: VisionLanguageModel, @unchecked Sendable {
         public var contextSize: Int = 4096
         /// Threads for decoding and the vision tower (default: one a physical core).
         public var threads: Int = CPUCores.physical()
+        /// The vision tower's weights: lookd's int8 copy (the caller makes it: VisionCopies) or the
+        /// mmproj as published.
+        public var visionWeights = VisionWeights.default
         /// Prompt tokens read per `llama_decode`.
         public var batchSize: Int = 512
         /// Test hook: leave a MiniCPM-V 4.7 language model's time slot as its file has it (the tests
@@ -20,6 +23,10 @@ public final class LlamaEngine: VisionLanguageModel, @unchecked Sendable {
 
     public let modelPath: String
     public let mmprojPath: String
+    /// The file the vision tower runs: the mmproj, or lookd's Q8_0 copy of it.
+    public let towerPath: String
+    /// The type most of the tower's weights are (`q8_0`, `f16`, …).
+    public let visionWeights: String
     public let options: Options
     public var engineName: String { "llama.cpp · \((modelPath as NSString).lastPathComponent)" }
     /// Seconds the load took.
@@ -42,14 +49,18 @@ public final class LlamaEngine: VisionLanguageModel, @unchecked Sendable {
     /// The llama.cpp this lookd was built with, and its compute backends.
     public static var build: String { LlamaRuntime.build }
 
-    /// Loads both files, or says in a sentence why not.
-    public init(modelPath: String, mmprojPath: String, options: Options = Options()) throws(VLMError) {
+    /// Loads both files, or says in a sentence why not. `towerPath`: the file the vision tower loads
+    /// instead of `mmprojPath`, lookd's Q8_0 copy of it (VisionQuantizer); the records still name
+    /// `mmprojPath`, and `visionWeights` says which weights the tower runs.
+    public init(modelPath: String, mmprojPath: String, towerPath: String? = nil, options: Options = Options()) throws(VLMError) {
         let started = MonotonicClock().now()
         self.modelPath = modelPath
         self.mmprojPath = mmprojPath
+        self.towerPath = towerPath ?? mmprojPath
         self.options = options
         let pair = try Self.checkFiles(model: modelPath, mmproj: mmprojPath)
         self.pair = pair
+        visionWeights = towerPath.flatMap { try? GGUFMetadata.read(path: $0).mostWeights } ?? pair.mmproj.mostWeights
         let projector = pair.projector
         var wantsCanvas = false
         if let problem = pair.widthProblem { throw .projectorMismatch(model: modelPath, mmproj: mmprojPath, reason: problem) }
@@ -62,7 +73,7 @@ public final class LlamaEngine: VisionLanguageModel, @unchecked Sendable {
         LlamaRuntime.clearRecent()
         let model = try LlamaModel(path: modelPath, timeSlot: wantsCanvas && options.suppliesTimeSlot ? 3 : nil)
         let context = try LlamaContext(model: model, path: modelPath, options: options)
-        let vision = try VisionContext(mmproj: mmprojPath, model: model, modelPath: modelPath, projector: projector, threads: options.threads)
+        let vision = try VisionContext(mmproj: self.towerPath, model: model, modelPath: modelPath, projector: projector, threads: options.threads)
         let vocab = llama_model_get_vocab(model.pointer)!
         canvas =
             wantsCanvas

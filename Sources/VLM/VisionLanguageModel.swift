@@ -82,7 +82,10 @@ extension VisionLanguageModel {
     /// The files the model runs from, as the records name them (`model` and `mmproj`, or `script`).
     public var recordFiles: JSON {
         switch self {
-        case let engine as LlamaEngine: return .object([("model", .string(engine.modelPath)), ("mmproj", .string(engine.mmprojPath))])
+        case let engine as LlamaEngine:
+            return .object(
+                [("model", .string(engine.modelPath)), ("mmproj", .string(engine.mmprojPath)), ("vision_weights", .string(engine.visionWeights))]
+                    + (engine.towerPath == engine.mmprojPath ? [] : [("vision_copy", .string(engine.towerPath))]))
         case let script as ScriptedModel: return .object([("script", .string(script.path))])
         default: return .null
         }

@@ -8,6 +8,7 @@ import VLM
 enum AskCommand {
     static let valued: Set<String> = [
         "model", "mmproj", "tokens", "json", "context", "threads", "then", "engine", "jpeg-quality", "first-token-timeout", "engine-tries",
+        "vision-weights",
     ]
     static let switches: Set<String> = ["plain", "encode-again"]
 
@@ -34,6 +35,7 @@ enum AskCommand {
           --json FILE           write a record of the question and answer as JSON
           --context N           the context length in tokens (default 4096)
           --threads N           CPU threads (default: one a physical core)
+        \(VisionWeights.help)
           --plain               no Markdown rendering, even on a terminal
           --then "QUESTION"     a follow-up question about the same photo: a new session on the photo as
                                 already encoded (as watch asks where a thing is), answered after the first
@@ -106,7 +108,8 @@ enum AskCommand {
             let record = AskRecord(
                 question: question, photo: photo, photoSize: [image.width, image.height], engine: engine.engineName,
                 model: (engine as? LlamaEngine)?.modelPath ?? remote?.settings.model ?? "",
-                mmproj: (engine as? LlamaEngine)?.mmprojPath ?? "", photoDecodeSeconds: photoSeconds,
+                mmproj: (engine as? LlamaEngine)?.mmprojPath ?? "", visionWeights: (engine as? LlamaEngine)?.visionWeights,
+                photoDecodeSeconds: photoSeconds,
                 engineReadySeconds: (engine as? LlamaEngine)?.loadSeconds ?? 0, readySeconds: readySeconds, generation: generation,
                 answerShown: render.shown, numbersLine: numbers, footer: engine.place, maxTokens: maxTokens, then: followUp)
             do throws(SafeFile.Failure) {

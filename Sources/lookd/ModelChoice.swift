@@ -26,20 +26,25 @@ enum ModelChoice {
         }
     }
 
-    /// `--context` and `--threads`, checked before any model is pulled or loaded (bad usage, exit 2).
+    /// `--context`, `--threads` and `--vision-weights`, checked before any model is pulled or loaded
+    /// (bad usage, exit 2).
     static func options(_ args: Arguments) throws(CommandFailure) -> LlamaEngine.Options {
         var options = LlamaEngine.Options()
+        do { options.visionWeights = try VisionWeights(option: args.value("vision-weights")) } catch { throw usage(error.text) }
         options.contextSize = try args.integer("context", default: options.contextSize, in: 512...262_144)
         options.threads = try args.integer("threads", default: options.threads, in: 1...256)
         return options
     }
 
-    /// Loads the engine, or a `FAILED` sentence with the reason.
+    /// Loads the engine (the tower's int8 copy made first, unless `--vision-weights f16`), or a
+    /// `FAILED` sentence with the reason.
     static func load(_ args: Arguments) throws(CommandFailure) -> LlamaEngine {
         let options = try options(args)
         let (model, mmproj) = try paths(args)
+        let (tower, problem) = VisionCopies().tower(for: mmproj, choice: options.visionWeights, progress: PullProgress().report)
+        if let problem { Terminal.err("lookd: the vision tower's Q8_0 copy could not be made (\(problem)); it runs the mmproj as published") }
         do {
-            return try LlamaEngine(modelPath: model, mmprojPath: mmproj, options: options)
+            return try LlamaEngine(modelPath: model, mmprojPath: mmproj, towerPath: tower, options: options)
         } catch {
             throw CommandFailure(code: .modelFailed, message: "FAILED: \(error)")
         }

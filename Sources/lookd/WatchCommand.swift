@@ -49,6 +49,7 @@ enum WatchCommand {
           --tokens N            the most answer tokens per frame (default: 4 a rule and 8 more, at least 32)
           --context N           the model's context length in tokens (default 4096)
           --threads N           CPU threads for the model (default: one a physical core)
+        \(VisionWeights.help)
           --cooldown S          seconds after a fire in which the rule does not fire again (default 3)
           --describe            one sentence about each fire's frame, after the fire (as a rule's describe: does)
           --describe-tokens N   a description's most answer tokens (default 40); say: "{description}" speaks it

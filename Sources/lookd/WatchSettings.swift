@@ -14,7 +14,7 @@ enum WatchSettings {
     static let valued: Set<String> = [
         "source", "rules", "model", "mmproj", "cooldown", "tokens", "seconds", "delay",
         "trigger", "pace", "every", "hold", "photo-seconds", "size", "frames", "log", "record",
-        "truth", "context", "threads", "cells", "effects", "status", "camera-size", "gate", "gate-threshold", "gate-fps",
+        "truth", "context", "threads", "vision-weights", "cells", "effects", "status", "camera-size", "gate", "gate-threshold", "gate-fps",
         "gate-max", "gate-mask", "constrain", "snapshots", "keep-snapshots", "name", "mqtt", "mqtt-discovery", "mqtt-queue",
         "run-timeout", "post-timeout", "http", "http-token", "http-token-file", "engine", "jpeg-quality", "first-token-timeout", "engine-tries",
         "describe-tokens", "describe-timeout", "state",

@@ -1,0 +1,98 @@
+import Foundation
+import TestFixtures
+import TestSupport
+import XCTest
+
+/// `--vision-weights`: the int8 tower is made once, at pull (or at the first load of a local
+/// `--mmproj`), into the model cache and never beside the user's file; ask and watch use it by
+/// default and name it in their records; `f16` runs the file as published; a changed source is
+/// copied again.
+final class VisionWeightsCommandTests: XCTestCase {
+    private func copies(_ cache: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: cache + "/vision-q8_0")) ?? []).sorted()
+    }
+
+    private func weights(_ json: String) throws -> String? {
+        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any]
+        return object?["vision_weights"] as? String
+    }
+
+    func testThePulledModelsTowerIsMadeOnceUsedByDefaultAndMadeAgainWhenItChanges() throws {
+        let hub = try HubServer(files: ["MiniCPM-V-4.7-1B-Q8_0.gguf": Fixtures.model47, "mmproj-model-f16.gguf": Fixtures.mmproj47])
+        let dir = try Fixtures.scratch()
+        let cache = dir.appendingPathComponent("cache").path
+        let env = ["HF_ENDPOINT": hub.endpoint, "LOOKD_MODELS": cache, "GGML_NO_BACKTRACE": "1"]
+        let pull = try Subprocess.run(Fixtures.lookd, ["pull", "minicpm-v-4.7-1b"], environment: env)
+        XCTAssertEqual(pull.status, 0, pull.stderr)
+        XCTAssertTrue(pull.stderr.contains("mmproj-model-f16.gguf → Q8_0 tower (made once): 100%"), pull.stderr)
+        XCTAssertEqual(copies(cache).count, 1, "\(copies(cache))")
+        XCTAssertTrue(copies(cache).allSatisfy { $0.hasPrefix("mmproj-model-f16-") && $0.hasSuffix("-Q8_0.gguf") })
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: cache + "/minicpm-v-4.7-1b").filter { $0.hasSuffix(".gguf") && !$0.hasPrefix(".") }
+                .sorted(),
+            ["MiniCPM-V-4.7-1B-Q8_0.gguf", "mmproj-model-f16.gguf"], "nothing beside the pair")
+
+        let models = try Subprocess.run(Fixtures.lookd, ["models"], environment: env)
+        XCTAssertTrue(models.stdout.contains("q8_0 tower made"), models.stdout)
+        let inspect = try Subprocess.run(Fixtures.lookd, ["models", "inspect", "minicpm-v-4.7-1b"], environment: env)
+        XCTAssertTrue(inspect.stdout.contains("vision tower    q8_0, lookd's copy \(cache)/vision-q8_0/"), inspect.stdout)
+
+        let photo = dir.appendingPathComponent("p.png").path
+        try TestMedia.photo(photo, width: 64, height: 64)
+        let ask = ["ask", photo, "What?", "--model", "minicpm-v-4.7-1b", "--tokens", "2", "--json"]
+        let first = try Subprocess.run(Fixtures.lookd, ask + [dir.appendingPathComponent("a.json").path], environment: env)
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertFalse(first.stderr.contains("Q8_0 tower"), "made at pull, not again: \(first.stderr)")
+        XCTAssertEqual(try weights(dir.appendingPathComponent("a.json").path), "q8_0")
+
+        let published = try Subprocess.run(
+            Fixtures.lookd, ask + [dir.appendingPathComponent("b.json").path, "--vision-weights", "f16"], environment: env)
+        XCTAssertEqual(published.status, 0, published.stderr)
+        XCTAssertEqual(try weights(dir.appendingPathComponent("b.json").path), "f32", "the fixture's mmproj as published is F32")
+
+        let bad = try Subprocess.run(Fixtures.lookd, ask + [dir.appendingPathComponent("c.json").path, "--vision-weights", "int4"], environment: env)
+        XCTAssertEqual(bad.status, 2)
+        XCTAssertTrue(bad.stderr.contains("--vision-weights takes q8_0"), bad.stderr)
+
+        // A new mmproj in the cache (another modification time): its copy is made again, in place.
+        let mmproj = cache + "/minicpm-v-4.7-1b/mmproj-model-f16.gguf"
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(120)], ofItemAtPath: mmproj)
+        let again = try Subprocess.run(Fixtures.lookd, ask + [dir.appendingPathComponent("d.json").path], environment: env)
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertTrue(again.stderr.contains("Q8_0 tower (made once): 100%"), again.stderr)
+        XCTAssertEqual(copies(cache).count, 1, "one copy a source: \(copies(cache))")
+    }
+
+    /// A local pair in a folder the user cannot write: the copy goes into the cache, the folder is
+    /// untouched; a cache lookd cannot use leaves the tower as published, said once.
+    func testALocalMmprojIsCopiedIntoTheCacheNeverBesideIt() throws {
+        let dir = try Fixtures.scratch()
+        let mine = dir.appendingPathComponent("mine")
+        try FileManager.default.createDirectory(at: mine, withIntermediateDirectories: true)
+        for (src, name) in [(Fixtures.model47, "m.gguf"), (Fixtures.mmproj47, "p.gguf")] {
+            try FileManager.default.copyItem(atPath: src, toPath: mine.appendingPathComponent(name).path)
+        }
+        let photo = dir.appendingPathComponent("p.png").path
+        try TestMedia.photo(photo, width: 64, height: 64)
+        let cache = dir.appendingPathComponent("cache").path
+        let args = [
+            "ask", photo, "What?", "--model", mine.appendingPathComponent("m.gguf").path, "--mmproj", mine.appendingPathComponent("p.gguf").path,
+            "--tokens", "2",
+        ]
+        let ask = try Subprocess.run(
+            Fixtures.lookd, args + ["--json", dir.appendingPathComponent("a.json").path], environment: ["LOOKD_MODELS": cache])
+        XCTAssertEqual(ask.status, 0, ask.stderr)
+        XCTAssertTrue(ask.stderr.contains("p.gguf → Q8_0 tower (made once): 100%"), ask.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: mine.path).sorted(), ["m.gguf", "p.gguf"])
+        XCTAssertEqual(copies(cache).count, 1)
+        XCTAssertEqual(try weights(dir.appendingPathComponent("a.json").path), "q8_0")
+
+        let blocked = dir.appendingPathComponent("blocked").path
+        try Data("a file where the cache's folder should be".utf8).write(to: URL(fileURLWithPath: blocked))
+        let fallback = try Subprocess.run(
+            Fixtures.lookd, args + ["--json", dir.appendingPathComponent("b.json").path], environment: ["LOOKD_MODELS": blocked + "/cache"])
+        XCTAssertEqual(fallback.status, 0, fallback.stderr)
+        XCTAssertTrue(fallback.stderr.contains("the vision tower's Q8_0 copy could not be made"), fallback.stderr)
+        XCTAssertEqual(try weights(dir.appendingPathComponent("b.json").path), "f32")
+    }
+}
