@@ -23,7 +23,7 @@ public final class TerminalLine: WatchOutput, @unchecked Sendable {
         answered += 1
         modelTimes.append(frame.model)
         if modelTimes.count > 20 { modelTimes.removeFirst() }
-        let line = Self.line(frames: answered, answers: frame.answers.map(\.rawValue), fires: snapshot.fires, modelTimes: modelTimes)
+        let line = Self.line(frames: answered, answers: frame.shownAnswers, fires: snapshot.fires, modelTimes: modelTimes)
         if isTerminal {
             StandardStream.error.write("\u{1B}[2K\r\(line)")
             shown = true

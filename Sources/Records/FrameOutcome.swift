@@ -90,6 +90,12 @@ public struct FrameOutcome: Sendable {
         self.png = png
     }
 
+    /// The answers as records and the live line show them: `yes`, `no`, `?` (cannot be read), and
+    /// `inactive` for a rule outside its `when_active` hours (not asked).
+    public var shownAnswers: [String] {
+        answers.enumerated().map { i, answer in inactive.contains(i) ? "inactive" : answer.rawValue }
+    }
+
     /// How many of the answers matched `truth`.
     public var matched: Int? { truth.map { t in zip(answers, t).filter { $0.0 == $0.1 }.count } }
     /// Seconds the frame's effects held it, in all.
@@ -116,7 +122,7 @@ extension FrameOutcome {
             ("done_ms", .number(done * 1000, places: 1)),
             ("tokens_in", .int(timings.inputTokens)),
             ("tokens_out", .int(timings.outputTokens)),
-            ("answers", .strings(answers.map(\.rawValue))),
+            ("answers", .strings(shownAnswers)),
             ("confidence", confidence.map { .array($0.map { .optional($0, places: 4) }) } ?? .null),
             ("inactive", .ints(inactive.map { $0 + 1 })),
             ("constrained", .bool(confidence != nil)),

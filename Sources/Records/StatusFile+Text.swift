@@ -26,6 +26,7 @@ extension StatusFile {
             let head = "  \(n). \(rule["condition"] as? String ?? "") → \(rule["reaction"] as? String ?? "")"
             var detail = [rule["shown"] as? String ?? ""]
             if rule["switched_off"] as? Bool == true { detail.insert("switched off (not asked)", at: 0) }
+            if rule["inactive"] as? Bool == true { detail.insert("inactive (outside its when_active hours)", at: 0) }
             if let answer = rule["answer"] as? String { detail.append("answer \(answer)") }
             if let recent = rule["confidences"] as? [Double], !recent.isEmpty {
                 detail.append("P(yes) " + recent.map { String(format: "%.2f", $0) }.joined(separator: " "))

@@ -16,12 +16,16 @@ public struct WatchSnapshot: Sendable {
         public var description: String?
         /// Switched off from outside (Home Assistant): not asked until switched on.
         public var switchedOff: Bool
+        /// Outside its `when_active` hours at the latest frame: not asked, so its answer is not `?`
+        /// (cannot be read) but none.
+        public var inactive: Bool
 
         public init(
-            rule: Rule, state: RuleMachine.State, shown: String, count: Int? = nil, description: String? = nil, switchedOff: Bool = false
+            rule: Rule, state: RuleMachine.State, shown: String, count: Int? = nil, description: String? = nil, switchedOff: Bool = false,
+            inactive: Bool = false
         ) {
             (self.rule, self.state, self.shown, self.count, self.description) = (rule, state, shown, count, description)
-            self.switchedOff = switchedOff
+            (self.switchedOff, self.inactive) = (switchedOff, inactive)
         }
     }
 

@@ -186,7 +186,7 @@ public final class WatchLoop {
                 rule: rule, state: i < states.count ? states[i] : RuleMachine.State(),
                 shown: reactor.shown(rule.reaction, condition: rule.condition),
                 count: rule.reaction.isCount ? reactor.count(for: rule.condition) : nil, description: lastDescriptions[rule.condition],
-                switchedOff: switchedOff.contains(rule.condition))
+                switchedOff: switchedOff.contains(rule.condition), inactive: latest?.inactive.contains(i) ?? false)
         }
         return WatchSnapshot(
             rows: rows, rulesSource: rulesSource, frame: latest?.index ?? 0, fired: !(latest?.fires.isEmpty ?? true),

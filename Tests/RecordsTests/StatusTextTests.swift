@@ -30,4 +30,15 @@ final class StatusTextTests: XCTestCase {
         let text = StatusFile.describe(status, running: true, path: "status.json")
         XCTAssertTrue(text.contains("say · answer yes · P(yes) 0.91 0.35 0.88 · fired 2× · 3 held back · confirm 2 of 3"), text)
     }
+
+    /// A rule outside its `when_active` hours is inactive, not `?` (which means "cannot be read").
+    func testARuleOutsideItsHoursIsInactiveNotUnread() {
+        let status: [String: Any] = [
+            "state": "watching",
+            "rules": [["rule": 1, "condition": "a fox", "reaction": "log", "shown": "log", "fires": 0, "inactive": true]],
+        ]
+        let text = StatusFile.describe(status, running: true, path: "status.json")
+        XCTAssertTrue(text.contains("inactive (outside its when_active hours) · log · fired 0×"), text)
+        XCTAssertFalse(text.contains("answer ?"), text)
+    }
 }

@@ -124,7 +124,9 @@ final class ScheduledRuleLoopTests: XCTestCase {
         XCTAssertEqual(try loop.run(), "end of source")
         let watches = try EventLogFile.read(log).filter { $0["event"] as? String == "watch" }
         XCTAssertEqual(watches.map { $0["inactive"] as? [Int] }, [[], [2], [2], [], []])
-        XCTAssertEqual(watches.map { $0["answers"] as? [String] }, [["no", "yes"], ["no", "?"], ["yes", "?"], ["no", "yes"], ["no", "yes"]])
+        XCTAssertEqual(
+            watches.map { $0["answers"] as? [String] }, [["no", "yes"], ["no", "inactive"], ["yes", "inactive"], ["no", "yes"], ["no", "yes"]])
+        XCTAssertEqual(loop.snapshot.rows.map(\.inactive), [false, false], "active again at the last frame")
         // The dog fired at 08:30, was away from the prompt, and fires again at 08:40 the next day
         // because its state started fresh (its answer was yes when it left).
         XCTAssertEqual(reactions.performed.map(\.condition), ["a dog", "a cat", "a dog"])

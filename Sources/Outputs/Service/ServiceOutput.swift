@@ -177,11 +177,13 @@ public final class ServiceOutput: WatchOutput, @unchecked Sendable {
             snapshot.rows.enumerated().map { i, row in
                 .object([
                     ("rule", .int(i + 1)), ("condition", .string(row.rule.condition)), ("reaction", .string(row.rule.reaction.name)),
-                    ("shown", .string(row.shown)), ("answer", .optional(row.state.last?.rawValue)), ("fires", .int(row.state.fires)),
+                    ("shown", .string(row.shown)), ("answer", row.inactive ? .null : .optional(row.state.last?.rawValue)),
+                    ("fires", .int(row.state.fires)),
                     ("suppressed", .int(row.state.suppressed)), ("held_back", .int(row.state.heldBack)),
                     ("settings", .string(row.rule.settings.summary)), ("confidence", .optional(row.state.confidence, places: 3)),
                     ("confidences", .array(row.state.recentConfidences.map { .number($0, places: 3) })),
                     ("description", .optional(row.description)), ("switched_off", .bool(row.switchedOff)),
+                    ("inactive", .bool(row.inactive)),
                 ])
             })
         let outputs = JSON.object(states.compactMap(\.stateEntry) + snapshot.outbound.fields)

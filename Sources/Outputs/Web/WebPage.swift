@@ -93,7 +93,7 @@ enum WebPage {
           (s.rules || []).forEach((r) => {
             const tr = document.createElement("tr");
             tr.dataset.rule = r.rule;
-            const answer = r.switched_off ? "off" : (r.answer || "–");
+            const answer = r.switched_off ? "off" : r.inactive ? "inactive" : (r.answer || "–");
             tr.append(
               text("td", answer, "answer " + (answerClass[answer] || "")),
               text("td", r.rule + ". " + r.condition + " → " + r.reaction),
