@@ -44,6 +44,8 @@ public struct Recording: Sendable {
     public var cooldown: Double?
     /// How many runs the event log held (`start` lines); only the last is read.
     public var runs = 0
+    /// What the frames' times are measured on.
+    public var clock = Clock.video
     /// Seconds of watching: from the first frame to the last, and one step more.
     public var duration: Double {
         guard let first = frames.first?.t, let last = frames.last?.t else { return 0 }
@@ -89,6 +91,7 @@ public struct Recording: Sendable {
     public static func events(_ lines: [[String: Any]], videoTime: Bool? = nil) -> Recording {
         var recording = Recording()
         let byVideo = videoTime ?? lines.allSatisfy { $0["event"] as? String != "watch" || $0["source_t"] is Double }
+        recording.clock = byVideo ? .video : .day
         let calendar = Calendar.current
         var midnight: Date?
         var rules: [String] = []
@@ -155,7 +158,9 @@ public struct Recording: Sendable {
         recording.cooldown = Self.cooldown(((header["settings"] as? [String: Any])?["cooldown"] as? Double) ?? (header["cooldown"] as? Double))
         let rules = list.compactMap { $0["condition"] as? String }
         var frameTimes: [Int: Double] = [:]
-        for entry in (object["frames"] as? [[String: Any]]) ?? [] {
+        let entries = (object["frames"] as? [[String: Any]]) ?? []
+        recording.clock = entries.allSatisfy { $0["source_t"] is Double } ? .video : .run
+        for entry in entries {
             guard let index = entry["frame"] as? Int, let t = Self.time(entry) else { continue }
             frameTimes[index] = t
             recording.frames.append(frame(entry, index: index, t: t, rules: rules))

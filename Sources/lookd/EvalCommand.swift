@@ -86,6 +86,8 @@ enum EvalCommand {
             try WatchCommand.run(run)
             recording = try load(log, from: before)
         }
+        if let problem = recording.clockProblem(truth, tolerance: tolerance) { throw CommandFailure(code: .usage, message: problem) }
+        print("Scored on \(recording.clock.rawValue) (frames \(recording.timeRange)).")
         let minConfidence = (rules ?? []).reduce(into: [String: Double]()) { $0[$1.condition] = $1.settings.minConfidence }
         let report = EvalReport(
             scores: Scoring.score(recording, truth: truth, tolerance: tolerance, minConfidence: minConfidence), recording: recording, truth: truth,
@@ -108,6 +110,7 @@ enum EvalCommand {
         let rules = try args.value("rules").map { spec throws(CommandFailure) in try loadRules(spec) }
         if let rules { try check(truth, against: rules) }
         let tolerance = try args.number("tolerance", default: 3, in: 0...3600)
+        if let problem = recording.clockProblem(truth, tolerance: tolerance) { throw CommandFailure(code: .usage, message: problem) }
         let cooldown = args.value("cooldown") == nil ? recording.cooldown ?? 3 : try args.number("cooldown", default: 3, in: 0...3600)
         let grid = Tuning.Grid()
         let clock = MonotonicClock()
