@@ -38,6 +38,15 @@ final class MQTTClient: @unchecked Sendable {
     var onMessage: (@Sendable (_ topic: String, _ payload: [UInt8], _ retained: Bool) -> Void)?
     private let lock = NSLock()
     private var stopping = false
+    /// The broker's answer to the latest connect has come (CONNACK), and when the connection was made.
+    private var acknowledged = false
+    private var connectedAt: Double?
+    /// Why libmosquitto says the latest connection ended.
+    private var lastLoss: String?
+    /// Seconds a broker may take to answer a connect before lookd gives up on that try.
+    static let answerLimit = 10.0
+    /// A connection lost this soon after it was made, twice running, is taken over by another client.
+    static let takeoverWindow = 5.0
     private let finished = DispatchSemaphore(value: 0)
     private var started = false
 
@@ -65,10 +74,12 @@ final class MQTTClient: @unchecked Sendable {
             guard let object else { return }
             let client = Unmanaged<MQTTClient>.fromOpaque(object).takeUnretainedValue()
             if code == 0 {
+                client.lock.withLock { (client.acknowledged, client.connectedAt) = (true, MonotonicClock().now()) }
                 for topic in client.subscriptions { mosquitto_subscribe(client.handle, nil, topic, 1) }
                 client.onConnect?()
             } else {
-                client.onDisconnect?(String(cString: mosquitto_connack_string(code)))
+                let refused = String(cString: mosquitto_connack_string(code))
+                client.lock.withLock { (client.acknowledged, client.lastLoss) = (true, refused) }
             }
         }
         mosquitto_message_callback_set(handle) { _, object, message in
@@ -81,7 +92,8 @@ final class MQTTClient: @unchecked Sendable {
         mosquitto_disconnect_callback_set(handle) { _, object, code in
             guard let object else { return }
             let client = Unmanaged<MQTTClient>.fromOpaque(object).takeUnretainedValue()
-            client.onDisconnect?(code == 0 ? "disconnected" : String(cString: mosquitto_strerror(code)))
+            // Said once, by the network thread's loop, which knows what it tries next.
+            client.lock.withLock { client.lastLoss = code == 0 ? nil : MQTTClient.reason(code, errno: 0, tls: client.broker.tls) }
         }
     }
 
@@ -100,19 +112,46 @@ final class MQTTClient: @unchecked Sendable {
 
     private var isStopping: Bool { lock.withLock { stopping } }
 
-    /// Connects and runs libmosquitto's loop; when the loop gives up, says why and tries again.
+    /// Connects and runs libmosquitto's loop; when the connection fails or is lost, says why and
+    /// tries again with backoff. A broker that takes the TCP connection but does not answer the
+    /// connect within `answerLimit` is given up on with that said; a connection lost within seconds
+    /// of being made, twice running, is named as taken over by a client with the same id.
     private func run() {
         let clock = MonotonicClock()
         var delay = 1.0
+        var quickLosses = 0
         var rc = mosquitto_connect_async(handle, broker.host, Int32(broker.port), 30)
         while !isStopping {
+            var reason: String?
             if rc == MOSQ_ERR_SUCCESS.rawValue {
-                // Returns on a disconnect lookd asked for, or on a failure libmosquitto will not retry.
-                rc = mosquitto_loop_forever(handle, 1000, 1)
+                let started = clock.now()
+                lock.withLock { (acknowledged, connectedAt, lastLoss) = (false, nil, nil) }
+                while !isStopping {
+                    rc = mosquitto_loop(handle, 1000, 1)
+                    if rc != MOSQ_ERR_SUCCESS.rawValue { break }
+                    if !lock.withLock({ acknowledged }) && clock.now() - started > Self.answerLimit {
+                        mosquitto_disconnect(handle)
+                        reason =
+                            "\(broker.host):\(broker.port) took the connection but gave no MQTT answer in \(Int(Self.answerLimit)) s "
+                            + "(is it an MQTT broker, and is this its \(broker.tls ? "TLS" : "plain") port?)"
+                        break
+                    }
+                }
                 if isStopping { return }
-                if rc == MOSQ_ERR_SUCCESS.rawValue { rc = MOSQ_ERR_CONN_LOST.rawValue } else { delay = max(delay, 1) }
+                if let since = lock.withLock({ connectedAt }) {
+                    quickLosses = clock.now() - since < Self.takeoverWindow ? quickLosses + 1 : 0
+                    delay = quickLosses > 0 ? delay : 1
+                }
             }
-            onDisconnect?(Self.reason(rc, errno: errno, tls: broker.tls))
+            var said =
+                reason ?? lock.withLock({ lastLoss })
+                ?? Self.reason(rc == MOSQ_ERR_SUCCESS.rawValue ? MOSQ_ERR_CONN_LOST.rawValue : rc, errno: errno, tls: broker.tls)
+            if quickLosses >= 2 {
+                said +=
+                    "; lost within seconds of connecting, again: another client is probably connected with the same client id "
+                    + "(two lookd instances with one --name take each other's connection; give each its own --name)"
+            }
+            onDisconnect?(said)
             let until = clock.now() + delay
             while !isStopping && clock.now() < until { clock.sleep(0.05) }
             delay = min(30, delay * 2)
@@ -128,6 +167,8 @@ final class MQTTClient: @unchecked Sendable {
         case MOSQ_ERR_TLS.rawValue:
             return "the TLS handshake failed (is the port a TLS listener, and its certificate one this machine trusts?)"
         case MOSQ_ERR_AUTH.rawValue: return "the broker refused the user name or password"
+        case MOSQ_ERR_KEEPALIVE.rawValue: return "the broker stopped answering (no reply to the keepalive pings)"
+        case MOSQ_ERR_CONN_LOST.rawValue: return "the connection was lost"
         default: return String(cString: mosquitto_strerror(rc))
         }
     }
