@@ -41,6 +41,27 @@ final class MQTTOutputTests: XCTestCase {
         XCTAssertEqual(lines.prefix(2), ["connecting", "connected"])
     }
 
+    /// A lost camera or stream shows on the broker (`source` offline, so Home Assistant shows the
+    /// rules' entities unavailable), and its return too.
+    func testALostSourceIsOfflineOnTheBrokerUntilItIsBack() throws {
+        let broker = try Mosquitto()
+        let mqtt = MQTTOutput(broker: try MQTTBroker.parse(broker.url).get(), name: "cam", discoveryPrefix: nil)
+        try mqtt.start(events: TestEventsList())
+        defer { mqtt.stop() }
+        let topic = "lookd/cam/source"
+        func waitFor(_ text: String) throws {
+            let deadline = Date().addingTimeInterval(5)
+            while try broker.retainedText(topic) != text && Date() < deadline { usleep(50_000) }
+            XCTAssertEqual(try broker.retainedText(topic), text)
+        }
+        try waitFor("online")
+        mqtt.receive(.live(LiveChange(kind: "camera", device: "/dev/video0", change: .lost(reason: "unplugged", retry: 1))))
+        try waitFor("offline")
+        mqtt.receive(.live(LiveChange(kind: "camera", device: "/dev/video0", change: .stillLost(attempt: 2, reason: "unplugged", retry: 2))))
+        mqtt.receive(.live(LiveChange(kind: "camera", device: "/dev/video0", change: .found(width: 640, height: 480, native: "", after: 3))))
+        try waitFor("online")
+    }
+
     /// Rules removed between two runs leave no entity behind: the second run finds the first's
     /// configs under its device when it connects and removes those of rules it has not.
     func testAnEarlierRunsRulesLeaveNoGhostsAndAnUnreadAnswerIsUnknown() throws {

@@ -76,7 +76,9 @@ final class MQTTTests: XCTestCase {
         let device = try XCTUnwrap(cardConfigs[0]["device"] as? [String: Any])
         XCTAssertEqual(device["identifiers"] as? [String], ["lookd_porch"])
         XCTAssertEqual(cardConfigs[0]["name"] as? String, "a test card")
-        XCTAssertEqual(cardConfigs[0]["availability_topic"] as? String, "lookd/porch/availability")
+        let availability = (cardConfigs[0]["availability"] as? [[String: Any]])?.compactMap { $0["topic"] as? String }
+        XCTAssertEqual(availability, ["lookd/porch/availability", "lookd/porch/source"], "lookd running, and its source giving frames")
+        XCTAssertEqual(cardConfigs[0]["availability_mode"] as? String, "all")
         let stateTopic = try XCTUnwrap(cardConfigs[0]["state_topic"] as? String)
         let base = String(stateTopic.dropLast("/state".count))
         let id = (base as NSString).lastPathComponent
@@ -97,6 +99,7 @@ final class MQTTTests: XCTestCase {
         XCTAssertEqual(fired["condition"] as? String, "a test card")
         XCTAssertEqual(fired["snapshot"] as? String, snapshot)
         XCTAssertEqual(try broker.retainedText("lookd/porch/availability"), "online")
+        XCTAssertEqual(try broker.retainedText("lookd/porch/source"), "online")
         let status = try Subprocess.run(Fixtures.lookd, ["status", "--status", path("status.json")])
         XCTAssertTrue(status.stdout.contains("MQTT: \(broker.url) connected · 0 waiting · 0 dropped"), status.stdout)
         subscriber.waitUntilExit()

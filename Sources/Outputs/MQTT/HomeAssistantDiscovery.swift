@@ -69,7 +69,12 @@ struct HomeAssistantDiscovery: Sendable {
                 "\(prefix)/\(component)/\(node)/\(objectID)/config",
                 .object(
                     [("name", .string(name)), ("unique_id", .string("lookd_\(node)_\(id)\(unique)"))] + fields + [
-                        ("availability_topic", .string(base + "/availability")), ("device", device),
+                        // Available while lookd runs and its source gives frames.
+                        (
+                            "availability",
+                            .array([.object([("topic", .string(base + "/availability"))]), .object([("topic", .string(base + "/source"))])])
+                        ),
+                        ("availability_mode", .string("all")), ("device", device),
                     ])
             )
         }

@@ -5,6 +5,8 @@ import Rules
 
 /// What the watch publishes over MQTT, under `lookd/<name>/`:
 /// - `availability`: `online`, or `offline` (also the last will), retained;
+/// - `source`: `online` while the camera or stream gives frames, `offline` while it is lost
+///   (retained): Home Assistant shows the rules' entities unavailable then, as a camera offline;
 /// - `rule/<id>/state`: the rule's answer, `on`, `off` or `unknown`, retained, as soon as it is read;
 /// - `rule/<id>/fired`: the rule's last fire as JSON, retained; `rule/<id>/snapshot`: its JPEG,
 ///   retained; `rule/<id>/count`: a count rule's count, retained; `rule/<id>/switch`: `ON` while the
@@ -84,6 +86,8 @@ public final class MQTTOutput: CommandingOutput, OutputState, @unchecked Sendabl
         }
         // Counts and switches come with the first snapshot; the broker keeps the last run's meanwhile.
         adopt(rules.map { Entry(rule: $0) })
+        // The outputs start with the source open.
+        publisher.retain(base + "/source", "online")
         publisher.start()
         // The first frame's states reach a broker that is there: connected, and discovery sent.
         publisher.waitForFirstConnection(seconds: 5)
@@ -107,6 +111,13 @@ public final class MQTTOutput: CommandingOutput, OutputState, @unchecked Sendabl
         case .answered(let frame): states(frame.answers)
         case .fired(let fire, let rule, let count): fired(fire, rule: rule, count: count)
         case .described(let description, let fire): described(description, fire: fire)
+        case .live(let change):
+            let up: Bool
+            switch change.change {
+            case .lost, .stillLost: up = false
+            case .found: up = true
+            }
+            lock.withLock { publisher }?.retain(base + "/source", up ? "online" : "offline")
         default: break
         }
     }
