@@ -24,23 +24,26 @@ public struct KeptState: Equatable, Sendable {
     /// The most bytes a state file may have: a few hundred rules' counts fit in a hundredth of it.
     public static let largest = 1 << 20
 
-    public static func load(_ path: String) -> KeptState {
+    /// The state kept at `path`, and why it could not be used when it could not (said in the journal
+    /// and, by the caller, in the event log).
+    public static func load(_ path: String) -> (KeptState, problem: String?) {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            return (KeptState(), "\(path) is a folder, not lookd's state file; switches and counts are kept in memory only")
+        }
         let data: Data
         switch BoundedRead.read(path, limit: largest) {
         case .bytes(let d): data = d
-        case .missing: return KeptState()
-        case .tooLarge:
-            Log.shared.warning("\(path) is larger than lookd's state can be (1 MiB); switches and counts start afresh")
-            return KeptState()
+        case .missing: return (KeptState(), nil)
+        case .tooLarge: return (KeptState(), "\(path) is larger than lookd's state can be (1 MiB); switches and counts start afresh")
         }
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            Log.shared.warning("\(path) is not lookd's state (JSON); switches and counts start afresh")
-            return KeptState()
+            return (KeptState(), "\(path) is not lookd's state (JSON); switches and counts start afresh")
         }
         var state = KeptState()
         state.switchedOff = Set((object["switched_off"] as? [String]) ?? [])
         for (condition, value) in (object["counts"] as? [String: Any]) ?? [:] { if let n = value as? Int, n >= 0 { state.counts[condition] = n } }
-        return state
+        return (state, nil)
     }
 
     var json: JSON {

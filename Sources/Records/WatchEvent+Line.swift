@@ -11,6 +11,7 @@ extension WatchEvent {
         case .ready(let engine, let load, let threads):
             return ("ready", [("engine", .string(engine)), ("load_s", .number(load)), ("threads", .optional(threads))])
         case .failed(let stage, let message): return ("error", [("stage", .string(stage)), ("message", .string(message))])
+        case .warning(let stage, let message): return ("warning", [("stage", .string(stage)), ("message", .string(message))])
         case .source(let note): return ("source", note.fields + [("count", .optional(note.count))])
         case .rules(let change): return ("rules", change.fields)
         case .sounds(let names): return ("sounds", [("in_build", .strings(names))])

@@ -11,6 +11,8 @@ public enum WatchEvent: Sendable {
     case ready(engine: String, loadSeconds: Double, threads: Int?)
     /// A stage failed: `model`, `source`, `rules`, `watch`, `record`, or an output's name.
     case failed(stage: String, message: String)
+    /// Something a user should know, which the run goes on without (a state file it cannot use).
+    case warning(stage: String, message: String)
     /// The source is open.
     case source(SourceInfo)
     /// Rules were loaded at the start, reloaded, or a reload was rejected.

@@ -70,12 +70,16 @@ public final class WatchRun {
         } catch {
             throw .record(error.description)
         }
-        let kept = config.statePath.map(KeptState.load) ?? KeptState()
+        let (kept, stateProblem) = config.statePath.map(KeptState.load) ?? (KeptState(), nil)
         self.kept = kept
         let keeper: [any WatchOutput] = config.statePath.map { [KeptStateWriter(path: $0, initial: kept)] } ?? []
         stream = EventStream([recorder] + keeper + outputs)
         started = clock.now()
         stream.emit(.started(version: version, pid: Int(getpid()), args: Secrets.masked(arguments: Array(CommandLine.arguments.dropFirst()))))
+        if let stateProblem {
+            Log.shared.warning(stateProblem)
+            stream.emit(.warning(stage: "state", message: stateProblem))
+        }
     }
 
     /// The event log (SIGUSR1 reopens it).

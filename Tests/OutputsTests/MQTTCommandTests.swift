@@ -77,7 +77,7 @@ final class MQTTCommandTests: XCTestCase {
         XCTAssertEqual(second.filter { $0["event"] as? String == "fire" }.count, 0, "the cat is off")
         XCTAssertEqual(try broker.retainedText("lookd/cmd/rule/\(cat)/count"), "0")
         XCTAssertEqual(try broker.retainedText("lookd/cmd/rule/\(cat)/switch"), "OFF")
-        let state = KeptState.load(dir.appendingPathComponent("lookd-state.json").path)
+        let state = KeptState.load(dir.appendingPathComponent("lookd-state.json").path).0
         XCTAssertEqual(state, KeptState(switchedOff: ["a cat"], counts: ["a cat": 0]))
 
         let (third, _) = try watch(["1. Yes\\n2. Yes"], commands: [1: [("lookd/cmd/rule/\(cat)/set", "ON")]])

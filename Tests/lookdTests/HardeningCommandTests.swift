@@ -73,6 +73,25 @@ final class HardeningCommandTests: XCTestCase {
         }
     }
 
+    /// A folder where the state file should be: the run goes on, and says so on the terminal and in
+    /// the event log (a service's journal is not the only place a user reads).
+    func testAFolderAtTheStatePathIsAWarningInTheEventLogToo() throws {
+        let photos = try TestMedia.photoFolder(in: dir)
+        let script = try Fixtures.script(["1. Yes"], in: dir)
+        try FileManager.default.createDirectory(atPath: path("state"), withIntermediateDirectories: true)
+        let r = try Subprocess.run(
+            Fixtures.lookd,
+            [
+                "watch", "--source", photos, "--rules", "a cat=log", "--model", "script:" + script, "--no-sound", "--seconds", "1",
+                "--record", dir.path, "--state", path("state"), "--log", path("events.jsonl"),
+            ])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("\(path("state")) is a folder, not lookd's state file"), r.stderr)
+        let warnings = try EventLogFile.read(path("events.jsonl")).filter { $0["event"] as? String == "warning" }
+        XCTAssertEqual(warnings.map { $0["stage"] as? String }, ["state"])
+        XCTAssertTrue((warnings.first?["message"] as? String ?? "").contains("kept in memory only"), "\(warnings)")
+    }
+
     /// A camera's URL with its password: in no line on the terminal or in the event log.
     func testACamerasPasswordIsNeverWritten() throws {
         let source = "rtsp://admin:hunter2@127.0.0.1:9/stream?token=t0ps3cret"
