@@ -138,6 +138,13 @@ public final class Reactor: ReactionPerformer, @unchecked Sendable {
     }
 
     /// A post was answered (or given up on): a failure to the journal, and a `post` report.
+    /// A stop's wait for outbound work is over: commands still running are killed (each reports so
+    /// when it ends), and posts still waiting for an answer are reported as such now.
+    public func stopOutbound() {
+        commands.stopAll()
+        for sent in poster.stopAll() { postEnded(sent) }
+    }
+
     private func postEnded(_ sent: ReactionReport.PostSent) {
         lock.withLock {
             ended.posts += 1

@@ -216,12 +216,13 @@ public final class WatchRun {
     /// Where the run record goes.
     /// Lets sounds and spoken lines that are still playing finish (at most a few seconds), so their
     /// reports reach the records; and commands and posts still running (at most 5 s more). Commands
-    /// still running then are killed with their groups and recorded as killed at the stop.
+    /// still running then are killed with their groups and recorded as killed at the stop; posts
+    /// still waiting for an answer are recorded as such.
     private static func settle(_ reactor: Reactor, clock: any Clock) {
         reactor.sendWhatWaitsForADescription()
         clock.wait(upTo: 5, every: 0.02) { !reactor.outboundBusy }
-        if reactor.commands.busy {
-            reactor.commands.stopAll()
+        if reactor.outboundBusy {
+            reactor.stopOutbound()
             clock.wait(upTo: 2, every: 0.02) { !reactor.commands.busy }
         }
         guard reactor.audio != nil else { return }

@@ -33,6 +33,9 @@ public final class Poster: @unchecked Sendable {
     public let settings: Settings
     private let lock = NSLock()
     private var pools: [String: Workers] = [:]
+    /// Posts sending now, by a number of their own: what a stop reports of them, and when each began.
+    private var inFlight: [Int: (sent: ReactionReport.PostSent, since: Date)] = [:]
+    private var nextNumber = 0
 
     public init(settings: Settings = Settings()) {
         self.settings = settings
@@ -62,7 +65,34 @@ public final class Poster: @unchecked Sendable {
     /// it was dropped (`done` is then not called).
     public func start(_ post: Post, fire: FireContext, done: @escaping @Sendable (ReactionReport.PostSent) -> Void) -> Bool {
         let settings = settings
-        return workers(for: post).submit { done(Self.send(post, fire: fire, settings: settings)) }
+        let number = lock.withLock {
+            nextNumber += 1
+            return nextNumber
+        }
+        return workers(for: post).submit { [self] in
+            lock.withLock { inFlight[number] = (ReactionReport.PostSent(fire: fire.fire, condition: fire.condition, url: post.shownURL), Date()) }
+            let sent = Self.send(post, fire: fire, settings: settings)
+            // A stop that reported it already (still waiting then) has the last word.
+            if lock.withLock({ inFlight.removeValue(forKey: number) != nil }) { done(sent) }
+        }
+    }
+
+    /// A stop's wait is over: the posts still waiting for an answer, as reports that say so (their
+    /// webhook may or may not have them); those queued never start (counted as dropped).
+    public func stopAll() -> [ReactionReport.PostSent] {
+        for pool in all { pool.cancelWaiting() }
+        let now = Date()
+        return lock.withLock {
+            defer { inFlight.removeAll() }
+            return inFlight.values.sorted { $0.sent.fire < $1.sent.fire }.map { entry in
+                var sent = entry.sent
+                sent.seconds = now.timeIntervalSince(entry.since)
+                sent.error =
+                    "still waiting for an answer when lookd stopped (after \(String(format: "%.1f", sent.seconds)) s); "
+                    + "not known to have arrived"
+                return sent
+            }
+        }
     }
 
     /// Sends `post` and waits for the outcome, tries included (on the calling thread).
