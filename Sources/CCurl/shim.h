@@ -15,6 +15,9 @@ typedef size_t (*lookd_curl_write_callback)(char *, size_t, size_t, void *);
 static inline CURLcode lookd_curl_set_write(CURL *curl, lookd_curl_write_callback callback) {
     return curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, callback);
 }
+static inline CURLcode lookd_curl_set_header(CURL *curl, lookd_curl_write_callback callback) {
+    return curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, callback);
+}
 static inline long lookd_curl_response_code(CURL *curl) {
     long code = 0;
     curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &code);

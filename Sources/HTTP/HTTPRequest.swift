@@ -38,6 +38,10 @@ public struct HTTPRequest: Sendable {
     public var idleLimit: Double?
     /// Whether redirects are followed (a download from the Hub's CDN).
     public var followRedirects = false
+    /// Once the answer's head has begun, seconds it may take to end, and the most bytes it may have:
+    /// a server that sends headers without end is cut off, not waited on for ever.
+    public var headLimit: Double = 30
+    public static let headBytes = 256 * 1024
 
     public init(
         url: String, body: Body? = nil, headers: [(String, String)] = [], connectLimit: Double = 5, timeLimit: Double = 10,
@@ -93,7 +97,7 @@ public struct HTTPRequest: Sendable {
         defer { curl_slist_free_all(list) }
         var mime: OpaquePointer?
         defer { curl_mime_free(mime) }
-        let sink = Sink(curl: curl, head: head, received: received, keepGoing: keepGoing)
+        let sink = Sink(curl: curl, head: head, received: received, keepGoing: keepGoing, headLimit: headLimit)
         let context = Unmanaged.passUnretained(sink).toOpaque()
         return withExtendedLifetime(sink) {
             _ = lookd_curl_set_pointer(curl, CURLOPT_URL, url)
@@ -113,10 +117,17 @@ public struct HTTPRequest: Sendable {
                 }
                 return size * count
             }
+            _ = lookd_curl_set_pointer(curl, CURLOPT_HEADERDATA, context)
+            _ = lookd_curl_set_header(curl) { data, size, count, context in
+                guard let data, let context else { return 0 }
+                let sink = Unmanaged<Sink>.fromOpaque(context).takeUnretainedValue()
+                return sink.header(UnsafeRawBufferPointer(start: data, count: size * count)) ? size * count : 0
+            }
             _ = lookd_curl_set_pointer(curl, CURLOPT_XFERINFODATA, context)
             _ = lookd_curl_set_progress(curl) { context, _, _, _, _ in
                 guard let context else { return 0 }
                 let sink = Unmanaged<Sink>.fromOpaque(context).takeUnretainedValue()
+                if sink.headOverdue() { return 1 }
                 if sink.keepGoing() { return 0 }
                 sink.cut = true
                 return 1
@@ -153,6 +164,9 @@ public struct HTTPRequest: Sendable {
             _ = lookd_curl_set_pointer(curl, CURLOPT_HTTPHEADER, UnsafeRawPointer(list))
             let code = curl_easy_perform(curl)
             let status = Int(lookd_curl_response_code(curl))
+            // A time limit that ends a head still going on is the head's doing: headers, not silence.
+            if code == CURLE_OPERATION_TIMEDOUT, sink.headProblem == nil, sink.inHead { sink.overrun() }
+            if let problem = sink.headProblem { return Answer(status: status, error: problem, failure: .other(problem)) }
             if sink.cut && (code == CURLE_WRITE_ERROR || code == CURLE_ABORTED_BY_CALLBACK) {
                 return Answer(status: status, error: "cut short", failure: .cut)
             }
@@ -185,13 +199,47 @@ public struct HTTPRequest: Sendable {
         var cut = false
         /// What `head` said, once asked.
         private var taken: Bool?
+        let headLimit: Double
+        /// The answer's head: when it began (nil before it, and once it ended), its bytes so far, and
+        /// why it was cut off.
+        private var headStarted: Double?
+        private var headBytes = 0
+        private(set) var headProblem: String?
 
-        init(curl: UnsafeMutableRawPointer, head: ((Head) -> Bool)?, received: @escaping ([UInt8]) -> Bool, keepGoing: @escaping () -> Bool) {
+        init(
+            curl: UnsafeMutableRawPointer, head: ((Head) -> Bool)?, received: @escaping ([UInt8]) -> Bool, keepGoing: @escaping () -> Bool,
+            headLimit: Double
+        ) {
             self.curl = curl
             self.head = head
             self.received = received
             self.keepGoing = keepGoing
+            self.headLimit = headLimit
         }
+
+        /// One header line of an answer's head (a redirect's or a `100 Continue`'s included); false
+        /// cuts the exchange: more head than any server sends.
+        func header(_ line: UnsafeRawBufferPointer) -> Bool {
+            if line.starts(with: Array("HTTP/".utf8)) { headStarted = headStarted ?? ProcessInfo.processInfo.systemUptime }
+            headBytes += line.count
+            if line.count <= 2 && line.allSatisfy({ $0 == 13 || $0 == 10 }) { headStarted = nil } // the head's blank line
+            guard headBytes <= HTTPRequest.headBytes else {
+                headProblem = "the server sent more than \(HTTPRequest.headBytes / 1024) KB of response headers"
+                return false
+            }
+            return true
+        }
+
+        /// Whether a head that began has gone on past its limit (then it is cut off, and why said).
+        func headOverdue() -> Bool {
+            guard let started = headStarted, ProcessInfo.processInfo.systemUptime - started > headLimit else { return false }
+            overrun()
+            return true
+        }
+
+        var inHead: Bool { headStarted != nil }
+
+        func overrun() { headProblem = "the server's response headers did not end within \(Int(headLimit)) s" }
 
         /// Asks `head` once, with the final answer's status and length.
         func headTaken() -> Bool {

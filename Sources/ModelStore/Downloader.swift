@@ -105,7 +105,11 @@ public final class Downloader: @unchecked Sendable {
     /// for the connection and for each silence, redirects followed (the Hub sends files from its CDN).
     private func request(_ url: String, headers: [(String, String)]) -> HTTPRequest {
         let auth = token.map { [("Authorization", "Bearer \($0)")] } ?? []
-        return HTTPRequest(url: url, headers: headers + auth, connectLimit: idleTimeout, timeLimit: 0, idleLimit: idleTimeout, followRedirects: true)
+        var request = HTTPRequest(
+            url: url, headers: headers + auth, connectLimit: idleTimeout, timeLimit: 0, idleLimit: idleTimeout, followRedirects: true)
+        // A head that goes on is no idle server: it is bounded by the same time.
+        request.headLimit = idleTimeout
+        return request
     }
 
     /// One attempt: resumes from what `part` holds.

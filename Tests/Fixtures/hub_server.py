@@ -7,7 +7,8 @@ sends a file, honouring Range. Modes: --cut BYTES cuts the first response of eac
 (the connection just closes); --wrong-sha lists a wrong sha256; --slow BYTES_PER_S sends slowly;
 --missing-repo NAME answers 404 for that repo; --endless-listing sends a listing that never ends;
 --endless-body sends each file with no Content-Length and then zeros without end; --silent accepts
-connections and never answers. Each file request is logged to FOLDER.requests
+connections and never answers; --endless-headers answers with a status line and then headers
+without end (--endless-headers-slow: one every 0.1 s). Each file request is logged to FOLDER.requests
 ("name range"). Prints the port it listens on, then serves.
 """
 import argparse
@@ -28,6 +29,8 @@ p.add_argument("--missing-repo", default="")
 p.add_argument("--endless-listing", action="store_true")
 p.add_argument("--endless-body", action="store_true")
 p.add_argument("--silent", action="store_true")
+p.add_argument("--endless-headers", action="store_true")
+p.add_argument("--endless-headers-slow", action="store_true")
 args = p.parse_args()
 cut_done = set()
 
@@ -53,6 +56,19 @@ class Hub(http.server.BaseHTTPRequestHandler):
         if args.silent:
             time.sleep(3600)
             return
+        if args.endless_headers or args.endless_headers_slow:
+            self.close_connection = True
+            try:
+                self.wfile.write(b"HTTP/1.1 200 OK\r\n")
+                n = 0
+                while True:
+                    n += 1
+                    self.wfile.write(b"X-Filler-%d: %s\r\n" % (n, b"a" * 40))
+                    if args.endless_headers_slow:
+                        self.wfile.flush()
+                        time.sleep(0.1)
+            except (BrokenPipeError, ConnectionResetError):
+                return
         m = re.match(r"^/api/models/([^/]+/[^/]+)/tree/([^/]+)$", self.path)
         if m and args.endless_listing:
             return self.endless(b'[{"type": "file", "path": "a.gguf", "size": 1}', b', {"type": "file", "path": "b.gguf", "size": 1}' * 1000)

@@ -124,6 +124,24 @@ final class ModelPullTests: XCTestCase {
         }
     }
 
+    /// A server whose answer's head never ends: cut off at 256 KB of headers, or when the head has
+    /// gone on for the pull's time limit, and said which.
+    func testEndlessResponseHeadersAreCutOffAndSaidSo() throws {
+        let cache = try Fixtures.scratch().path
+        for (option, expected) in [
+            ("--endless-headers", "the server sent more than 256 KB of response headers"),
+            ("--endless-headers-slow", "the server's response headers did not end within 1 s"),
+        ] {
+            let hub = try HubServer(files: files, options: [option])
+            let puller = ModelPuller(cache: ModelCache(root: cache), environment: ["HF_ENDPOINT": hub.endpoint, "LOOKD_PULL_TIMEOUT": "1"])
+            let started = Date()
+            XCTAssertThrowsError(try puller.pull("minicpm-v-4.6")) { error in
+                XCTAssertTrue("\(error)".contains(expected), "\(option): \(error)")
+            }
+            XCTAssertLessThan(Date().timeIntervalSince(started), 15, option)
+        }
+    }
+
     func testASlowServerStillCompletesAndReportsProgress() throws {
         let hub = try HubServer(files: files, options: ["--slow", "2000000"])
         let cache = try Fixtures.scratch().path
