@@ -1,16 +1,28 @@
 // GNU libmicrohttpd from Debian (libmicrohttpd-dev): the page, the API and /metrics behind --http.
 // MHD_start_daemon takes its options as varargs, which Swift cannot pass: this wrapper passes the
 // ones lookd sets.
+#include <stdarg.h>
+#include <stdio.h>
 #include <sys/socket.h>
 #include <microhttpd.h>
+
+// libmicrohttpd's messages, a line at a time, to lookd's own handler (which says which are worth
+// a journal line): its logger takes a format and a va_list, which Swift cannot take.
+typedef void (*lookd_mhd_line_handler)(const char *line);
+static void lookd_mhd_log(void *handler, const char *format, va_list arguments) {
+    char line[512];
+    vsnprintf(line, sizeof line, format, arguments);
+    ((lookd_mhd_line_handler)handler)(line);
+}
 
 // The port is also given as MHD_start_daemon's own argument, which it ignores beside SOCK_ADDR but
 // names in its messages ("Failed to bind to port 8470").
 static inline struct MHD_Daemon *lookd_mhd_start(unsigned int flags, unsigned short port, const struct sockaddr *address,
                                                  MHD_AccessHandlerCallback handler, void *context,
                                                  unsigned int connection_limit, unsigned int timeout_seconds,
-                                                 unsigned int per_address_limit) {
+                                                 unsigned int per_address_limit, lookd_mhd_line_handler log) {
     return MHD_start_daemon(flags, port, NULL, NULL, handler, context,
+                            MHD_OPTION_EXTERNAL_LOGGER, lookd_mhd_log, (void *)log,
                             MHD_OPTION_SOCK_ADDR, address,
                             MHD_OPTION_CONNECTION_LIMIT, connection_limit,
                             MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,

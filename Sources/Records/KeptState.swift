@@ -24,9 +24,15 @@ public struct KeptState: Equatable, Sendable {
     /// The most bytes a state file may have: a few hundred rules' counts fit in a hundredth of it.
     public static let largest = 1 << 20
 
-    /// The state kept at `path`, and why it could not be used when it could not (said in the journal
-    /// and, by the caller, in the event log).
+    /// The state kept at `path`, and why it could not be used when it could not (said here in the
+    /// journal, and by the caller in the event log).
     public static func load(_ path: String) -> (KeptState, problem: String?) {
+        let (state, problem) = read(path)
+        if let problem { Log.shared.warning(problem) }
+        return (state, problem)
+    }
+
+    private static func read(_ path: String) -> (KeptState, problem: String?) {
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
             return (KeptState(), "\(path) is a folder, not lookd's state file; switches and counts are kept in memory only")

@@ -76,10 +76,7 @@ public final class WatchRun {
         stream = EventStream([recorder] + keeper + outputs)
         started = clock.now()
         stream.emit(.started(version: version, pid: Int(getpid()), args: Secrets.masked(arguments: Array(CommandLine.arguments.dropFirst()))))
-        if let stateProblem {
-            Log.shared.warning(stateProblem)
-            stream.emit(.warning(stage: "state", message: stateProblem))
-        }
+        if let stateProblem { stream.emit(.warning(stage: "state", message: stateProblem)) }
     }
 
     /// The event log (SIGUSR1 reopens it).
@@ -214,10 +211,9 @@ public final class WatchRun {
     }
 
     /// Where the run record goes.
-    /// Lets sounds and spoken lines that are still playing finish (at most a few seconds), so their
-    /// reports reach the records; and commands and posts still running (at most 5 s more). Commands
-    /// still running then are killed with their groups and recorded as killed at the stop; posts
-    /// still waiting for an answer are recorded as such.
+    /// Lets sounds and spoken lines still playing finish (a few seconds at most), so their reports
+    /// reach the records; and commands and posts (5 s more at most). Then commands still running are
+    /// killed with their groups, and they and posts still waiting are recorded as such.
     private static func settle(_ reactor: Reactor, clock: any Clock) {
         reactor.sendWhatWaitsForADescription()
         clock.wait(upTo: 5, every: 0.02) { !reactor.outboundBusy }

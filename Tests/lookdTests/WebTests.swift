@@ -11,7 +11,9 @@ final class WebTests: XCTestCase {
     override func setUpWithError() throws { dir = try Fixtures.scratch() }
     private func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
 
-    private func watch(_ rules: String, script: [String], port: Int, more: [String] = [], environment: [String: String] = [:]) throws -> Process {
+    private func watch(
+        _ rules: String, script: [String], port: Int, more: [String] = [], environment: [String: String] = [:], stderr: String? = nil
+    ) throws -> Process {
         let photos = try TestMedia.photoFolder(in: dir)
         let scriptFile = try Fixtures.script(script, in: dir)
         try FileManager.default.createDirectory(atPath: path("snapshots"), withIntermediateDirectories: true)
@@ -24,7 +26,8 @@ final class WebTests: XCTestCase {
                 "--seconds", "120", "--http", "127.0.0.1:\(port)",
             ] + more
         p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        p.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        if let stderr { FileManager.default.createFile(atPath: stderr, contents: nil) }
+        p.standardError = FileHandle(forWritingAtPath: stderr ?? "/dev/null")
         try p.run()
         return p
     }
@@ -215,6 +218,26 @@ final class WebTests: XCTestCase {
         let page = try dom(port, holding: "data-frame=")
         XCTAssertTrue(page.contains("1. a cat &lt;!--&lt;script&gt;alert(1)&lt;/script&gt;"), page)
         XCTAssertFalse(page.contains(">connecting…<"), "the page read its state")
+    }
+
+    /// A tab closed while its event stream is being sent is the web's everyday, not lookd's trouble:
+    /// no line on the terminal or in the journal (libmicrohttpd's "Failed to send the chunked
+    /// response body" was one each time).
+    func testAClosedTabLeavesNoLine() throws {
+        let port = LoopbackPort.free()
+        let p = try watch("a cat=log", script: ["!wait 0.1 1. No"], port: port, stderr: path("stderr.txt"))
+        defer { if p.isRunning { p.terminate() } }
+        waitForPage(port)
+        for _ in 0..<3 {
+            _ = try Subprocess.run("/usr/bin/curl", ["-s", "-N", "--max-time", "1", "http://127.0.0.1:\(port)/api/events"])
+        }
+        sleep(5) // the streams' next writes meet the closed connections
+        p.interrupt()
+        p.waitUntilExit()
+        let text = try String(contentsOfFile: path("stderr.txt"), encoding: .utf8)
+        XCTAssertTrue(text.contains("Stopped"), "standard error was kept: \(text)")
+        XCTAssertFalse(text.contains("Failed to send"), text)
+        XCTAssertFalse(text.contains("page:"), text)
     }
 
     func testOnlyGETOnlyItsPathsAndATokenOffLoopback() throws {

@@ -58,7 +58,7 @@ final class WebServer: @unchecked Sendable {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                     lookd_mhd_start(
                         flags, UInt16(port), $0, Self.access, context, UInt32(connectionLimit), UInt32(idleSeconds),
-                        UInt32(max(1, connectionLimit * 3 / 4)))
+                        UInt32(max(1, connectionLimit * 3 / 4)), Self.logLine)
                 }
             }
         } else if inet_pton(AF_INET6, host, &v6.sin6_addr) == 1 {
@@ -69,7 +69,7 @@ final class WebServer: @unchecked Sendable {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                     lookd_mhd_start(
                         flags, UInt16(port), $0, Self.access, context, UInt32(connectionLimit), UInt32(idleSeconds),
-                        UInt32(max(1, connectionLimit * 3 / 4)))
+                        UInt32(max(1, connectionLimit * 3 / 4)), Self.logLine)
                 }
             }
         } else {
@@ -89,6 +89,24 @@ final class WebServer: @unchecked Sendable {
     }
 
     /// libmicrohttpd's access handler: called twice for a request (the first call only sets it up).
+    /// libmicrohttpd's messages: a visitor that went away (a tab closed while its event stream was
+    /// sent, a connection reset) is the web's everyday, not lookd's trouble, and is no journal line;
+    /// anything else is a warning.
+    static let logLine: lookd_mhd_line_handler = { line in
+        guard let line else { return }
+        WebServer.logged(String(cString: line))
+    }
+
+    static func logged(_ text: String) {
+        let line = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !line.isEmpty, !isVisitorGone(line) else { return }
+        Log.shared.warning("page: \(line)")
+    }
+
+    static func isVisitorGone(_ line: String) -> Bool {
+        ["Failed to send", "Connection reset", "Broken pipe", "closed by remote", "Socket disconnected"].contains { line.contains($0) }
+    }
+
     private static let access: MHD_AccessHandlerCallback = { context, connection, url, method, _, _, uploadSize, state in
         guard let context, let connection, let state else { return LOOKD_MHD_NO }
         // The first call of each request: say "go on" and answer on the second.
