@@ -4,9 +4,9 @@ import Media
 
 /// A network stream (any URL libavformat opens: rtsp://, http://, udp://, …). A thread of its own
 /// reads and decodes all the time, keeping only the newest picture, so the frame the loop takes is
-/// always the newest and never a stale one from a backlog. A stream that ends, fails, sends garbage
-/// or stalls (nothing for `stallTimeout` seconds) is reopened with the camera's backoff while the run
-/// goes on; `next()` waits meanwhile.
+/// always the newest and never a stale one from a backlog. A stream that ends, fails, stalls (nothing
+/// for `stallTimeout` seconds) or sends data no picture comes of for as long (garbage) is reopened
+/// with the camera's backoff while the run goes on; `next()` waits meanwhile.
 public final class LiveStreamSource: LiveSource, @unchecked Sendable {
     public let info: SourceInfo
     private let url: String
@@ -31,8 +31,9 @@ public final class LiveStreamSource: LiveSource, @unchecked Sendable {
     /// retried for ever). `stallTimeout`: seconds without data after which the stream counts as lost.
     public init(url: String, maxSide: Int = 448, clock: any Clock = MonotonicClock(), stallTimeout: Double = 10) throws(CaptureError) {
         let file: MediaFile
+        let pictures = PictureWatch(clock: clock, limit: stallTimeout)
         do {
-            file = try Self.open(url, stallTimeout: stallTimeout)
+            file = try Self.open(url, stallTimeout: stallTimeout, pictures: pictures)
         } catch {
             throw .unopenableVideo(source: url, reason: error.reason)
         }
@@ -42,7 +43,9 @@ public final class LiveStreamSource: LiveSource, @unchecked Sendable {
         info = SourceInfo(
             kind: "stream", name: url, width: file.storedWidth, height: file.storedHeight,
             fps: file.fps > 0 ? file.fps : nil, duration: nil, pace: "live")
-        reader = Reader(file: file, clock: clock) { () throws(MediaError) -> MediaFile in try Self.open(url, stallTimeout: stallTimeout) }
+        reader = Reader(file: file, clock: clock, pictures: pictures) { () throws(MediaError) -> MediaFile in
+            try Self.open(url, stallTimeout: stallTimeout, pictures: pictures)
+        }
         let thread = Thread { [reader] in reader.run() }
         thread.name = "lookd stream reader"
         thread.start()
@@ -50,9 +53,39 @@ public final class LiveStreamSource: LiveSource, @unchecked Sendable {
 
     deinit { reader.stop() }
 
-    private static func open(_ url: String, stallTimeout: Double) throws(MediaError) -> MediaFile {
+    private static func open(_ url: String, stallTimeout: Double, pictures: PictureWatch) throws(MediaError) -> MediaFile {
         let micros = String(Int(stallTimeout * 1_000_000))
-        return try MediaFile(path: url, options: ["rw_timeout": micros, "timeout": micros])
+        pictures.opened()
+        return try MediaFile(path: url, options: ["rw_timeout": micros, "timeout": micros], interrupt: { pictures.overdue })
+    }
+
+    /// When the stream last gave a picture (or was opened): data that goes on arriving with no
+    /// picture coming of it for `limit` seconds is garbage, and ends the read (FFmpeg's interrupt).
+    final class PictureWatch: @unchecked Sendable {
+        private let clock: any Clock
+        let limit: Double
+        private let lock = NSLock()
+        private var last: Double
+        /// The limit ended a read since the stream was last opened (the pictures the decoder still
+        /// held come out after it, so the time alone no longer tells).
+        private var tripped = false
+
+        init(clock: any Clock, limit: Double) {
+            (self.clock, self.limit, last) = (clock, limit, clock.now())
+        }
+
+        /// The stream is opened (again).
+        func opened() { lock.withLock { (last, tripped) = (clock.now(), false) } }
+        func saw() { lock.withLock { last = clock.now() } }
+        /// Asked by FFmpeg during each blocking read.
+        var overdue: Bool {
+            lock.withLock {
+                if clock.now() - last > limit { tripped = true }
+                return tripped
+            }
+        }
+        var cutOff: Bool { lock.withLock { tripped } }
+        var reason: String { "no picture came of the stream's data for \(Reaction.number(limit)) s (it is not video lookd can decode)" }
     }
 
     /// The frame last taken, at the stream's size.
@@ -96,7 +129,10 @@ public final class LiveStreamSource: LiveSource, @unchecked Sendable {
         var onEvent: (@Sendable (SourceEvent) -> Void)?
         var shouldStop: (@Sendable () -> Bool)?
 
-        init(file: MediaFile, clock: any Clock, reopen: @escaping () throws(MediaError) -> MediaFile) {
+        private let pictures: PictureWatch
+
+        init(file: MediaFile, clock: any Clock, pictures: PictureWatch, reopen: @escaping () throws(MediaError) -> MediaFile) {
+            self.pictures = pictures
             self.file = file
             self.clock = clock
             self.reopen = reopen
@@ -109,6 +145,7 @@ public final class LiveStreamSource: LiveSource, @unchecked Sendable {
                 guard let current = file else { reconnect(); continue }
                 do throws(MediaError) {
                     guard try current.nextFrame(into: decoded) else { throw MediaError.failed("the stream ended") }
+                    pictures.saw()
                     condition.withLock {
                         newest.take(decoded)
                         sequence += 1
@@ -117,7 +154,7 @@ public final class LiveStreamSource: LiveSource, @unchecked Sendable {
                     }
                 } catch {
                     file = nil
-                    onEvent?(.lost(reason: error.reason, retry: CameraFormat.backoff(try: 1)))
+                    onEvent?(.lost(reason: pictures.cutOff ? pictures.reason : error.reason, retry: CameraFormat.backoff(try: 1)))
                 }
             }
             file = nil

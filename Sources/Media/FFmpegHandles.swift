@@ -65,11 +65,30 @@ final class CodecContext {
 final class InputFormat {
     let pointer: UnsafeMutablePointer<AVFormatContext>
     static let live = LiveCount()
+    /// Asked during every blocking read: true ends it (FFmpeg's interrupt callback).
+    private let interrupt: Interrupt?
 
-    init(path: String, options: [String: String]) throws(MediaError) {
+    final class Interrupt {
+        let check: () -> Bool
+        init(_ check: @escaping () -> Bool) { self.check = check }
+    }
+
+    init(path: String, options: [String: String], interrupt check: (() -> Bool)? = nil) throws(MediaError) {
         var fmt: UnsafeMutablePointer<AVFormatContext>?
         var dictionary: OpaquePointer?
         for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
+        let interrupt = check.map(Interrupt.init)
+        if let interrupt {
+            // Set before the open: the protocol (a socket) copies it when it opens.
+            guard let made = avformat_alloc_context() else { throw .failed("out of memory") }
+            made.pointee.interrupt_callback = AVIOInterruptCB(
+                callback: { opaque in
+                    guard let opaque else { return 0 }
+                    return Unmanaged<Interrupt>.fromOpaque(opaque).takeUnretainedValue().check() ? 1 : 0
+                }, opaque: Unmanaged.passUnretained(interrupt).toOpaque())
+            fmt = made
+        }
+        self.interrupt = interrupt
         let rc = avformat_open_input(&fmt, path, nil, &dictionary)
         av_dict_free(&dictionary)
         // On a failure avformat_open_input has freed what it made.

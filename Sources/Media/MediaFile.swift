@@ -29,12 +29,15 @@ public final class MediaFile {
     public let duration: Double?
 
     /// Opens `path`; `lowres(w, h, maxLowres)` may pick a power-of-two reduction that the decoder
-    /// applies while decoding (JPEG supports 1/2, 1/4, 1/8).
-    public init(path: String, options: [String: String] = [:], lowres: (Int, Int, Int) -> Int = { _, _, _ in 0 }) throws(MediaError) {
+    /// applies while decoding (JPEG supports 1/2, 1/4, 1/8). `interrupt`, asked during every
+    /// blocking read, ends the read (and the open) when it returns true.
+    public init(
+        path: String, options: [String: String] = [:], lowres: (Int, Int, Int) -> Int = { _, _, _ in 0 }, interrupt: (() -> Bool)? = nil
+    ) throws(MediaError) {
         FFmpegLogging.quiet()
         packetHandle = try Packet()
         frameHandle = try Picture()
-        input = try InputFormat(path: path, options: options)
+        input = try InputFormat(path: path, options: options, interrupt: interrupt)
         let fmt = input.pointer
         var rc = avformat_find_stream_info(fmt, nil)
         guard rc >= 0 else { throw .failed(FFmpegLogging.describe(rc)) }

@@ -283,6 +283,61 @@ final class WatchCommandTests: XCTestCase {
         XCTAssertEqual(log.first { $0["event"] as? String == "stop" }?["reason"] as? String, "seconds")
     }
 
+    /// A stream whose data turns to garbage (bytes keep coming, no picture comes of them) is lost
+    /// within the stall limit (10 s), said so, and reopened; not 38 s of silence.
+    func testAStreamThatTurnsToGarbageIsLostWithinTheLimit() throws {
+        let ts = path("start.ts")
+        try Subprocess.shell(
+            "ffmpeg -v error -y -f lavfi -i testsrc2=s=320x180:r=25 -t 2 -c:v mpeg1video -f mpegts '\(ts)'")
+        let serve = path("garbage_server.py")
+        try """
+        import http.server, os, sys, time
+        start = open(sys.argv[1], "rb").read()
+        class H(http.server.BaseHTTPRequestHandler):
+            def log_message(self, *a): pass
+            def do_GET(self):
+                self.send_response(200)
+                self.send_header("Content-Type", "video/mp2t")
+                self.end_headers()
+                try:
+                    for i in range(0, len(start), 18800):
+                        self.wfile.write(start[i:i + 18800]); self.wfile.flush(); time.sleep(0.04)
+                    while True:
+                        self.wfile.write(os.urandom(20000)); self.wfile.flush(); time.sleep(0.1)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+        s = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H)
+        print(s.server_address[1], flush=True)
+        s.serve_forever()
+        """.write(toFile: serve, atomically: true, encoding: .utf8)
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        server.arguments = [serve, ts]
+        let pipe = Pipe()
+        server.standardOutput = pipe
+        try server.run()
+        defer { server.terminate(); server.waitUntilExit() }
+        let port = String(decoding: pipe.fileHandleForReading.availableData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let out = path("out")
+        let r = try watch([
+            "--source", "http://127.0.0.1:\(port)/", "--rules", "a test card=log", "--model", "script:" + (try script(["1. No"])),
+            "--seconds", "18", "--no-sound", "--record", out,
+        ])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let log = try events((out as NSString).appendingPathComponent("lookd-events.jsonl"))
+        let lost = try XCTUnwrap(log.first { $0["event"] as? String == "stream_lost" }, r.stderr)
+        let stamp = ISO8601DateFormatter()
+        stamp.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        func time(_ line: [String: Any]?) throws -> Double {
+            try XCTUnwrap((line?["t"] as? String).flatMap(stamp.date)?.timeIntervalSince1970, "\(line ?? [:])")
+        }
+        let firstFrame = try time(log.first { $0["event"] as? String == "watch" })
+        let lostAt = try time(lost)
+        XCTAssertLessThan(lostAt - firstFrame, 16, "lost within the 10 s limit of the garbage (which starts 2–4 s in): \(lost)")
+        XCTAssertTrue((lost["reason"] as? String ?? "").contains("no picture came of the stream's data for 10 s"), "\(lost)")
+        print("MEASURE garbage stream lost \(lostAt - firstFrame) s after the first frame: \(lost["reason"] ?? "")")
+    }
+
     func testTheGateSkipsAStillVideoInRealTimeAndRecordsWhy() throws {
         let clip = path("still.mp4")
         try Subprocess.shell("ffmpeg -v error -y -f lavfi -i color=c=gray:s=320x180:r=10:d=3 -pix_fmt yuv420p '\(clip)'")
