@@ -14,6 +14,23 @@ public enum SourceOpener {
         public init() {}
     }
 
+    /// Opens `spec`; with `awaitLive`, a camera or stream that cannot be opened yet is waited for
+    /// (`AwaitedSource`) instead of refused: the service's way.
+    public static func open(_ spec: String, options: Options = Options(), clock: any Clock = MonotonicClock(), awaitLive: Bool)
+        throws(CaptureError) -> any FrameSource
+    {
+        let live = spec.hasPrefix("/dev/") || (spec.contains("://") && !spec.hasPrefix("file://"))
+        do {
+            return try open(spec, options: options, clock: clock)
+        } catch {
+            guard awaitLive, live else { throw error }
+            return AwaitedSource(
+                kind: spec.hasPrefix("/dev/") ? "camera" : "stream", name: spec, failure: error.description, expectedSide: options.maxSide,
+                clock: clock
+            ) { () throws(CaptureError) -> any FrameSource in try open(spec, options: options, clock: clock) }
+        }
+    }
+
     public static func open(_ spec: String, options: Options = Options(), clock: any Clock = MonotonicClock()) throws(CaptureError) -> any FrameSource
     {
         if spec.hasPrefix("/dev/") {

@@ -163,7 +163,7 @@ enum WatchCommand {
         run.modelReady(model)
         let source: any FrameSource
         do {
-            source = try SourceOpener.open(config.source, options: config.sourceOptions, clock: MonotonicClock())
+            source = try SourceOpener.open(config.source, options: config.sourceOptions, awaitLive: notifier.isActive)
         } catch {
             run.failed(stage: "source", message: error.description)
             throw CommandFailure(code: .badSource, message: error.description)

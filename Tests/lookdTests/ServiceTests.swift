@@ -28,6 +28,66 @@ final class ServiceTests: XCTestCase {
         try Subprocess.run(Fixtures.lookd, ["status", "--status", file])
     }
 
+    /// Under the service, a camera or stream that is not there at the start is waited for (lost,
+    /// tried again with backoff, found), as one that goes away during a run is; on a terminal it is
+    /// refused (exit 7), where a typo is likelier.
+    func testTheServiceWaitsForASourceThatIsNotThereYet() throws {
+        let (_, rules, script) = try setUp(rules: "rules:\n  - when: a cat\n    log: true\n")
+        let camera = "/dev/video-lookd-test-\(getpid())"
+        let terminal = try Subprocess.run(Fixtures.lookd, ["watch", "--source", camera, "--rules", rules, "--model", "script:" + script])
+        XCTAssertEqual(terminal.status, 7, terminal.stderr)
+
+        let notify = try NotifySocket(in: dir)
+        let log = path("camera.jsonl")
+        let waited = try Subprocess.run(
+            Fixtures.lookd,
+            [
+                "watch", "--source", camera, "--rules", rules, "--model", "script:" + script, "--no-sound", "--log", log, "--record",
+                path("out"), "--status", path("run/status.json"),
+            ],
+            environment: ["NOTIFY_SOCKET": notify.path]
+        ) { process in
+            XCTAssertTrue(notify.waitFor("READY=1"))
+            EventLogFile.waitForLines(log, containing: "\"event\":\"camera_retry\"")
+            kill(process.processIdentifier, SIGTERM)
+        }
+        XCTAssertEqual(waited.status, 0, waited.stderr)
+        let events = try EventLogFile.read(log)
+        let lost = try XCTUnwrap(events.first { $0["event"] as? String == "camera_lost" })
+        XCTAssertTrue((lost["reason"] as? String ?? "").contains(camera), "\(lost)")
+        XCTAssertTrue(waited.stderr.contains("camera lost:"), waited.stderr)
+
+        // A stream that comes later: lost, then found, then frames.
+        let port = LoopbackPort.free()
+        let streamLog = path("stream.jsonl")
+        let server = Process()
+        defer { if server.isRunning { server.terminate() } }
+        let found = try Subprocess.run(
+            Fixtures.lookd,
+            [
+                "watch", "--source", "http://127.0.0.1:\(port)/", "--rules", rules, "--model", "script:" + script, "--no-sound", "--log",
+                streamLog, "--record", path("out2"), "--status", path("run2/status.json"),
+            ],
+            environment: ["NOTIFY_SOCKET": notify.path]
+        ) { process in
+            EventLogFile.waitForLines(streamLog, containing: "\"event\":\"stream_lost\"")
+            server.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+            server.arguments = [
+                "-v", "error", "-re", "-f", "lavfi", "-i", "testsrc2=s=320x180:r=25", "-t", "20", "-c:v", "mpeg1video", "-f", "mpegts",
+                "-listen", "1", "http://127.0.0.1:\(port)/",
+            ]
+            try? server.run()
+            EventLogFile.waitForLines(streamLog, containing: "\"event\":\"watch\"")
+            kill(process.processIdentifier, SIGTERM)
+        }
+        XCTAssertEqual(found.status, 0, found.stderr)
+        let kinds = try EventLogFile.read(streamLog).compactMap { $0["event"] as? String }
+        let lostAt = try XCTUnwrap(kinds.firstIndex(of: "stream_lost"), "\(kinds)")
+        let foundAt = try XCTUnwrap(kinds.firstIndex(of: "stream_found"), "\(kinds)")
+        XCTAssertLessThan(lostAt, foundAt)
+        XCTAssertTrue(kinds[foundAt...].contains("watch"), "frames after it came: \(kinds)")
+    }
+
     func testNotifyReloadKeepsStateRejectsABadFileAndStatusShowsIt() throws {
         let (clip, rules, script) = try setUp(rules: "rules:\n  - when: a cat\n    count: true\n  - when: a dog\n    log: true\n")
         let notify = try NotifySocket(in: dir)
