@@ -58,6 +58,7 @@ public struct VisionCopies: Sendable {
         case .toMake(let path):
             try? FileManager.default.createDirectory(atPath: (folder as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             if let problem = PrivateFolder.problem(folder) { throw VisionQuantizer.Failure(reason: problem) }
+            removeLeftovers(of: path)
             try VisionQuantizer.write(from: mmproj, to: path, progress: progress)
             return path
         }
@@ -78,6 +79,17 @@ public struct VisionCopies: Sendable {
             return (path == mmproj ? nil : path, nil)
         } catch {
             return (nil, error.description)
+        }
+    }
+
+    /// Partial copies of `path` that a process killed mid-copy left (`.<name>.partial-<pid>…`,
+    /// whose process is gone): never used, and removed before a new copy is made.
+    private func removeLeftovers(of path: String) {
+        let prefix = ".\((path as NSString).lastPathComponent).partial-"
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(prefix) {
+            let pid = Int32(name.dropFirst(prefix.count).prefix { $0.isNumber }) ?? 0
+            guard pid > 0, kill(pid, 0) != 0, errno == ESRCH else { continue }
+            unlink((folder as NSString).appendingPathComponent(name))
         }
     }
 }

@@ -92,6 +92,36 @@ final class HardeningCommandTests: XCTestCase {
         XCTAssertTrue((warnings.first?["message"] as? String ?? "").contains("kept in memory only"), "\(warnings)")
     }
 
+    /// SIGTERM at any moment of a watch's start (the tower's copy, the model's load, the source's
+    /// open, the first frame): it stops, and never crashes (the handler exits at once while
+    /// llama.cpp loads; it called exit() there, running C++ destructors under a loading thread).
+    func testSIGTERMAtAnyMomentOfTheStartStopsWithoutACrash() throws {
+        let clip = path("clip.mp4")
+        try TestMedia.clip(clip, seconds: 2, fps: 10)
+        let cache = path("models")
+        var outcomes: [Int32: Int] = [:]
+        for run in 0..<12 {
+            let delay = 0.02 + Double(run) * 0.05
+            let r = try Subprocess.run(
+                Fixtures.lookd,
+                [
+                    "watch", "--source", clip, "--rules", "a test card=log", "--model", Fixtures.model47, "--mmproj", Fixtures.mmproj47,
+                    "--no-sound", "--record", path("out-\(run)"), "--log", path("events-\(run).jsonl"),
+                ],
+                environment: ["LOOKD_MODELS": cache, "GGML_NO_BACKTRACE": "1"]
+            ) { process in
+                usleep(useconds_t(delay * 1_000_000))
+                kill(process.processIdentifier, SIGTERM)
+            }
+            outcomes[r.status, default: 0] += 1
+            XCTAssertTrue([0, 15].contains(r.status), "SIGTERM after \(delay) s: status \(r.status): \(r.stderr)")
+            XCTAssertFalse(r.stderr.contains("Fatal error") || r.stderr.contains("terminate called"), r.stderr)
+        }
+        print("MEASURE SIGTERM at 0.02-0.57 s into a watch's start: exit statuses \(outcomes)")
+        let partials = (try? FileManager.default.subpathsOfDirectory(atPath: cache))?.filter { $0.contains(".partial") } ?? []
+        XCTAssertEqual(partials, [], "an interrupted tower copy leaves no partial file")
+    }
+
     /// A camera's URL with its password: in no line on the terminal or in the event log.
     func testACamerasPasswordIsNeverWritten() throws {
         let source = "rtsp://admin:hunter2@127.0.0.1:9/stream?token=t0ps3cret"

@@ -54,13 +54,16 @@ final class VisionWeightsCommandTests: XCTestCase {
         XCTAssertEqual(bad.status, 2)
         XCTAssertTrue(bad.stderr.contains("--vision-weights takes q8_0"), bad.stderr)
 
+        // A copy a killed process left half made (its pid gone) is removed when the copy is made again.
+        let leftover = cache + "/vision-q8_0/." + copies(cache)[0] + ".partial-999999.tmp"
+        FileManager.default.createFile(atPath: leftover, contents: Data("half".utf8))
         // A new mmproj in the cache (another modification time): its copy is made again, in place.
         let mmproj = cache + "/minicpm-v-4.7-1b/mmproj-model-f16.gguf"
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(120)], ofItemAtPath: mmproj)
         let again = try Subprocess.run(Fixtures.lookd, ask + [dir.appendingPathComponent("d.json").path], environment: env)
         XCTAssertEqual(again.status, 0, again.stderr)
         XCTAssertTrue(again.stderr.contains("Q8_0 tower (made once): 100%"), again.stderr)
-        XCTAssertEqual(copies(cache).count, 1, "one copy a source: \(copies(cache))")
+        XCTAssertEqual(copies(cache).count, 1, "one copy a source, and no leftover: \(copies(cache))")
     }
 
     /// A local pair in a folder the user cannot write: the copy goes into the cache, the folder is
