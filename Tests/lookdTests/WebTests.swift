@@ -113,6 +113,11 @@ final class WebTests: XCTestCase {
         XCTAssertEqual(after.components(separatedBy: #"class="fire" data-fire="1""#).count, 2, "the fire, once")
         XCTAssertTrue(after.contains(#"<img src="/snapshots/\#(snapshot)""#), after)
         XCTAssertGreaterThan(try XCTUnwrap(frameNumber(after)), firstFrame, "the frame image moved on")
+        for dom in [before, after] {
+            // The header names the frame the picture shows (the status comes less often than frames).
+            let shown = try XCTUnwrap(frameNumber(dom))
+            XCTAssertTrue(dom.contains(" · frame \(shown) · "), "header and picture agree on frame \(shown)")
+        }
         // The stream carried the status, the new frames and the fire as they came.
         EventLogFile.waitForLines(path("stream.txt"), containing: "event: fire")
         let streamed = try String(contentsOfFile: path("stream.txt"), encoding: .utf8)

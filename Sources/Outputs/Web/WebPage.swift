@@ -85,8 +85,17 @@ enum WebPage {
         const text = (tag, content, cls) => { const e = document.createElement(tag); e.textContent = content; if (cls) e.className = cls; return e; };
         const answerClass = { yes: "yes", no: "no", "?": "unread" };
 
+        // The header names the frame the picture shows, once there is one: the status comes at most
+        // twice a second, the picture with every frame, so their numbers would disagree.
+        let lastStatus = null, shownFrame = 0;
+        function showHeader() {
+          const s = lastStatus || {};
+          $("state").textContent = (s.state || "") + " · frame " + (shownFrame || s.frame || 0) + " · " + (s.fires || 0) + " fires";
+        }
+
         function showStatus(s) {
-          $("state").textContent = (s.state || "") + " · frame " + (s.frame || 0) + " · " + (s.fires || 0) + " fires";
+          lastStatus = s;
+          showHeader();
           $("name").textContent = "· " + (s.source || "");
           const rows = $("rules");
           rows.replaceChildren();
@@ -159,6 +168,8 @@ enum WebPage {
           $("frame").src = withToken("/frame.jpg", { n: n });
           $("frame").dataset.frame = n;
           $("frameinfo").textContent = "frame " + n;
+          shownFrame = n;
+          showHeader();
         }
 
         const initial = /*INITIAL_STATE*/null;
