@@ -1,5 +1,6 @@
 import Foundation
 import LookCore
+import TestFixtures
 import TestSupport
 import XCTest
 
@@ -254,6 +255,18 @@ final class WatchCommandTests: XCTestCase {
         XCTAssertTrue(bad.stderr.contains("unknown reaction \"woof\""), bad.stderr)
     }
 
+    /// A watch of the stream at `url` for `seconds` (one rule, the scripted engine), which must end
+    /// well, and its event log.
+    private func watchStream(_ url: String, seconds: Int) throws -> (Subprocess, [[String: Any]]) {
+        let out = path("out")
+        let r = try watch([
+            "--source", url, "--rules", "a test card=log", "--model", "script:" + (try script(["1. No"])), "--seconds", String(seconds),
+            "--no-sound", "--record", out,
+        ])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        return (r, try events((out as NSString).appendingPathComponent("lookd-events.jsonl")))
+    }
+
     func testAStreamThatDropsIsReopenedWithBackoffAndTheRunGoesOn() throws {
         // ffmpeg serves the stream over HTTP to one reader, ends it, and after a gap serves it again.
         let port = Int.random(in: 20_000...40_000)
@@ -267,13 +280,7 @@ final class WatchCommandTests: XCTestCase {
         try server.run()
         defer { server.terminate(); server.waitUntilExit() }
         usleep(500_000)
-        let out = path("out")
-        let r = try watch([
-            "--source", "http://127.0.0.1:\(port)/", "--rules", "a test card=log", "--model", "script:" + (try script(["1. No"])),
-            "--seconds", "9", "--no-sound", "--record", out,
-        ])
-        XCTAssertEqual(r.status, 0, r.stderr)
-        let log = try events((out as NSString).appendingPathComponent("lookd-events.jsonl"))
+        let (r, log) = try watchStream("http://127.0.0.1:\(port)/", seconds: 9)
         let kinds = log.map { $0["event"] as! String }
         let lost = try XCTUnwrap(kinds.firstIndex(of: "stream_lost"), r.stderr)
         let found = try XCTUnwrap(kinds.firstIndex(of: "stream_found"), r.stderr)
@@ -289,42 +296,8 @@ final class WatchCommandTests: XCTestCase {
         let ts = path("start.ts")
         try Subprocess.shell(
             "ffmpeg -v error -y -f lavfi -i testsrc2=s=320x180:r=25 -t 2 -c:v mpeg1video -f mpegts '\(ts)'")
-        let serve = path("garbage_server.py")
-        try """
-        import http.server, os, sys, time
-        start = open(sys.argv[1], "rb").read()
-        class H(http.server.BaseHTTPRequestHandler):
-            def log_message(self, *a): pass
-            def do_GET(self):
-                self.send_response(200)
-                self.send_header("Content-Type", "video/mp2t")
-                self.end_headers()
-                try:
-                    for i in range(0, len(start), 18800):
-                        self.wfile.write(start[i:i + 18800]); self.wfile.flush(); time.sleep(0.04)
-                    while True:
-                        self.wfile.write(os.urandom(20000)); self.wfile.flush(); time.sleep(0.1)
-                except (BrokenPipeError, ConnectionResetError):
-                    pass
-        s = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H)
-        print(s.server_address[1], flush=True)
-        s.serve_forever()
-        """.write(toFile: serve, atomically: true, encoding: .utf8)
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        server.arguments = [serve, ts]
-        let pipe = Pipe()
-        server.standardOutput = pipe
-        try server.run()
-        defer { server.terminate(); server.waitUntilExit() }
-        let port = String(decoding: pipe.fileHandleForReading.availableData, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        let out = path("out")
-        let r = try watch([
-            "--source", "http://127.0.0.1:\(port)/", "--rules", "a test card=log", "--model", "script:" + (try script(["1. No"])),
-            "--seconds", "30", "--no-sound", "--record", out,
-        ])
-        XCTAssertEqual(r.status, 0, r.stderr)
-        let log = try events((out as NSString).appendingPathComponent("lookd-events.jsonl"))
+        let server = try GarbageStreamServer(start: ts)
+        let (r, log) = try watchStream(server.url, seconds: 30)
         let lost = try XCTUnwrap(log.first { $0["event"] as? String == "stream_lost" }, r.stderr)
         let stamp = ISO8601DateFormatter()
         stamp.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
