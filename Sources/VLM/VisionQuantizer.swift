@@ -112,7 +112,6 @@ public enum VisionQuantizer {
     /// The new header and where each tensor's bytes come from and go.
     private struct Plan {
         struct Tensor {
-            let name: String
             let type: ggml_type
             let rows: Int
             let rowLength: Int
@@ -138,7 +137,7 @@ public enum VisionQuantizer {
                 gguf_set_val_i64(header.pointer, VisionQuantizer.sourceSizeKey, stamp.size)
                 gguf_set_val_i64(header.pointer, VisionQuantizer.sourceTimeKey, stamp.mtime)
             }
-            var planned: [(String, ggml_type, [Int64], Int64, Int, Bool)] = []
+            var planned: [(ggml_type, [Int64], Int64, Int, Bool)] = []
             for i in 0..<Int64(count) {
                 let name = String(cString: gguf_get_tensor_name(source.pointer, i))
                 let type = gguf_get_tensor_type(source.pointer, i)
@@ -151,7 +150,7 @@ public enum VisionQuantizer {
                 ggml_set_name(tensor, name)
                 gguf_add_tensor(header.pointer, tensor)
                 planned.append(
-                    (name, type, ne, Int64(gguf_get_tensor_offset(source.pointer, i)), Int(gguf_get_tensor_size(source.pointer, i)), quantize))
+                    (type, ne, Int64(gguf_get_tensor_offset(source.pointer, i)), Int(gguf_get_tensor_size(source.pointer, i)), quantize))
             }
             let size = gguf_get_meta_size(header.pointer)
             meta = [UInt8](repeating: 0, count: size)
@@ -160,12 +159,12 @@ public enum VisionQuantizer {
             let alignment = Int64(gguf_get_alignment(header.pointer))
             var end: Int64 = 0
             for (i, p) in planned.enumerated() {
-                let (name, type, ne, sourceOffset, sourceSize, quantize) = p
+                let (type, ne, sourceOffset, sourceSize, quantize) = p
                 let offset = Int64(gguf_get_tensor_offset(header.pointer, Int64(i)))
                 let rowBytes = quantize ? ggml_row_size(GGML_TYPE_Q8_0, ne[0]) : nil
                 tensors.append(
                     Tensor(
-                        name: name, type: type, rows: Int(ne[1] * ne[2] * ne[3]), rowLength: Int(ne[0]), sourceOffset: sourceOffset,
+                        type: type, rows: Int(ne[1] * ne[2] * ne[3]), rowLength: Int(ne[0]), sourceOffset: sourceOffset,
                         sourceSize: sourceSize, offset: offset, quantizedRowBytes: rowBytes))
                 let bytes = Int64(gguf_get_tensor_size(header.pointer, Int64(i)))
                 end = offset + (bytes + alignment - 1) / alignment * alignment
