@@ -8,7 +8,7 @@ it never saw. tools/train-shapes-tiny runs it; the tests never do.
 Deterministic given --seed: the scenes come from numpy generators seeded from it, the weights and
 the order from torch's generator, on the CPU with deterministic kernels and a fixed thread count.
 
-Usage: train_shapes_tiny.py LLAMA_SRC OUT_DIR [--seed N] [--steps N] [--minutes M] [--held-out N]
+Usage: train_shapes_tiny.py LLAMA_SRC OUT_DIR [--seed N] [--see-steps N] [--pool N] [--answer-steps N] [--held-out N]
 """
 import argparse
 import json
@@ -114,32 +114,33 @@ def scene_for(rng):
 
 
 def questions_for(rng, scene, k: int):
-    """`k` (question, answer, kind) pairs about `scene`, as lookd asks them."""
+    """`k` (question, answer, truths, looks) about `scene`, as lookd asks them; `truths` is each
+    numbered rule's presence for a watch prompt, else None; `looks` the phrases the question is
+    about, one for each place the model should look from (each rule's question mark, else the end of
+    the prompt)."""
     out = []
     things = scene.things
     while len(out) < k:
         r = rng.random()
-        if r < 0.45 or not things:
-            if r >= 0.45 and rng.random() < 0.3:
-                q, a = ask_question(rng, scene)
-                out.append((q, a, "ask"))
+        if r < 0.40 or not things:
+            if r >= 0.40 and rng.random() < 0.25:
+                out.append(ask_question(rng, scene))
                 continue
             phrases = W.phrases_for(rng, scene, int(rng.integers(1, 9)))
-            out.append((W.watch_prompt(phrases), W.watch_answer(scene, phrases), "watch"))
+            out.append((W.watch_prompt(phrases), W.watch_answer(scene, phrases), [scene.present(p) for p in phrases], phrases))
             continue
         t = things[rng.integers(len(things))]
         phrase = t.phrase if rng.random() < 0.85 else (f"a {t.shape}" if sum(u.shape == t.shape for u in things) == 1 else t.phrase)
-        if r < 0.68:
-            out.append((W.box_question(phrase), W.box_answer(scene, phrase), "box"))
-        elif r < 0.76:
-            out.append((W.cell_question(phrase), str(W.cell_of(scene, phrase)), "cell"))
-        elif r < 0.84:
-            out.append((W.words_question(phrase), W.words_answer(scene, phrase), "words"))
-        elif r < 0.93:
-            out.append((W.describe_question(phrase), W.sentence(scene), "describe"))
+        if r < 0.64:
+            out.append((W.box_question(phrase), W.box_answer(scene, phrase), None, [phrase]))
+        elif r < 0.73:
+            out.append((W.cell_question(phrase), str(W.cell_of(scene, phrase)), None, [phrase]))
+        elif r < 0.81:
+            out.append((W.words_question(phrase), W.words_answer(scene, phrase), None, [phrase]))
+        elif r < 0.94:
+            out.append((W.describe_question(phrase), W.sentence(scene), None, []))
         else:
-            q, a = ask_question(rng, scene)
-            out.append((q, a, "ask"))
+            out.append(ask_question(rng, scene))
     return out
 
 
@@ -149,98 +150,338 @@ def ask_question(rng, scene):
         shape = W.SHAPES[rng.integers(len(W.SHAPES))]
         if scene.things and rng.random() < 0.7:
             shape = scene.things[rng.integers(len(scene.things))].shape
-        return form.format(shape=shape), W.colour_answer(scene, shape)
+        return form.format(shape=shape), W.colour_answer(scene, shape), None, [f"a {shape}"]
     if form.startswith("How many"):
-        return form, W.count_answer(scene)
-    return form, W.sentence(scene)
+        return form, W.count_answer(scene), None, []
+    return form, W.sentence(scene), None, []
 
 
 # --- training ---------------------------------------------------------------------------------------
+#
+# Two stages. Learning to see and learning to answer at once is slow for a model this small: the
+# language model learns the answers' wording long before the tower gives it anything to read. So:
+#  1. the tower and merger learn to see, alone, on small crops of the world drawn at the scale the
+#     processor gives a frame (16 × 16 patches: a quarter of a frame's cost, so four times the
+#     pictures in the same minutes; shape needs thousands of them, colour needs a few hundred).
+#     Training-only heads (never exported) name the thing under each picture token and that thing's
+#     box, and each thing's colour and shape from its own tokens;
+#  2. the language model learns lookd's questions on pictures the now frozen tower has encoded once,
+#     with one more training-only head that asks, at each numbered rule's question mark, whether
+#     that rule's thing is there (the first half of reading a watch answer).
 
-def batch(enc, model, items, aux, scenes):
-    """items: [(pixel_values, target_sizes, layout, [(question, answer)…])] → the model's loss: the
-    answers' cross-entropy, plus a training-only probe (`aux`, never exported) that reads each picture
-    token of the whole-picture crop and names the thing under it: dense gradients that teach the
-    tower to see long before the answers alone would."""
+CROP = 16  # a crop's side in patches (4 picture tokens)
+FRAME_SCALE = 336 / 252  # the processor draws a 448 × 252 frame at 616 × 336
+
+
+def picture_for(enc, rng):
+    scene = scene_for(rng)
+    pv, s, layout = enc.picture(W.render(scene))
+    return pv, s, layout, scene
+
+
+def crop_scene(rng, side: int):
+    """A `side`-pixel square of the world at the frame's processed scale, with 1–3 things (some
+    partly out of it)."""
+    scene = W.Scene(size=(side, side), background=W.BACKGROUNDS[rng.integers(len(W.BACKGROUNDS))],
+                    tones=tuple(W.TONES[i] for i in rng.choice(len(W.TONES), 2, replace=False)),
+                    texture_seed=int(rng.integers(1 << 30)))
+    for _ in range(int(rng.integers(1, 4))):
+        for _attempt in range(30):
+            colour, shape = W.KINDS[rng.integers(len(W.KINDS))]
+            if any(t.colour == colour and t.shape == shape for t in scene.things):
+                continue
+            size = min(rng.uniform(0.05, 0.40) * W.FRAME[1] * FRAME_SCALE, side * 0.95)
+            x = rng.uniform(-0.15 * size, side - 0.85 * size)
+            y = rng.uniform(-0.15 * size, side - 0.85 * size)
+            box = (x, y, x + size, y + size)
+            if all(W.overlap(box, t.box) < 0.25 for t in scene.things):
+                scene.things.append(W.Thing(colour, shape, box, angle=float(rng.uniform(-0.3, 0.3))))
+                break
+    return scene
+
+
+def patches(image, rows: int, cols: int):
+    """Pixel values as the processor lays them out (rows × cols patches of 14, one row of patches)."""
     import torch
-    pixels = torch.cat([p for p, _, _, _ in items], dim=-1)
-    sizes = torch.cat([s for _, s, _, _ in items], dim=0)
+    x = (np.asarray(image).astype(np.float32) / 255 - 0.5) / 0.5
+    return torch.from_numpy(x.reshape(rows, 14, cols, 14, 3).transpose(4, 1, 0, 2, 3).reshape(1, 3, 14, -1).copy())
+
+
+def token_targets(scene, rows: int, cols: int):
+    """Each picture token's thing (0: none) and that thing's box, in shares of the picture; and each
+    thing's colour, shape and weights over the tokens it covers."""
+    import torch
+    labels = W.label_map(scene)
+    h, w = labels.shape
+    kinds = W.cell_labels(scene, rows, cols)
+    things = []
+    for t in scene.things:
+        k = 1 + W.KINDS.index((t.colour, t.shape))
+        cover = np.array([(labels[r * h // rows:(r + 1) * h // rows, c * w // cols:(c + 1) * w // cols] == k).mean()
+                          for r in range(rows) for c in range(cols)], dtype=np.float32)
+        if cover.max() > 0:
+            things.append((list(W.COLOURS).index(t.colour), W.SHAPES.index(t.shape), torch.from_numpy(cover / cover.sum())))
+    boxes = {}
+    for t in scene.things:
+        x1, y1, x2, y2 = W.visible_box(scene, t)
+        boxes[1 + W.KINDS.index((t.colour, t.shape))] = [x1 / w, y1 / h, x2 / w, y2 / h]
+    return torch.tensor(kinds), torch.tensor([boxes.get(k, [0.0] * 4) for k in kinds]), things
+
+
+def vision_heads(hidden: int):
+    import torch
+    return torch.nn.ModuleDict({"kind": torch.nn.Linear(hidden, len(W.KINDS) + 1),
+                                "box": torch.nn.Linear(hidden, 4),
+                                "colour": torch.nn.Linear(hidden, len(W.COLOURS)),
+                                "shape": torch.nn.Linear(hidden, len(W.SHAPES))})
+
+
+def vision_loss(model, heads, pictures):
+    """pictures: [(pixel_values, target_sizes, scene)] → the heads' loss, and the share of things
+    whose colour and whose shape their tokens name right."""
+    import torch
+    F = torch.nn.functional
+    pixels = torch.cat([p[0] for p in pictures], dim=-1)
+    sizes = torch.cat([p[1] for p in pictures], dim=0)
     features = model.model.get_image_features(pixels, sizes).pooler_output
-    probe_in, probe_labels, start = [], [], 0
-    for (pv, s, layout, qa), scene in zip(items, scenes):
-        rows, cols = int(s[0][0]) // 4, int(s[0][1]) // 4
-        probe_in.append(features[start])
-        probe_labels += W.cell_labels(scene, rows, cols)
+    tokens, kinds, boxes, pooled, colours, shapes, start = [], [], [], [], [], [], 0
+    for _, s, scene in pictures:
+        k, b, things = token_targets(scene, int(s[0][0]) // 4, int(s[0][1]) // 4)
+        x = features[start]
+        tokens.append(x)
+        kinds.append(k)
+        boxes.append(b)
+        for colour, shape, cover in things:
+            pooled.append(cover @ x)
+            colours.append(colour)
+            shapes.append(shape)
         start += len(s)
-    probe = torch.nn.functional.cross_entropy(aux(torch.cat(probe_in)), torch.tensor(probe_labels))
-    per_image, seqs, labels, seq_sizes = [], [], [], []
-    start = 0
-    for pv, s, layout, qa in items:
-        mine = features[start:start + len(s)]
-        start += len(s)
-        for q, a in qa:
+    x, kinds, boxes = torch.cat(tokens), torch.cat(kinds), torch.cat(boxes)
+    on = kinds > 0
+    # The background is most tokens: weighed down, so naming the things is what the loss is about.
+    weight = torch.ones(len(W.KINDS) + 1)
+    weight[0] = 0.2
+    loss = F.cross_entropy(heads["kind"](x), kinds, weight=weight)
+    if on.any():
+        loss = loss + 4 * F.smooth_l1_loss(heads["box"](x[on]), boxes[on], beta=0.02)
+    if pooled:
+        p = torch.stack(pooled)
+        colour_logits, shape_logits = heads["colour"](p), heads["shape"](p)
+        colours, shapes = torch.tensor(colours), torch.tensor(shapes)
+        loss = loss + F.cross_entropy(colour_logits, colours) + F.cross_entropy(shape_logits, shapes)
+        return (loss, (colour_logits.argmax(-1) == colours).float().mean().item(),
+                (shape_logits.argmax(-1) == shapes).float().mean().item())
+    return loss, 1.0, 1.0
+
+
+def schedule(step: int, steps: int, peak: float, warm: int) -> float:
+    return peak * min(1.0, (step + 1) / warm) * (0.5 * (1 + math.cos(math.pi * step / steps)) * 0.95 + 0.05)
+
+
+def progress(stage: str, step: int, steps: int, started: float, what: str):
+    spent = time.monotonic() - started
+    left = spent / (step + 1) * (steps - step - 1)
+    log(f"{stage}: step {step + 1}/{steps} · {what} · {spent / 60:.1f} min · about {left / 60:.1f} min left")
+
+
+def train_vision(model, enc, rng, steps: int, per_step: int = 16):
+    """Stage 1: crops, and every fifth step a few whole frames and photos as the processor gives them
+    (so the tower also knows a whole picture's positions)."""
+    import torch
+    heads = vision_heads(model.config.text_config.hidden_size)
+    params = list(model.model.vision_tower.parameters()) + list(model.model.merger.parameters()) + list(heads.parameters())
+    opt = torch.optim.AdamW(params, lr=2e-3, betas=(0.9, 0.98), weight_decay=0.01)
+    crop = torch.tensor([[CROP, CROP]], dtype=torch.int32)
+    started, seen = time.monotonic(), []
+    for step in range(steps):
+        lr = schedule(step, steps, 2e-3, min(30, steps // 10 + 1))
+        for g in opt.param_groups:
+            g["lr"] = lr
+        if step % 5 == 4:
+            pictures = [picture_for(enc, rng) for _ in range(per_step // 4)]
+            pictures = [(p[0], p[1], p[3]) for p in pictures]
+        else:
+            scenes = [crop_scene(rng, CROP * 14) for _ in range(per_step)]
+            pictures = [(patches(W.render(s), CROP, CROP), crop, s) for s in scenes]
+        loss, colour, shape = vision_loss(model, heads, pictures)
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(params, 1.0)
+        opt.step()
+        seen.append((colour, shape))
+        if step % 50 == 49 or step == steps - 1:
+            c, s = np.mean(seen[-50:], axis=0)
+            progress("see", step, steps, started, f"loss {loss.item():.3f} · things named by colour {c:.1%}, by shape {s:.1%} "
+                     f"(the last 50 steps) · lr {lr:.1e}")
+
+
+def encode_pool(model, enc, rng, count: int, chunk: int = 32):
+    """`count` pictures the frozen tower has encoded once: (features, target_sizes, layout, scene)."""
+    import torch
+    pool, started = [], time.monotonic()
+    for first in range(0, count, chunk):
+        pictures = [picture_for(enc, rng) for _ in range(min(chunk, count - first))]
+        with torch.no_grad():
+            feats = features(enc, model, [p[:3] for p in pictures])
+        pool += [(f, p[1], p[2], p[3]) for f, p in zip(feats, pictures)]
+        progress("encode", first // chunk, (count + chunk - 1) // chunk, started, f"{len(pool)} pictures")
+    return pool
+
+
+def rule_marks(enc, ids, rules: int):
+    """The positions of the numbered rules' question marks in a watch prompt's ids (None if the
+    tokenizer joined them otherwise)."""
+    marks = [i for i, t in enumerate(ids) if "?" in enc.tok.decode([t])]
+    return marks if len(marks) == rules else None
+
+
+# The language model's layers whose first heads are taught where to look: the first finds each
+# question's thing among the picture tokens, the second reads while answering (a rule's answer from
+# its question mark, a box or a cell from the thing's tokens).
+LOOK_LAYER, READ_LAYER = 2, 4
+
+
+def look_targets(model, ids, scene, size, looks, spots):
+    """For each spot (a position in `ids`) and its phrase: the positions of the whole-picture crop's
+    tokens that show the phrase's thing, or, when none does, the `<image>` mark (where a head looks
+    when there is nothing to see)."""
+    config = model.config
+    rows, cols = int(size[0][0]) // 4, int(size[0][1]) // 4
+    kinds = W.cell_labels(scene, rows, cols)
+    first = ids.index(config.image_token_id)
+    start = ids.index(config.image_start_id)
+    out = []
+    for spot, phrase in zip(spots, looks):
+        seen = [first + j for j, k in enumerate(kinds) if k and W.matches(W.Thing(*W.KINDS[k - 1], (0, 0, 0, 0)), phrase)]
+        out.append((spot, seen or [start]))
+    return out
+
+
+def answer_loss(enc, model, presence, items):
+    """items: [(features, target_sizes, layout, scene, [(question, answer, truths, looks)…])] → the
+    mean over sequences of the answer tokens' cross-entropy, the presence head's loss, the looking
+    heads' loss, and the share of answer tokens right.
+
+    Training-only signals teach the language model to read the picture, as dense gradients the
+    answers alone give too slowly: at each numbered rule's question mark (the middle layer) whether
+    its thing is there; and where two heads look: LOOK_LAYER's, from each rule's question mark and
+    from the end of a question about one thing, at that thing's picture tokens; READ_LAYER's, from
+    each numbered answer at its rule's question mark, and from each token of a box or a cell at the
+    thing's picture tokens."""
+    import torch
+    F = torch.nn.functional
+    from transformers.modeling_outputs import BaseModelOutputWithPooling
+    yes_no_ids = {enc.tok.encode(" Yes", add_special_tokens=False)[0], enc.tok.encode(" No", add_special_tokens=False)[0]}
+    per_image, seqs, labels, seq_sizes, marks, looking = [], [], [], [], [], []
+    for feats, s, layout, scene, qa in items:
+        for q, a, truths, looks in qa:
             ids, lab = enc.sequence(layout, q, a)
+            prompt = len(ids) - sum(x != -100 for x in lab)
+            k = len(seqs)
             seqs.append(ids)
             labels.append(lab)
-            per_image.extend(mine)
+            per_image.extend(feats)
             seq_sizes.append(s)
+            spots = rule_marks(enc, ids[:prompt], len(truths)) if truths else None
+            marks.append((spots, truths) if spots else None)
+            if truths is None and looks:
+                spots = [prompt - 1]
+            if not (looks and spots):
+                continue
+            found = look_targets(model, ids, scene, s, looks, spots)
+            looking += [(LOOK_LAYER, k, spot, at) for spot, at in found]
+            if truths:
+                answers = [i - 1 for i in range(prompt, len(ids)) if ids[i] in yes_no_ids]
+                if len(answers) == len(spots):
+                    looking += [(READ_LAYER, k, i, [mark]) for i, mark in zip(answers, spots)]
+            else:
+                looking += [(READ_LAYER, k, i, found[0][1]) for i in range(prompt - 1, len(ids) - 2)]
     n = max(len(s) for s in seqs)
     pad = enc.tok.pad_token_id
     input_ids = torch.tensor([s + [pad] * (n - len(s)) for s in seqs])
     label_ids = torch.tensor([l + [-100] * (n - len(l)) for l in labels])
     mask = torch.tensor([[1] * len(s) + [0] * (n - len(s)) for s in seqs])
     mm = (input_ids == model.config.image_token_id).int()
-    from transformers.modeling_outputs import BaseModelOutputWithPooling
-    image = BaseModelOutputWithPooling(pooler_output=per_image)
+    caught = {}
+    layers = model.model.language_model.layers
+    hooks = [layers[n].self_attn.register_forward_hook(lambda _m, _i, out, n=n: caught.__setitem__(n, out[1][:, 0]))
+             for n in (LOOK_LAYER, READ_LAYER)]
     model.model.rope_deltas = None
-    hidden = model.model(input_ids=input_ids, attention_mask=mask, mm_token_type_ids=mm, target_sizes=torch.cat(seq_sizes),
-                         mm_encoder_outputs={"image": image}).last_hidden_state
-    model.model.rope_deltas = None
-    # The output layer only where there is an answer token to predict (the vocabulary is most of the cost).
+    try:
+        out = model.model(input_ids=input_ids, attention_mask=mask, mm_token_type_ids=mm, target_sizes=torch.cat(seq_sizes),
+                          mm_encoder_outputs={"image": BaseModelOutputWithPooling(pooler_output=per_image)},
+                          output_hidden_states=True)
+    finally:
+        for hook in hooks:
+            hook.remove()
+        model.model.rope_deltas = None
     targets = label_ids[:, 1:]
     where = targets != -100
-    logits = model.lm_head(hidden[:, :-1][where])
-    return torch.nn.functional.cross_entropy(logits.float(), targets[where]), probe
+    logits = model.lm_head(out.last_hidden_state[:, :-1][where])
+    token_loss = F.cross_entropy(logits.float(), targets[where], reduction="none")
+    row = where.nonzero()[:, 0]
+    per_seq = torch.zeros(len(seqs)).index_add(0, row, token_loss) / where.sum(1).clamp(min=1)
+    middle = out.hidden_states[len(out.hidden_states) // 2]
+    rows, cols, want = [], [], []
+    for k, m in enumerate(marks):
+        if m:
+            rows += [k] * len(m[0])
+            cols += m[0]
+            want += [float(t) for t in m[1]]
+    seen = F.binary_cross_entropy_with_logits(presence(middle[rows, cols]).squeeze(-1), torch.tensor(want)) if rows else torch.zeros(())
+    looks = [-torch.log(caught[n][k, spot, at].sum() + 1e-6) for n, k, spot, at in looking]
+    look = torch.stack(looks).mean() if looks else torch.zeros(())
+    right = (logits.argmax(-1) == targets[where]).float().mean().item()
+    return per_seq.mean(), seen, look, right
 
 
-def train(model, enc, seed: int, steps: int, minutes: float):
+def train_answers(model, enc, pool, rng, steps: int, per_step: int = 16, questions: int = 3):
+    import torch
+    for p in list(model.model.vision_tower.parameters()) + list(model.model.merger.parameters()):
+        p.requires_grad_(False)
+    # The looking heads' weights are read, so their layers (only) run the plain (eager) attention.
+    import copy
+    attentions = [model.model.language_model.layers[n].self_attn for n in (LOOK_LAYER, READ_LAYER)]
+    shared = attentions[0].config
+    for attention in attentions:
+        attention.config = copy.copy(shared)
+        attention.config._attn_implementation = "eager"
+    presence = torch.nn.Linear(model.config.text_config.hidden_size, 1)
+    params = list(model.model.language_model.parameters()) + list(presence.parameters())
+    opt = torch.optim.AdamW(params, lr=3e-3, betas=(0.9, 0.98), weight_decay=0.01)
+    frames = [k for k, p in enumerate(pool) if len(p[1]) == 1]
+    photos = [k for k, p in enumerate(pool) if len(p[1]) > 1]
+    started = time.monotonic()
+    for step in range(steps):
+        lr = schedule(step, steps, 3e-3, min(60, steps // 10 + 1))
+        for g in opt.param_groups:
+            g["lr"] = lr
+        # Photos (sliced, long) take their own steps, so a step's padding stays short.
+        source = photos if photos and step % 8 == 7 else frames
+        picked = [pool[source[i]] for i in rng.choice(len(source), min(per_step, len(source)), replace=False)]
+        items = [(f, s, layout, scene, questions_for(rng, scene, questions)) for f, s, layout, scene in picked]
+        answers, seen, look, right = answer_loss(enc, model, presence, items)
+        loss = answers + 0.5 * seen + 0.5 * look
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(params, 1.0)
+        opt.step()
+        if step % 20 == 0 or step == steps - 1:
+            progress("answer", step, steps, started, f"loss {answers.item():.3f} (answers) {seen.item():.3f} (presence) "
+                     f"{look.item():.3f} (looking) · answer tokens right {right:.1%} · lr {lr:.1e}")
+    for attention in attentions:
+        attention.config = shared
+
+
+def train(model, enc, seed: int, see_steps: int, pool_size: int, answer_steps: int):
     import torch
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    aux = torch.nn.Linear(model.config.text_config.hidden_size, len(W.KINDS) + 1)
-    opt = torch.optim.AdamW(list(model.parameters()) + list(aux.parameters()), lr=2e-3, betas=(0.9, 0.98), weight_decay=0.01)
-    images_per_step, questions_per_image = 10, 3
-    budget = minutes * 60
-    # The schedule is set in steps, not in time, so the result is the same on any machine; `minutes`
-    # is only a safety stop (a run it stops says so, and is no longer the seed's model).
-    warm = min(100, steps // 10 + 1)
-    model.train()
     started = time.monotonic()
-    for step in range(steps):
-        lr = 2e-3 * min(1.0, (step + 1) / warm) * (0.5 * (1 + math.cos(math.pi * step / steps)) * 0.95 + 0.05)
-        for g in opt.param_groups:
-            g["lr"] = lr
-        items, scenes = [], []
-        for _ in range(images_per_step):
-            scene = scene_for(rng)
-            pv, s, layout = enc.picture(W.render(scene))
-            qa = [(q, a) for q, a, _ in questions_for(rng, scene, questions_per_image)]
-            items.append((pv, s, layout, qa))
-            scenes.append(scene)
-        answers, probe = batch(enc, model, items, aux, scenes)
-        loss = answers + probe
-        opt.zero_grad(set_to_none=True)
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-        opt.step()
-        if step % 20 == 0 or step == steps - 1:
-            spent = time.monotonic() - started
-            left = spent / (step + 1) * (steps - step - 1)
-            log(f"train: step {step + 1}/{steps} · loss {answers.item():.3f} (answers) {probe.item():.3f} (probe) · lr {lr:.2e} · "
-                f"{spent / 60:.1f} min · about {left / 60:.1f} min left")
-        if time.monotonic() - started > budget:
-            log(f"train: the {minutes:g} min budget is spent at step {step + 1}; stopping there")
-            break
+    model.train()
+    train_vision(model, enc, rng, see_steps)
+    pool = encode_pool(model, enc, rng, pool_size)
+    train_answers(model, enc, pool, rng, answer_steps)
     model.eval()
     return time.monotonic() - started
 
@@ -457,8 +698,9 @@ def main():
     ap.add_argument("llama_src")
     ap.add_argument("out_dir")
     ap.add_argument("--seed", type=int, default=20261202)
-    ap.add_argument("--steps", type=int, default=550, help="training steps of 10 pictures and 30 questions")
-    ap.add_argument("--minutes", type=float, default=55.0, help="a safety stop for training, in minutes")
+    ap.add_argument("--see-steps", type=int, default=1300, help="stage 1: steps of 16 crops (or 4 whole pictures) for the tower")
+    ap.add_argument("--pool", type=int, default=1600, help="pictures the trained tower encodes for stage 2")
+    ap.add_argument("--answer-steps", type=int, default=380, help="stage 2: steps of 16 pictures and 48 questions")
     ap.add_argument("--held-out", type=int, default=1000)
     ap.add_argument("--keep-checkpoint", default="", help="a folder to copy the trained transformers checkpoint into")
     ap.add_argument("--measure-only", default="", help="measure a checkpoint saved by --keep-checkpoint; no training")
@@ -477,6 +719,7 @@ def main():
         figures["clips"] = measure_clips(model, enc, args.seed)
         print(json.dumps(figures, indent=1))
         return
+    started = time.monotonic()
     with tempfile.TemporaryDirectory() as tmp:
         ckpt = Path(tmp) / "checkpoint"
         ckpt.mkdir()
@@ -485,7 +728,7 @@ def main():
         enc = Encoder(ckpt, config)
         n = sum(p.numel() for p in model.parameters())
         log(f"train: {n / 1e6:.2f} M parameters")
-        spent = train(model, enc, args.seed, args.steps, args.minutes)
+        spent = train(model, enc, args.seed, args.see_steps, args.pool, args.answer_steps)
         model.save_pretrained(str(ckpt), safe_serialization=True)
         out = Path(args.out_dir).resolve()
         out.mkdir(parents=True, exist_ok=True)
@@ -497,8 +740,10 @@ def main():
         figures = measure(model, enc, args.seed, args.held_out)
         figures["clips"] = measure_clips(model, enc, args.seed)
         figures["training_minutes"] = round(spent / 60, 1)
+        figures["script_minutes"] = round((time.monotonic() - started) / 60, 1)
         figures["parameters"] = n
         figures["seed"] = args.seed
+        figures["recipe"] = {"see_steps": args.see_steps, "pool": args.pool, "answer_steps": args.answer_steps}
         (out / f"{STEM}-measured.json").write_text(json.dumps(figures, indent=1) + "\n")
         print(json.dumps(figures, indent=1))
 
