@@ -10,6 +10,7 @@ tools/score-shapes-tiny runs it (lookd eval on examples/shapes.mp4 scores a clip
   of each still; IoU with the truth (median, and the share at 0.5 or more).
 
 Usage: score_shapes_tiny.py LOOKD OUT_DIR --model MODEL.gguf --mmproj MMPROJ.gguf [--stills N] [--seed N]
+                            [--vision-weights q8_0|f16]
 """
 import argparse
 import json
@@ -38,8 +39,9 @@ def main():
     ap.add_argument("--seed", type=int, default=777)
     ap.add_argument("--model", required=True)
     ap.add_argument("--mmproj", required=True)
+    ap.add_argument("--vision-weights", default="q8_0", help="the tower lookd runs (q8_0, its default, or f16)")
     a = ap.parse_args()
-    model = ["--model", a.model, "--mmproj", a.mmproj]
+    model = ["--model", a.model, "--mmproj", a.mmproj, "--vision-weights", a.vision_weights]
     os.makedirs(a.out, exist_ok=True)
     rng = np.random.default_rng(a.seed)
     stills = os.path.join(a.out, "stills")

@@ -9,7 +9,9 @@ extension ModelCache {
         return ModelCatalog.models.map { m in
             let id = m.id.padding(toLength: width, withPad: " ", startingAt: 0)
             let mark = m.id == ModelCatalog.defaultID ? " (default)" : ""
-            guard let present = present(m.id) else { return "  \(id)  not pulled  \(m.repo)\(mark)" }
+            guard let present = present(m.id) else {
+                return "  \(id)  \(m.shipped ? "in lookd's repository, copied in on first use" : "not pulled  \(m.repo)")\(mark)"
+            }
             let size = Quantity.bytes(Int64(present.model.size + present.mmproj.size))
             let tower: String
             switch VisionCopies(cache: self).state(of: paths(present).mmproj, choice: .default) {

@@ -1,11 +1,13 @@
 /// The models lookd knows by name: a Hugging Face repo and revision holding a GGUF language model and
 /// its mmproj. The exact file names are read from the repo's listing when pulling (Q8_0 preferred,
-/// else Q4_K_M; the mmproj is the `mmproj*.gguf`).
+/// else Q4_K_M; the mmproj is the `mmproj*.gguf`). A model lookd ships itself (`shipped`) is in the
+/// repository instead, and never downloaded (BundledModels).
 public struct CatalogModel: Sendable, Equatable {
     public let id: String
     public let repo: String
     public let revision: String
     public let about: String
+    public var shipped = false
 }
 
 public enum ModelCatalog {
@@ -24,6 +26,10 @@ public enum ModelCatalog {
         CatalogModel(
             id: "qwen2.5-vl-3b", repo: "ggml-org/Qwen2.5-VL-3B-Instruct-GGUF", revision: "main",
             about: "Qwen2.5-VL 3B: stronger, slower"),
+        CatalogModel(
+            id: "shapes-tiny", repo: "lookd", revision: "models/shapes-tiny",
+            about: "lookd's own 9 MB MiniCPM-V 4.7, trained on a world of coloured shapes: it sees that world, not yours",
+            shipped: true),
         CatalogModel(
             id: "gemma-3-4b", repo: "ggml-org/gemma-3-4b-it-GGUF", revision: "main",
             about: "Gemma 3 4B: stronger, slower"),

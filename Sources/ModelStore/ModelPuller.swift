@@ -5,6 +5,8 @@ import Foundation
 public struct ModelPuller {
     public let cache: ModelCache
     public let downloader: Downloader
+    /// Where lookd's own models are (BundledModels), from LOOKD_OWN_MODELS or beside the binary.
+    let ownModels: @Sendable (String) -> String?
 
     /// `HF_ENDPOINT` (default https://huggingface.co) and `HF_TOKEN` are honoured.
     public init(
@@ -12,6 +14,7 @@ public struct ModelPuller {
         progress: @escaping @Sendable (Downloader.Progress) -> Void = { _ in }
     ) {
         self.cache = cache
+        ownModels = { BundledModels.folder($0, environment: environment) }
         downloader = Downloader(
             endpoint: environment["HF_ENDPOINT"] ?? "https://huggingface.co",
             token: environment["HF_TOKEN"], idleTimeout: environment["LOOKD_PULL_TIMEOUT"].flatMap(Double.init) ?? 30, progress: progress)
@@ -19,6 +22,11 @@ public struct ModelPuller {
 
     public func pull(_ id: String) throws(PullError) -> ModelCache.Manifest {
         guard let entry = ModelCatalog.model(id) else { throw .unknownModel(id: id) }
+        if entry.shipped {
+            let manifest = try BundledModels.install(entry, into: cache, from: ownModels(id))
+            makeVisionCopy(cache.paths(manifest).mmproj)
+            return manifest
+        }
         if let present = cache.present(id) { return present }
         let listing = try downloader.listing(repo: entry.repo, revision: entry.revision, cache: cache.root)
         guard let (model, mmproj) = HubChoice.choose(listing) else { throw .noPair(repo: entry.repo, revision: entry.revision) }

@@ -10,6 +10,9 @@ public enum PullError: Error, CustomStringConvertible, Equatable {
     case checksum(file: String, expected: String, got: String, cache: String)
     case size(file: String, expected: Int, got: Int, cache: String)
     case disk(file: String, reason: String)
+    /// A model lookd ships itself: not beside this installation, or not the file its SHA256SUMS names.
+    case notShipped(id: String)
+    case damagedOwnModel(file: String, expected: String, got: String)
 
     public var description: String {
         switch self {
@@ -33,6 +36,12 @@ public enum PullError: Error, CustomStringConvertible, Equatable {
             return "\(file) has \(got) bytes, not \(expected); it was deleted from the cache (\(cache)). Pull again."
         case .disk(let file, let reason):
             return "Could not write \(file): \(reason)."
+        case .notShipped(let id):
+            return
+                "lookd's own model \"\(id)\" is not beside this lookd (models/\(id)/ in the repository, PREFIX/share/lookd/models/\(id)/ once installed); run tools/install, or set LOOKD_OWN_MODELS to the folder that holds \(id)/."
+        case .damagedOwnModel(let file, let expected, let got):
+            return
+                "\(file) is not the file its SHA256SUMS names (expected \(expected), got \(got)); if it is a few hundred bytes, it is a Git LFS pointer: fetch the repository's files in full."
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LookCore
 import Media
 
 /// Finds the sound each name plays: `chime`, `glass` and `bell` from the freedesktop sound theme
@@ -44,15 +45,7 @@ public final class SoundLibrary: @unchecked Sendable {
     /// lookd's own sounds: `$LOOKD_SOUNDS`, else `share/lookd/sounds` beside the installed binary,
     /// else the checkout's `Sounds` folder above the built binary.
     public static func findOwnFolder() -> String? {
-        if let env = ProcessInfo.processInfo.environment["LOOKD_SOUNDS"] { return env }
-        let exe = URL(fileURLWithPath: CommandLine.arguments.first ?? "").resolvingSymlinksInPath().deletingLastPathComponent()
-        var candidates = [exe.appendingPathComponent("../share/lookd/sounds").standardized]
-        var dir = exe
-        for _ in 0..<5 {
-            candidates.append(dir.appendingPathComponent("Sounds"))
-            dir = dir.deletingLastPathComponent()
-        }
-        return candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("water.oga").path) }?.path
+        OwnFiles.folder(environment: "LOOKD_SOUNDS", installed: "sounds", checkout: "Sounds", marker: "water.oga")
     }
 
     /// A last-resort chime, made in memory: two short sine tones.

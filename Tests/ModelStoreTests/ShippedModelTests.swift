@@ -1,0 +1,59 @@
+import Foundation
+import ModelStore
+import TestFixtures
+import TestSupport
+import VLM
+import XCTest
+
+/// lookd's own model (`models/shapes-tiny/`): never downloaded; the first use copies it into the
+/// cache, checked against its SHA256SUMS.
+final class ShippedModelTests: XCTestCase {
+    private let shipped = Fixtures.root.appendingPathComponent("models").path
+
+    private func puller(cache: String, own: String) -> ModelPuller {
+        // No Hub at all: HF_ENDPOINT points at a closed port, so a download attempt would fail.
+        ModelPuller(cache: ModelCache(root: cache), environment: ["LOOKD_OWN_MODELS": own, "HF_ENDPOINT": "http://127.0.0.1:9"])
+    }
+
+    func testTheShippedModelIsCopiedInCheckedAndLoads() throws {
+        let cache = try Fixtures.scratch().path
+        let manifest = try puller(cache: cache, own: shipped).pull("shapes-tiny")
+        XCTAssertEqual(manifest.model.name, "shapes-tiny-Q8_0.gguf")
+        XCTAssertEqual(manifest.mmproj.name, "shapes-tiny-mmproj-F16.gguf")
+        let paths = ModelCache(root: cache).paths(manifest)
+        XCTAssertEqual(SHA256.hex(ofFile: paths.model), SHA256.hex(ofFile: "\(shipped)/shapes-tiny/shapes-tiny-Q8_0.gguf"))
+        XCTAssertEqual(manifest.model.sha256, SHA256.hex(ofFile: paths.model))
+        let engine = try LlamaEngine(modelPath: paths.model, mmprojPath: paths.mmproj)
+        XCTAssertEqual(engine.pair.verdict, .canvas(.fromFile(key: "qwen35.rope.mrope_time_slot", value: "3")))
+        // A second use finds it in place and copies nothing.
+        let stamp = try FileManager.default.attributesOfItem(atPath: paths.model)[.modificationDate] as? Date
+        Thread.sleep(forTimeInterval: 0.05)
+        XCTAssertEqual(try puller(cache: cache, own: shipped).pull("shapes-tiny"), manifest)
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: paths.model)[.modificationDate] as? Date, stamp)
+        XCTAssertTrue(ModelCache(root: cache).catalogLines().contains { $0.contains("shapes-tiny") && $0.contains("present") })
+    }
+
+    func testAGitLFSPointerIsRefusedAndNothingIsCopied() throws {
+        let own = try Fixtures.scratch()
+        let folder = own.appendingPathComponent("shapes-tiny")
+        try FileManager.default.copyItem(atPath: "\(shipped)/shapes-tiny", toPath: folder.path)
+        let pointer = "version https://git-lfs.github.com/spec/v1\noid sha256:0000\nsize 9000000\n"
+        try Data(pointer.utf8).write(to: folder.appendingPathComponent("shapes-tiny-mmproj-F16.gguf"))
+        let cache = try Fixtures.scratch().path
+        XCTAssertThrowsError(try puller(cache: cache, own: own.path).pull("shapes-tiny")) { error in
+            XCTAssertTrue("\(error)".contains("Git LFS pointer"), "\(error)")
+            XCTAssertTrue("\(error)".contains("shapes-tiny-mmproj-F16.gguf"), "\(error)")
+        }
+        XCTAssertNil(ModelCache(root: cache).present("shapes-tiny"))
+    }
+
+    func testAnInstallationWithoutItSaysWhereItShouldBe() throws {
+        let cache = try Fixtures.scratch().path
+        let empty = try Fixtures.scratch().path
+        XCTAssertThrowsError(try puller(cache: cache, own: empty).pull("shapes-tiny")) { error in
+            XCTAssertEqual(error as? PullError, .notShipped(id: "shapes-tiny"))
+            XCTAssertTrue("\(error)".contains("tools/install"), "\(error)")
+        }
+        XCTAssertTrue(ModelCache(root: cache).catalogLines().contains { $0.contains("shapes-tiny") && $0.contains("in lookd's repository") })
+    }
+}
