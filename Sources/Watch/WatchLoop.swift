@@ -28,7 +28,7 @@ public final class WatchLoop {
     /// SIGHUP's request, which the loop takes before its next frame.
     public let reloads: ReloadRequest
     /// Commands from outside (Home Assistant's switches and buttons), taken before each frame.
-    let commands: WatchCommands
+    let commands: RuleCommands
     /// The rules switched off (by their words): not asked until switched on again.
     public internal(set) var switchedOff: Set<String> = []
     /// The rules written `enabled: false` (by their words), which only the file can turn on.
@@ -64,7 +64,7 @@ public final class WatchLoop {
     public init(
         source: any FrameSource, model: any VisionLanguageModel, rules: [Rule], rulesSource: String = "inline", config: WatchConfig,
         events: any EventSink, epoch: Int, reactor: any ReactionPerformer, stop: StopSignal = StopSignal(),
-        reloads: ReloadRequest = ReloadRequest(), commands: WatchCommands = WatchCommands(), clock: any Clock
+        reloads: ReloadRequest = ReloadRequest(), commands: RuleCommands = RuleCommands(), clock: any Clock
     ) {
         self.source = source
         self.model = model

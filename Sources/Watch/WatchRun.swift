@@ -18,7 +18,7 @@ public final class WatchRun {
     private let outputs: [any WatchOutput]
     /// The switches and counts kept from an earlier run (`statePath`), and the commands from outside.
     private let kept: KeptState
-    private let commands = WatchCommands()
+    private let commands = RuleCommands()
     private let started: Double
     private let epoch: Int
     /// The run record's path, claimed at the start (`watch-run-<epoch>.json`, or `-2` … when a run

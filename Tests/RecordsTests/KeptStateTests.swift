@@ -36,9 +36,9 @@ final class KeptStateTests: XCTestCase {
 }
 
 /// A flood of commands leaves the loop at most one of each kind a rule, the latest.
-final class WatchCommandsTests: XCTestCase {
+final class RuleCommandsTests: XCTestCase {
     func testAFloodIsCoalescedToTheLatestPerRule() {
-        let commands = WatchCommands()
+        let commands = RuleCommands()
         for i in 0..<5000 { commands.post(.switchRule(condition: "a cat", on: i % 2 == 0, by: "mqtt")) }
         commands.post(.resetCount(condition: "a cat", by: "mqtt"))
         commands.post(.resetCount(condition: "a cat", by: "mqtt"))

@@ -38,7 +38,7 @@ public final class MQTTOutput: CommandingOutput, OutputState, @unchecked Sendabl
     private var disabled: [Rule] = []
     private var publishedDisabled: [Rule] = []
     /// Where commands from the command topics go (the loop takes them before its next frame).
-    private var commands: WatchCommands?
+    private var commands: RuleCommands?
     /// The page (`--http`): the device's `configuration_url`, and where snapshots are linked.
     let page: String?
     /// The sweep for an earlier run's ghosts, which a stop waits for (a few seconds at most).
@@ -63,7 +63,7 @@ public final class MQTTOutput: CommandingOutput, OutputState, @unchecked Sendabl
         discovery = discoveryPrefix.map { HomeAssistantDiscovery(prefix: $0, node: node, base: "lookd/\(node)", version: version, page: page) }
     }
 
-    public func accept(commands: WatchCommands) { lock.withLock { self.commands = commands } }
+    public func accept(commands: RuleCommands) { lock.withLock { self.commands = commands } }
 
     public func start(events: any EventSink) throws(OutputFailure) {
         let client: MQTTClient

@@ -3,7 +3,7 @@ import LookCore
 
 /// A command from outside the loop: Home Assistant's switch for a rule, or its button that resets
 /// a count. `by` names where it came from (`mqtt`), for the event log.
-public enum WatchCommand: Sendable, Equatable {
+public enum RuleCommand: Sendable, Equatable {
     /// Turns a rule on or off: an off rule is not asked, and so never fires.
     case switchRule(condition: String, on: Bool, by: String)
     /// Sets a count rule's count back to 0.
@@ -14,15 +14,15 @@ public enum WatchCommand: Sendable, Equatable {
 /// next frame, in the order they came. Bounded: a command for a rule replaces one of the same kind
 /// still waiting for that rule (the latest switch wins; resets are one), so a flood of thousands
 /// leaves the loop at most two a rule to take.
-public final class WatchCommands: @unchecked Sendable {
+public final class RuleCommands: @unchecked Sendable {
     private let lock = NSLock()
-    private var pending: [WatchCommand] = []
+    private var pending: [RuleCommand] = []
     /// Commands that replaced one still waiting (a flood's repeats).
     public private(set) var coalesced = 0
 
     public init() {}
 
-    public func post(_ command: WatchCommand) {
+    public func post(_ command: RuleCommand) {
         lock.withLock {
             if let i = pending.firstIndex(where: { $0.sameKind(as: command) }) {
                 pending.remove(at: i)
@@ -33,16 +33,16 @@ public final class WatchCommands: @unchecked Sendable {
     }
 
     /// The commands posted since the last take.
-    public func take() -> [WatchCommand] {
+    public func take() -> [RuleCommand] {
         lock.withLock {
             defer { pending = [] }; return pending
         }
     }
 }
 
-extension WatchCommand {
+extension RuleCommand {
     /// Whether both act on one rule the same way (a switch, or a reset), so the later replaces the earlier.
-    func sameKind(as other: WatchCommand) -> Bool {
+    func sameKind(as other: RuleCommand) -> Bool {
         switch (self, other) {
         case (.switchRule(let a, _, _), .switchRule(let b, _, _)): return a == b
         case (.resetCount(let a, _), .resetCount(let b, _)): return a == b
@@ -54,16 +54,16 @@ extension WatchCommand {
 /// An output that takes commands from outside (MQTT's command topics): the composition root hands
 /// it the run's commands before it starts.
 public protocol CommandingOutput: WatchOutput {
-    func accept(commands: WatchCommands)
+    func accept(commands: RuleCommands)
 }
 
 /// What a command did: a rule switched on or off, a count reset, or a command refused (a rule that
 /// is not in force, or one written `enabled: false`, which only the file can turn on).
 public struct CommandOutcome: Sendable {
-    public var command: WatchCommand
+    public var command: RuleCommand
     public var refused: String?
 
-    public init(command: WatchCommand, refused: String? = nil) { (self.command, self.refused) = (command, refused) }
+    public init(command: RuleCommand, refused: String? = nil) { (self.command, self.refused) = (command, refused) }
 
     /// The event log's `command` line.
     public var fields: [(String, JSON)] {
