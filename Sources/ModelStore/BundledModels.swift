@@ -30,26 +30,18 @@ public enum BundledModels {
         do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
             throw .disk(file: dir, reason: error.localizedDescription)
         }
+        // Read once, checked, and what was checked is what is written (SafeFile: beside, then renamed).
+        var contents: [[UInt8]] = []
         for file in want {
             let from = (folder as NSString).appendingPathComponent(file.name)
-            let got = SHA256.hex(ofFile: from) ?? "unreadable"
-            guard got == file.sha256 else { throw .damagedOwnModel(file: from, expected: file.sha256 ?? "", got: got) }
+            let bytes = FileManager.default.contents(atPath: from).map { [UInt8]($0) }
+            let got = bytes.map { SHA256.hex(of: $0) } ?? "unreadable"
+            guard let bytes, got == file.sha256 else { throw .damagedOwnModel(file: from, expected: file.sha256 ?? "", got: got) }
+            contents.append(bytes)
         }
-        for file in want {
+        for (file, bytes) in zip(want, contents) {
             let to = (dir as NSString).appendingPathComponent(file.name)
-            let part = to + ".part"
-            try? FileManager.default.removeItem(atPath: part)
-            do {
-                try FileManager.default.copyItem(atPath: (folder as NSString).appendingPathComponent(file.name), toPath: part)
-            } catch {
-                try? FileManager.default.removeItem(atPath: part)
-                throw .disk(file: to, reason: error.localizedDescription)
-            }
-            guard rename(part, to) == 0 else {
-                let reason = String(cString: strerror(errno))
-                try? FileManager.default.removeItem(atPath: part)
-                throw .disk(file: to, reason: reason)
-            }
+            do throws(SafeFile.Failure) { try SafeFile.write(bytes, to: to) } catch { throw .disk(file: to, reason: error.reason) }
         }
         let manifest = ModelCache.Manifest(id: entry.id, repo: entry.repo, revision: entry.revision, model: want[0], mmproj: want[1])
         do { try cache.write(manifest) } catch { throw .disk(file: dir, reason: error.localizedDescription) }

@@ -56,4 +56,21 @@ final class ShippedModelTests: XCTestCase {
         }
         XCTAssertTrue(ModelCache(root: cache).catalogLines().contains { $0.contains("shapes-tiny") && $0.contains("in lookd's repository") })
     }
+
+    func testAFullDiskSaysSoAndLeavesNoModelThatLooksPresent() throws {
+        // A 5 MB tmpfs as the cache: the 3.6 MB language model fits, the 5.9 MB mmproj does not. Needs root (as CI runs).
+        let cache = try Fixtures.scratch().path
+        guard (try Subprocess.run("/bin/mount", ["-t", "tmpfs", "-o", "size=5m", "tmpfs", cache])).status == 0 else {
+            return XCTFail("this test mounts a small tmpfs, which needs root")
+        }
+        defer { _ = try? Subprocess.run("/bin/umount", [cache]) }
+        XCTAssertThrowsError(try puller(cache: cache, own: shipped).pull("shapes-tiny")) { error in
+            guard case .disk(let file, let reason)? = error as? PullError else { return XCTFail("\(error)") }
+            XCTAssertTrue(file.hasSuffix("shapes-tiny-mmproj-F16.gguf"), file)
+            XCTAssertFalse(reason.isEmpty)
+        }
+        let dir = ModelCache(root: cache).folder("shapes-tiny")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: (dir as NSString).appendingPathComponent("shapes-tiny-mmproj-F16.gguf")))
+        XCTAssertNil(ModelCache(root: cache).present("shapes-tiny"))
+    }
 }
