@@ -11,6 +11,9 @@ public struct GateMask: Sendable, Equatable, Codable {
         (self.left, self.top, self.right, self.bottom) = (left, top, right, bottom)
     }
 
+    /// The mask as `--gate-mask` writes it: `l,t,r,b`.
+    public var words: String { [left, top, right, bottom].map { String(format: "%g", $0) }.joined(separator: ",") }
+
     public func contains(x: Double, y: Double) -> Bool { x >= left && x < right && y >= top && y < bottom }
 
     /// Four numbers as a mask, or the problem in words.

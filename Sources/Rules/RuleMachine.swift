@@ -37,7 +37,7 @@ public struct RuleMachine: Sendable {
         case heldConfirm = "confirm"
     }
 
-    public let cooldown: Double
+    public var cooldown: Double
     public private(set) var states: [State]
     public private(set) var settings: [RuleSettings]
 

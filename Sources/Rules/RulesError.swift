@@ -1,3 +1,5 @@
+import LookCore
+
 /// What is wrong with a set of rules. Each description is the sentence a user reads, with the place
 /// (`rules.yaml:4:7:`) when there is one.
 public struct RulesError: Error, CustomStringConvertible, Equatable, Sendable {
@@ -34,8 +36,14 @@ public struct RuleSet: Sendable, Equatable {
     /// Rules written with `enabled: false`: kept in the file, not asked.
     public var disabled: [Rule]
 
-    public init(rules: [Rule], warnings: [String] = [], gateMasks: [GateMask] = [], disabled: [Rule] = []) {
+    /// The file's `settings:`, by name, as written (lookd's declarations check them).
+    public var settings: [String: GivenSetting]
+
+    public init(
+        rules: [Rule], warnings: [String] = [], gateMasks: [GateMask] = [], disabled: [Rule] = [], settings: [String: GivenSetting] = [:]
+    ) {
         self.rules = rules
+        self.settings = settings
         self.warnings = warnings
         self.gateMasks = gateMasks
         self.disabled = disabled

@@ -53,14 +53,20 @@ public enum RulesFile {
         }
         var list: YAMLNode?
         var masks: [GateMask]?
+        var settings: [String: GivenSetting]?
         for (key, value) in top {
             if key.text == "gate" {
                 guard masks == nil else { throw fail(key, "gate: is written twice") }
                 masks = try gate(value, fail: fail)
                 continue
             }
+            if key.text == "settings" {
+                guard settings == nil else { throw fail(key, "settings: is written twice") }
+                settings = try self.settings(value, source: source, fail: fail)
+                continue
+            }
             guard key.text == "rules" else {
-                throw fail(key, "unknown key \"\(key.text ?? key.kind)\"; a rules file has rules: (and gate:)")
+                throw fail(key, "unknown key \"\(key.text ?? key.kind)\"; a rules file has rules: (and settings:, gate:)")
             }
             guard list == nil else { throw fail(key, "rules: is written twice; put every rule in one rules: list") }
             list = value
@@ -80,7 +86,24 @@ public enum RulesFile {
         }
         return RuleSet(
             rules: rules.filter(\.settings.enabled), warnings: ReactionWords.duplicates(rules, source: source), gateMasks: masks ?? [],
-            disabled: rules.filter { !$0.settings.enabled })
+            disabled: rules.filter { !$0.settings.enabled }, settings: settings ?? [:])
+    }
+
+    /// `settings:`: watch settings by their long names (`cooldown: 5`, `mqtt: mqtt://host`), each one
+    /// value, kept as text with its line (lookd's declarations check them).
+    private static func settings(
+        _ node: YAMLNode, source: String, fail: (YAMLNode, String) -> RulesError
+    ) throws(RulesError) -> [String: GivenSetting] {
+        if case .scalar(let s, _, _) = node, s.isEmpty || s == "~" || s == "null" { return [:] }
+        guard case .mapping(let pairs, _) = node else { throw fail(node, "settings: takes watch settings by name, such as cooldown: 5") }
+        var given: [String: GivenSetting] = [:]
+        for (key, value) in pairs {
+            guard let name = key.text, !name.isEmpty else { throw fail(key, "a setting's name is a word, such as cooldown") }
+            guard given[name] == nil else { throw fail(key, "\(name): is written twice in settings:") }
+            guard let text = value.text else { throw fail(value, "\(name): takes one value, not \(value.kind)") }
+            given[name] = GivenSetting(text, from: .file(source, line: key.mark.line))
+        }
+        return given
     }
 
     /// `gate:` with `mask:`, a list of [left, top, right, bottom] in fractions of the picture.

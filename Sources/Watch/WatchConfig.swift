@@ -64,6 +64,8 @@ public struct WatchConfig: Sendable {
     public var describeLimit = 3
     /// What each photo shows, rule by rule, keyed by the photo's name without its extension.
     public var truth: [String: [Answer]] = [:]
+    /// Reads the rules file's `settings:` again at a reload (nil: the file's settings stay as at the start).
+    public var settingsReader: (any WatchSettingsReader)?
 
     public init(source: String, rules: String) {
         self.source = source

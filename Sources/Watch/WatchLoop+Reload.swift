@@ -18,19 +18,21 @@ extension WatchLoop {
         events.emit(.reloading)
         do throws(RulesError) {
             let (set, source) = try config.loadRules()
-            let info = self.source.info
-            if let problem = config.budgetProblem(set.rules, model: model, width: info.width, height: info.height) {
-                throw RulesError(source: source, problem: problem)
-            }
-            if let warning = config.tokensWarning(rules: set.rules.count) { Log.shared.warning(warning) }
+            let inForce = try RulesInForce.make(set, source: source, config: config, reread: true, model: model, info: self.source.info)
+            if let warning = inForce.tokensWarning { Log.shared.warning(warning) }
             let kept = adopt(set.rules, source: source)
-            disabledRules = Set(set.disabled.map(\.condition))
-            gate.settings.masks = config.gate.masks + set.gateMasks
+            take(inForce)
             reactor.keep(only: Set(set.rules.map(\.condition)))
             reloadCount += 1
             events.emit(.rules(.reloaded(set.rules, why: why, source: source, kept: kept, warnings: set.warnings, disabled: set.disabled)))
             for warning in set.warnings { Log.shared.warning(warning) }
             Log.shared.notice("rules reloaded from \(source) (\(why)): \(set.rules.count) rules, \(kept) kept their state")
+            if let changed = inForce.settings, !changed.applied.isEmpty {
+                Log.shared.notice("settings changed by the reload: \(changed.applied.joined(separator: ", "))")
+            }
+            for name in inForce.settings?.needRestart ?? [] {
+                Log.shared.warning("\(name) changed in \(source), but it needs a restart (systemctl restart lookd): the old value stays")
+            }
             events.emit(.reloaded(accepted: true, snapshot))
             return true
         } catch {

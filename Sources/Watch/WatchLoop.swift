@@ -17,7 +17,7 @@ public final class WatchLoop {
     let model: any VisionLanguageModel
     public private(set) var rules: [Rule]
     private(set) var machine: RuleMachine
-    let config: WatchConfig
+    private(set) var config: WatchConfig
     /// Where every frame, fire, hold, skip, failure and reload goes (the outputs subscribe to it).
     let events: any EventSink
     /// The run's epoch, which names its snapshots and effects folder.
@@ -378,6 +378,15 @@ public final class WatchLoop {
     }
 
     /// Takes new rules: those whose words are unchanged keep their state. Returns how many kept it.
+    /// Takes the settings of the rules in force: live settings, the disabled rules, the gate's masks.
+    func take(_ inForce: RulesInForce) {
+        config = inForce.config
+        machine.cooldown = config.cooldown
+        disabledRules = inForce.disabled
+        (gate.settings.threshold, gate.settings.fps, gate.settings.maxSeconds) = (config.gate.threshold, config.gate.fps, config.gate.maxSeconds)
+        gate.settings.masks = inForce.gateMasks
+    }
+
     func adopt(_ newRules: [Rule], source: String) -> Int {
         let kept = machine.adopt(from: rules, to: newRules)
         rules = newRules

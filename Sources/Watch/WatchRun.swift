@@ -102,11 +102,14 @@ public final class WatchRun {
             stream.onClosed { reason in stop.request("\(stream.name) closed (\(reason))") }
         }
         let info = source.info
-        if let problem = config.budgetProblem(rules.rules, model: model, width: info.width, height: info.height) {
-            stream.emit(.failed(stage: "rules", message: problem))
-            throw .rules("\(rulesSource): \(problem)")
+        let inForce: RulesInForce
+        do throws(RulesError) {
+            inForce = try RulesInForce.make(rules, source: rulesSource, config: config, reread: false, model: model, info: info)
+        } catch {
+            stream.emit(.failed(stage: "rules", message: error.problem))
+            throw .rules(error.description)
         }
-        if let warning = config.tokensWarning(rules: rules.rules.count) { Log.shared.warning(warning) }
+        if let warning = inForce.tokensWarning { Log.shared.warning(warning) }
         let record = RunRecord(epoch: epoch, rules: rules.rules, window: Self.window(for: info))
         record.header = RunHeader(config: config, version: version, epoch: epoch, eventLog: events.path).fields(
             model: model, source: info, rules: rules, rulesSource: rulesSource, gate: config.gateEnabled(for: info))
@@ -126,9 +129,8 @@ public final class WatchRun {
             source: source, model: model, rules: rules.rules, rulesSource: rulesSource, config: config, events: stream, epoch: epoch,
             reactor: reactor, stop: stop, reloads: reloads, commands: commands, clock: clock)
         loop.switchedOff = kept.switchedOff.intersection(conditions)
-        loop.disabledRules = Set(rules.disabled.map(\.condition))
+        loop.take(inForce)
         loop.gate.settings.enabled = config.gateEnabled(for: info)
-        loop.gate.settings.masks = config.gate.masks + rules.gateMasks
         let reason: String
         var runStart = clock.now()
         if failure != nil {

@@ -41,6 +41,21 @@ struct Arguments {
         }
     }
 
+    /// The names of `infos` as `valued` and `switches` sets.
+    static func names(_ infos: [SettingInfo]) -> (valued: Set<String>, switches: Set<String>) {
+        (Set(infos.filter { !$0.isSwitch }.map(\.name)), Set(infos.filter(\.isSwitch).map(\.name)))
+    }
+
+    /// The declared settings of `infos` that the command line gives (a switch as `true`).
+    func given(_ infos: [SettingInfo]) -> [String: GivenSetting] {
+        var given: [String: GivenSetting] = [:]
+        for info in infos {
+            if info.isSwitch, flags.contains(info.name) { given[info.name] = GivenSetting("true", from: .flag) }
+            if !info.isSwitch, let value = values[info.name] { given[info.name] = GivenSetting(value, from: .flag) }
+        }
+        return given
+    }
+
     func value(_ name: String) -> String? { values[name] }
     func has(_ name: String) -> Bool { flags.contains(name) }
 

@@ -6,10 +6,7 @@ import VLM
 
 /// `lookd ask PHOTO "QUESTION"`: one question about one photo, the answer streamed.
 enum AskCommand {
-    static let valued: Set<String> = [
-        "model", "mmproj", "tokens", "json", "context", "threads", "then", "engine", "jpeg-quality", "first-token-timeout", "engine-tries",
-        "vision-weights",
-    ]
+    static let valued: Set<String> = ["tokens", "json", "then"]
     static let switches: Set<String> = ["plain", "encode-again"]
 
     static let help = """
@@ -24,18 +21,10 @@ enum AskCommand {
             CPU · on-device
         Ctrl-C stops the answer: STOPPED, with the answer so far.
 
-        Options:
-          --model ID            a catalog model (lookd models; default minicpm-v-4.7-1b), pulled the first time
-          --model FILE.gguf     a local language model (GGUF), with
-          --mmproj FILE.gguf    its vision projector (GGUF)
-          --engine URL          ask an OpenAI-compatible server instead (also LOOKD_ENGINE), --model NAME being its
-                                name for the model (LOOKD_API_KEY its key); the photo goes as JPEG (README: More
-                                cameras, bigger models)
+        \(SettingCatalog(ModelSettings.declared.infos, defaults: ModelSettings.declared.defaults(ModelSettings())).help(groups: [ModelSettings.group]))
+        Asking:
           --tokens N            the most answer tokens (default 256)
           --json FILE           write a record of the question and answer as JSON
-          --context N           the context length in tokens (default 4096)
-          --threads N           CPU threads (default: one a physical core)
-        \(VisionWeights.help)
           --plain               no Markdown rendering, even on a terminal
           --then "QUESTION"     a follow-up question about the same photo: a new session on the photo as
                                 already encoded (as watch asks where a thing is), answered after the first
@@ -44,7 +33,8 @@ enum AskCommand {
         """ + "\n" + ExitCode.table
 
     static func run(_ words: [String]) throws(CommandFailure) {
-        let args = try Arguments(words, valued: valued, switches: switches)
+        let model = Arguments.names(ModelSettings.declared.infos)
+        let args = try Arguments(words, valued: valued.union(model.valued), switches: switches.union(model.switches))
         guard let photo = args.positional.first else {
             throw CommandFailure(code: .noPhoto, message: "Choose a photo first: lookd ask PHOTO \"QUESTION\".")
         }
@@ -53,7 +43,7 @@ enum AskCommand {
         }
         let question = (args.positional.count > 1 ? args.positional[1] : "").trimmingCharacters(in: .whitespacesAndNewlines)
         let maxTokens = try args.integer("tokens", default: 256, in: 1...8192)
-        _ = try ModelChoice.options(args)
+        let settings = try ModelSettings(args)
         guard !question.isEmpty else {
             throw CommandFailure(code: .noQuestion, message: "Type a question: lookd ask PHOTO \"QUESTION\".")
         }
@@ -71,10 +61,10 @@ enum AskCommand {
         }
         let photoSeconds = clock.now() - started
 
-        let remote = try ModelChoice.remote(args)
+        let remote = try ModelChoice.remote(settings)
         if Terminal.stderrIsTTY && remote == nil { StandardStream.error.write("Loading the model…\r") }
         let engine: any VisionLanguageModel
-        if let remote { engine = remote } else { engine = try ModelChoice.load(args) }
+        if let remote { engine = remote } else { engine = try ModelChoice.load(settings) }
         if Terminal.stderrIsTTY && remote == nil { StandardStream.error.write("\u{1B}[2K\r") }
         let readySeconds = clock.now() - started
 

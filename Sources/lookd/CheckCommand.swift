@@ -5,7 +5,7 @@ import Rules
 /// `lookd check FILE`: checks a rules file (or inline rules) and prints the rules as lookd reads them.
 enum CheckCommand {
     static let help = """
-        Usage: lookd check FILE|"a=b|…" [--context 4096] [--truth TRUTH.yaml] [--json]
+        Usage: lookd check FILE|"a=b|…" [--truth TRUTH.yaml] [--json] [watch options]
 
         Checks a rules file and prints each rule as lookd understood it, its reaction in the inline
         form's words, and the numbered question each frame will get. A problem is reported with the
@@ -13,14 +13,18 @@ enum CheckCommand {
         frame needs, estimated without a model (about 3 bytes a token, a picture 320), against the
         context (--context, the watch's default 4096): rules that do not fit are refused (the watch
         counts them exactly with the model's tokenizer when it starts).
-        --json prints the same as one JSON object (rules, prompt, token estimates), for scripts.
+        Then every watch setting in force: its value, and where it came from (its default, the file's
+        settings: with the line, the environment, or a flag given here as to lookd watch); "live" marks
+        those a reload changes at once. A setting given without what it needs is refused.
+        --json prints the same as one JSON object (rules, prompt, token estimates, settings), for scripts.
         --truth checks a truth file for lookd eval against the rules (spans in order, rules that exist).
         Exit status: 0 when the rules (and the truth) are valid, 2 when they are not.
         """
 
     static func run(_ words: [String]) throws(CommandFailure) {
-        let args = try Arguments(words, valued: ["context", "truth"], switches: ["json"])
-        let context = try args.integer("context", default: 4096, in: 256...1_048_576)
+        let infos = WatchSettings.declared.infos
+        let names = Arguments.names(infos)
+        let args = try Arguments(words, valued: names.valued, switches: names.switches.union(["json"]))
         guard args.positional.count == 1 else { throw usage("check takes one rules file") }
         let spec = args.positional[0]
         let set: RuleSet
@@ -29,6 +33,15 @@ enum CheckCommand {
         } catch {
             throw CommandFailure(code: .usage, message: error.description)
         }
+        let given: [String: GivenSetting], setup: WatchSetup
+        do throws(SettingProblem) {
+            given = try WatchSettings.given(flags: args.given(infos).merging(["rules": GivenSetting(spec, from: .flag)]) { $1 }, file: set.settings)
+            setup = try WatchSettings.setup(given, needsSource: false)
+        } catch {
+            throw usage(error.text)
+        }
+        let settings = WatchSettings.declared.inForce(setup, given: given)
+        let context = setup.model.options.contextSize
         let prompt = WatchPrompt.text(for: set.rules)
         let input = AnswerBudget.estimatedTokens(prompt) + AnswerBudget.estimatedImageTokens
         let answer = AnswerBudget.answerTokens(rules: set.rules.count)
@@ -36,7 +49,7 @@ enum CheckCommand {
             let json = JSON.object([
                 ("source", .string(spec)), ("rules", RulesJSON.list(set.rules)), ("disabled", .strings(set.disabled.map(\.condition))),
                 ("prompt", .string(prompt)), ("warnings", .strings(set.warnings)), ("input_tokens_estimated", .int(input)),
-                ("answer_tokens", .int(answer)), ("context", .int(context)),
+                ("answer_tokens", .int(answer)), ("context", .int(context)), ("settings", SettingsShown.json(settings)),
             ])
             print(json.text(indent: 1))
         } else {
@@ -45,6 +58,8 @@ enum CheckCommand {
             print("\nEach frame asks:\n" + prompt.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
             for warning in set.warnings { print("warning: \(warning)") }
             print("\nEach frame needs about \(input) tokens of question and picture and \(answer) of answer; the context is \(context).")
+            print("\nSettings in force (where each came from; live: a reload changes it):")
+            for line in SettingsShown.lines(settings) { print(line) }
         }
         if let problem = AnswerBudget.problem(rules: set.rules.count, inputTokens: input, answerTokens: answer, context: context, estimated: true) {
             throw CommandFailure(code: .usage, message: problem)

@@ -1,6 +1,5 @@
 import Capture
 import Foundation
-import Gate
 import Grounding
 import LookCore
 import Media
@@ -8,147 +7,214 @@ import Outputs
 import Rules
 import Watch
 
-/// `lookd watch`'s options, read into the `WatchConfig` the watch runs with and the
-/// `OutputSettings` its outputs are made from.
+/// Everything a watch runs with: the watch's own settings, its outputs', its model's, and the few
+/// that the command line turns into those (the token, the truth, the state file).
+struct WatchSetup {
+    var watch = WatchConfig(source: "", rules: "")
+    var outputs = OutputSettings(name: WatchConfig.defaultName)
+    var model = ModelSettings()
+    var every = 1.0
+    var truth: String?
+    var state: String?
+    var httpToken: String?
+    var httpTokenFile: String?
+}
+
+/// `lookd watch`'s settings, each declared once: the flags, the rules file's `settings:`, `--help`
+/// and `lookd check` come from these declarations.
 enum WatchSettings {
-    static let valued: Set<String> = [
-        "source", "rules", "model", "mmproj", "cooldown", "tokens", "seconds", "delay",
-        "trigger", "pace", "every", "hold", "photo-seconds", "size", "frames", "log", "record",
-        "truth", "context", "threads", "vision-weights", "cells", "effects", "status", "camera-size", "gate", "gate-threshold", "gate-fps",
-        "gate-max", "gate-mask", "constrain", "snapshots", "keep-snapshots", "name", "mqtt", "mqtt-discovery", "mqtt-queue",
-        "run-timeout", "post-timeout", "http", "http-token", "http-token-file", "engine", "jpeg-quality", "first-token-timeout", "engine-tries",
-        "describe-tokens", "describe-timeout", "state",
+    static let groups = [
+        "Source", "Rules and answers", ModelSettings.group, "Effects (effect: ripple|zoom|spotlight)",
+        "Change gate (on for cameras, streams and real-time video; off for --pace frames and photos)",
+        "Fires that leave the machine (run:, post:, MQTT)", "The page (read-only; README: The page)", "Run", "Records", "Service",
     ]
-    static let switches: Set<String> = ["no-sound", "cell-words", "grid", "watch-rules", "describe"]
 
-    /// The page's token: from `--http-token-file FILE` (its first line), LOOKD_HTTP_TOKEN, or
-    /// `--http-token`, which any local user can read in the process list (so it is warned about).
-    static func httpToken(_ args: Arguments) throws(CommandFailure) -> String? {
-        if let path = args.value("http-token-file") {
-            guard args.value("http-token") == nil else { throw usage("--http-token and --http-token-file: give one") }
-            guard let token = OutputSettings.token(fromFile: path) else { throw usage("--http-token-file \(path) cannot be read, or is over 4 kB") }
-            return token
-        }
-        if let token = args.value("http-token") {
-            Log.shared.warning(OutputSettings.tokenOnCommandLine)
-            return token
-        }
-        return ProcessInfo.processInfo.environment["LOOKD_HTTP_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+    static var declared: SettingList<WatchSetup> {
+        let model: [Setting<WatchSetup>] = ModelSettings.declared.settings.map { $0.lifted(\.model) }
+        let parts: [[Setting<WatchSetup>]] = [
+            source(groups[0]), rules(groups[1]), model, effects(groups[3]), gate(groups[4]), outside(groups[5]), mqtt(groups[5]),
+            page(groups[6]), run(groups[7]), records(groups[8]), service(groups[9]),
+        ]
+        return SettingList(parts.flatMap { $0 })
     }
 
-    /// `--state FILE|off`: where switches and counts are kept across restarts. By default they are
-    /// kept (in the record folder) for what runs for months: a camera or a stream, or a service.
-    static func statePath(
-        _ given: String?, source: String, recordDir: String, environment: [String: String] = ProcessInfo.processInfo.environment
-    ) -> String? {
-        if given == "off" { return nil }
-        if let given { return given }
-        var folder: ObjCBool = false
-        let file = FileManager.default.fileExists(atPath: source, isDirectory: &folder) && !source.hasPrefix("/dev/")
-        guard !file || environment["NOTIFY_SOCKET"] != nil else { return nil }
-        return (recordDir as NSString).appendingPathComponent(WatchConfig.stateFile)
-    }
-
-    static func config(_ args: Arguments) throws(CommandFailure) -> (WatchConfig, OutputSettings) {
-        guard let source = args.value("source") else { throw usage("watch needs --source /dev/video0|FILE|URL|DIR") }
-        guard let rules = args.value("rules") else { throw usage("watch needs --rules FILE or --rules \"a chessboard=chime|…\"") }
-        guard args.positional.isEmpty else { throw usage("watch takes options only; \"\(args.positional[0])\" is not one") }
-        _ = try ModelChoice.options(args)
-        var c = WatchConfig(source: source, rules: rules)
-        c.cooldown = try args.number("cooldown", default: 3, in: 0...3600)
-        c.maxTokens = args.value("tokens") == nil ? nil : try args.integer("tokens", default: 0, in: 1...16384)
-        c.seconds = args.value("seconds") == nil ? nil : try args.number("seconds", default: 0, in: 0.001...1e9)
-        c.delay = try args.number("delay", default: 0, in: 0...86400)
-        c.trigger = args.value("trigger")
-        c.framesDir = args.value("frames")
-        c.logPath = args.value("log")
-        c.recordDir = args.value("record") ?? "."
-        c.statePath = statePath(args.value("state"), source: source, recordDir: c.recordDir)
-        c.sound = !args.has("no-sound")
-        c.hold = try args.number("hold", default: 3, in: 0...60)
-        c.sourceOptions.photoSeconds = try args.number("photo-seconds", default: 4.5, in: 0...86400)
-        let form = args.value("cells") ?? "box"
-        guard let cells = PlaceForm(rawValue: form) else { throw usage("--cells is box, ask, batch or none, not \"\(form)\"") }
-        c.cells = cells
-        c.cellWords = args.has("cell-words")
-        if c.cellWords && cells != .ask { throw usage("--cell-words goes with --cells ask") }
-        c.grid = args.has("grid")
-        c.describeAll = args.has("describe")
-        c.describeTokens = try args.integer("describe-tokens", default: 40, in: 4...512)
-        c.posts.descriptionWait = try args.number("describe-timeout", default: 15, in: 0.1...600)
-        c.effectsDir = args.value("effects")
-        c.snapshotsDir = args.value("snapshots")
-        c.keepSnapshots = args.value("keep-snapshots") ?? "1000"
-        guard Snapshots.Retention.parse(c.keepSnapshots) != nil else { throw usage("--keep-snapshots is a count (500) or an age (30m, 12h, 7d)") }
-        c.watchRules = args.has("watch-rules")
-        c.sourceOptions.maxSide = try args.integer("size", default: 448, in: 32...4096)
-        c.sourceOptions.cameraMaxSide = try args.integer("camera-size", default: 1280, in: 32...8192)
-        switch args.value("pace") ?? "realtime" {
-        case "realtime":
-            guard args.value("every") == nil else { throw usage("--every goes with --pace frames") }
-            c.sourceOptions.pace = .realtime
-        case "frames": c.sourceOptions.pace = .frames(every: try args.number("every", default: 1, in: 0.001...3600))
-        case let other: throw usage("--pace is realtime or frames, not \"\(other)\"")
-        }
-        c.constrain = try args.onOff("constrain") ?? true
-        c.gateMode = try args.onOff("gate")
-        c.gate.threshold = try args.number("gate-threshold", default: 0.01, in: 0.0001...1)
-        c.gate.fps = try args.number("gate-fps", default: 2, in: 0.1...30)
-        c.gate.maxSeconds = try args.number("gate-max", default: 60, in: 1...86400)
-        do { c.gate.masks = try args.value("gate-mask").map(GateMask.parse(inline:)) ?? [] } catch { throw usage(error.description) }
-        c.name = args.value("name") ?? WatchConfig.defaultName
-        guard OutputSettings.isName(c.name) else {
-            throw usage("--name is up to 64 letters, digits, - and _ (it names MQTT topics), not \"\(String(c.name.prefix(80)))\"")
-        }
-        var o = OutputSettings(name: c.name)
-        o.version = version
-        o.statusPath = args.value("status")
-        if let url = args.value("mqtt") {
-            switch MQTTBroker.parse(url) {
-            case .success(let broker): o.mqtt = broker
-            case .failure(let problem): throw usage(problem.text)
-            }
-        }
-        switch args.value("mqtt-discovery") ?? "homeassistant" {
-        case "off": o.mqttDiscovery = nil
-        // Brokers keep `$` topics for themselves and drop what clients publish there, without a word.
-        // A control character or NUL makes every publish fail; a topic is at most 65,535 bytes.
-        case let prefix
-        where !prefix.isEmpty && !prefix.contains("#") && !prefix.contains("+") && !prefix.hasPrefix("$") && prefix.utf8.count <= 200
-            && !prefix.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format }):
-            o.mqttDiscovery = prefix
-        case let other: throw usage("--mqtt-discovery is a topic prefix (homeassistant) or off, not \"\(other)\"")
-        }
-        o.mqttQueue = try args.integer("mqtt-queue", default: 256, in: 1...100_000)
-        if let text = args.value("http") {
-            guard let listen = WebOutput.Listen.parse(text) else {
-                throw usage("--http is ADDRESS:PORT (127.0.0.1:8470, 0.0.0.0:8470, [::1]:8470), not \"\(text)\"")
-            }
-            o.http = listen
-            o.httpToken = try httpToken(args)
-            if let token = o.httpToken, let problem = OutputSettings.tokenProblem(token) { throw usage(problem) }
-            if !listen.isLoopback && o.httpToken == nil {
-                throw usage("--http \(text) is reachable from other machines: set a token (LOOKD_HTTP_TOKEN in the env file, or --http-token)")
-            }
-        } else if args.value("http-token") != nil || args.value("http-token-file") != nil {
-            throw usage("--http-token\(args.value("http-token") == nil ? "-file" : "") goes with --http")
-        }
-        c.commands.timeLimit = try args.number("run-timeout", default: 30, in: 0.1...86400)
-        c.posts.timeLimit = try args.number("post-timeout", default: 10, in: 0.1...600)
-        c.posts.connectLimit = min(c.posts.connectLimit, c.posts.timeLimit)
-        if let t = args.value("truth") {
-            // A truth file (lookd eval's: its photos score the answers, its spans go on the page), or the inline form.
-            if t.hasSuffix(".yaml") || t.hasSuffix(".yml") || FileManager.default.fileExists(atPath: t) {
-                do throws(RulesError) {
-                    let file = try TruthFile.load(path: t)
-                    (c.truth, o.truth) = (file.photos, file)
-                } catch {
-                    throw usage(error.description)
+    /// Source settings: the camera, video, stream or photos.
+    private static func source(_ group: String) -> [Setting<WatchSetup>] {
+        let settings: [Setting<WatchSetup>] = [
+            Setting(
+                "source", "/dev/video0|FILE|URL|DIR", group: group,
+                help: "a V4L2 camera (its newest picture each frame; one that goes away is reopened with backoff), a video FILE "
+                    + "(played in real time, or --pace frames), a stream URL libavformat opens (rtsp://, http://, udp://: the newest "
+                    + "frame), or a folder DIR of photos (each shown --photo-seconds, round and round)",
+                show: { $0.watch.source.isEmpty ? nil : $0.watch.source }
+            ) { setup, text in setup.watch.source = text },
+            Setting(
+                "pace", "realtime|frames", group: group, help: "frames: step through a video --every S seconds of video time",
+                show: { if case .frames = $0.watch.sourceOptions.pace { "frames" } else { "realtime" } }
+            ) { (setup, text) throws(SettingProblem) in
+                switch text {
+                case "realtime": setup.watch.sourceOptions.pace = .realtime
+                case "frames": setup.watch.sourceOptions.pace = .frames(every: setup.every)
+                default: throw SettingProblem("is realtime or frames, not \"\(text)\"")
                 }
-            } else {
-                do { c.truth = try PhotoTruth.parse(t) } catch { throw usage(error.problem) }
-            }
-        }
-        return (c, o)
+            },
+            .number("every", \.every, in: 0.001...3600, group: group, help: "the step of --pace frames", needs: SettingNeed("pace", "frames")),
+            .number(
+                "photo-seconds", \.watch.sourceOptions.photoSeconds, in: 0...86400, group: group,
+                help: "seconds each photo of a folder stays on (0: the next photo every frame)"),
+            .integer(
+                "camera-size", \.watch.sourceOptions.cameraMaxSide, in: 32...8192, group: group,
+                help: "the largest picture asked of a camera, long side"),
+            .integer("size", \.watch.sourceOptions.maxSide, in: 32...4096, group: group, help: "the long side of the frames the model gets"),
+        ]
+        return settings
+    }
+
+    /// The rules and how their answers are asked.
+    private static func rules(_ group: String) -> [Setting<WatchSetup>] {
+        let settings: [Setting<WatchSetup>] = [
+            Setting(
+                "rules", "FILE|\"a=b|…\"", group: group,
+                help: "a rules file (YAML; rules.example.yaml, lookd check), or rules inline: condition=chime|glass|bell|say:<line>|"
+                    + "timer:<minutes>|count|log|effect:ripple|zoom|spotlight[/water|horn|bells|chime]|run:<program> <args>|post:<URL>",
+                show: { $0.watch.rulesSpec.isEmpty ? nil : $0.watch.rulesSpec }
+            ) { setup, text in setup.watch.rulesSpec = text },
+            .onOff(
+                "constrain", \.watch.constrain, group: group,
+                help: "answers only as \"1. Yes|No\" lines, each with its confidence (the scripted engine and --cells batch answer in free text)",
+                reload: true),
+            .integer(
+                "tokens", \.watch.maxTokens, in: 1...16384, group: group, help: "the most answer tokens per frame", reload: true,
+                defaultWords: "4 a rule and 8 more, at least 32"),
+            .number(
+                "cooldown", \.watch.cooldown, in: 0...3600, group: group,
+                help: "seconds after a fire in which the rule does not fire again (a rule's cooldown: overrides it)", reload: true),
+            .toggle(
+                "describe", \.watch.describeAll, group: group,
+                help: "one sentence about each fire's frame, after the fire (as a rule's describe: does)", reload: true),
+            .integer(
+                "describe-tokens", \.watch.describeTokens, in: 4...512, group: group,
+                help: "a description's most answer tokens; say: \"{description}\" speaks it", reload: true),
+            .number(
+                "describe-timeout", \.watch.posts.descriptionWait, in: 0.1...600, group: group,
+                help: "how long a post's or command's wait: description waits for it"),
+        ]
+        return settings
+    }
+
+    /// Effects: where their edit plays and how long.
+    private static func effects(_ group: String) -> [Setting<WatchSetup>] {
+        let settings: [Setting<WatchSetup>] = [
+            .number(
+                "hold", \.watch.hold, in: 0...60, group: group,
+                help: "seconds an effect holds the frame the model answered; the loop takes no frame meanwhile and a video stands still", reload: true
+            ),
+            .choice(
+                "cells", \.watch.cells, group: group,
+                help: "where the edit plays: box asks the model for the thing's box; ask for one of nine cells; batch asks the cell "
+                    + "inside the yes/no prompt; none plays it on the whole frame", reload: true),
+            .toggle(
+                "cell-words", \.watch.cellWords, group: group, help: "the place as two words (left/center/right, top/middle/bottom)",
+                needs: SettingNeed("cells", "ask"), reload: true),
+            .toggle("grid", \.watch.grid, group: group, help: "draw the nine numbered cells on the frame the model gets", reload: true),
+            .text(
+                "effects", \.watch.effectsDir, "DIR", group: group,
+                help: "where each effect's catch<n>.png (2.5 s into the hold) and edit<n>.apng go",
+                defaultWords: "--frames DIR, else watch-<epoch>-effects/ in the record folder"),
+            .toggle(
+                "no-sound", \.watch.sound, inverted: true, group: group,
+                help: "perform no sound, spoken line or timer sound (they are recorded as turned off, not as failures)"),
+        ]
+        return settings
+    }
+
+    /// The change gate.
+    private static func gate(_ group: String) -> [Setting<WatchSetup>] {
+        let settings: [Setting<WatchSetup>] = [
+            .onOff(
+                "gate", \.watch.gateMode, group: group, help: "ask the model only when the picture changed since the last answered frame",
+                defaultWords: "on for cameras, streams and real-time video; off for --pace frames and photos"),
+            .number(
+                "gate-threshold", \.watch.gate.threshold, in: 0.0001...1, unit: "F", group: group,
+                help: "the share of the picture that must change", reload: true),
+            .number(
+                "gate-fps", \.watch.gate.fps, in: 0.1...30, unit: "N", group: group, help: "frames taken a second while skipping", reload: true),
+            .number("gate-max", \.watch.gate.maxSeconds, in: 1...86400, group: group, help: "ask at least this often, changed or not", reload: true),
+            Setting(
+                "gate-mask", "\"l,t,r,b;…\"", group: group,
+                help: "regions the gate ignores, fractions of the picture (also gate: mask: in the file)", reload: true,
+                show: { $0.watch.gate.masks.isEmpty ? nil : $0.watch.gate.masks.map(\.words).joined(separator: ";") }
+            ) { (setup, text) throws(SettingProblem) in
+                do throws(RulesError) { setup.watch.gate.masks = try GateMask.parse(inline: text) } catch { throw SettingProblem(error.problem) }
+            },
+        ]
+        return settings
+    }
+
+    /// Commands and posts.
+    private static func outside(_ group: String) -> [Setting<WatchSetup>] {
+        let settings: [Setting<WatchSetup>] = [
+            .number(
+                "run-timeout", \.watch.commands.timeLimit, in: 0.1...86400, group: group,
+                help: "a run: command is killed (with what it started) after S seconds; 4 run at once, 16 more wait, the rest are dropped and counted"
+            ),
+            .number(
+                "post-timeout", \.watch.posts.timeLimit, in: 0.1...600, group: group,
+                help: "each try of a post: has S seconds; 3 tries, 1 s and 2 s apart"),
+        ]
+        return settings
+    }
+
+    /// When the run starts and ends.
+    private static func run(_ group: String) -> [Setting<WatchSetup>] {
+        let settings: [Setting<WatchSetup>] = [
+            .number("seconds", \.watch.seconds, in: 0.001...1e9, group: group, help: "watch this long (the frame being answered is finished)"),
+            .number("delay", \.watch.delay, in: 0...86400, group: group, help: "wait this long before the first frame"),
+            .text("trigger", \.watch.trigger, "FILE", group: group, help: "wait until FILE exists before the first frame"),
+        ]
+        return settings
+    }
+
+    /// What the run writes.
+    private static func records(_ group: String) -> [Setting<WatchSetup>] {
+        let settings: [Setting<WatchSetup>] = [
+            Setting(
+                "record", "DIR", group: group, help: "where watch-run-<epoch>.json goes", defaultWords: "the current folder",
+                show: { $0.watch.recordDir }
+            ) { setup, text in setup.watch.recordDir = text },
+            .text(
+                "log", \.watch.logPath, "FILE", group: group, help: "the JSON Lines event log, appended", defaultWords: "DIR/lookd-events.jsonl"),
+            .text("frames", \.watch.framesDir, "DIR", group: group, help: "write each frame the model got as PNG"),
+            .text(
+                "snapshots", \.watch.snapshotsDir, "DIR", group: group,
+                help: "each fire's frame as JPEG at the source's size (fire-<epoch>-<n>.jpg)"),
+            Setting(
+                "keep-snapshots", "N|AGE", group: group, help: "how many (500) or how old (30m, 12h, 7d) snapshots stay",
+                needs: SettingNeed("snapshots"), show: { $0.watch.keepSnapshots }
+            ) { (setup, text) throws(SettingProblem) in
+                guard Snapshots.Retention.parse(text) != nil else { throw SettingProblem("is a count (500) or an age (30m, 12h, 7d)") }
+                setup.watch.keepSnapshots = text
+            },
+            .text(
+                "status", \.outputs.statusPath, "FILE", group: group, help: "where the status file for lookd status goes",
+                defaultWords: "$RUNTIME_DIRECTORY, else $XDG_RUNTIME_DIR/lookd, else /tmp/lookd-<uid>; status.json"),
+            .text(
+                "state", \.state, "FILE|off", group: group,
+                help: "where rules switched off from Home Assistant and counts are kept across restarts",
+                defaultWords: "DIR/lookd-state.json for a camera, a stream or a service; off for a file"),
+            .text(
+                "truth", \.truth, "FILE|\"photo:yes,no,…;…\"", group: group,
+                help: "what each photo shows, rule by rule (the record scores the answers), or a truth file (lookd eval --help): "
+                    + "its photos scored so, its spans drawn on the page"),
+        ]
+        return settings
+    }
+
+    /// The service.
+    private static func service(_ group: String) -> [Setting<WatchSetup>] {
+        let settings: [Setting<WatchSetup>] = [
+            .toggle("watch-rules", \.watch.watchRules, group: group, help: "also re-read the rules when the file changes (as on SIGHUP)")
+        ]
+        return settings
     }
 }

@@ -1,0 +1,105 @@
+/// A setting in force: its value (nil: none) and where it came from.
+public struct SettingInForce: Sendable, Equatable {
+    public let name: String
+    public let value: String?
+    public let origin: SettingOrigin
+}
+
+/// The declared settings of one target, in the order `--help` lists them.
+public struct SettingList<Target> {
+    public let settings: [Setting<Target>]
+
+    public init(_ settings: [Setting<Target>]) { self.settings = settings }
+
+    public var infos: [SettingInfo] { settings.map(\.info) }
+
+    /// `defaults` with each of these settings that `given` holds set; a bad value is a problem that
+    /// names the flag or the file's line.
+    public func resolve(_ given: [String: GivenSetting], over defaults: Target) throws(SettingProblem) -> Target {
+        var target = defaults
+        for setting in settings {
+            guard let value = given[setting.info.name] else { continue }
+            do { try setting.set(value.text, in: &target) } catch { throw SettingProblem("\(value.named(setting.info.name)) \(error.text)") }
+        }
+        return target
+    }
+
+    /// Each setting's value in `target` and where it came from.
+    public func inForce(_ target: Target, given: [String: GivenSetting]) -> [SettingInForce] {
+        settings.map { SettingInForce(name: $0.info.name, value: $0.value(in: target), origin: given[$0.info.name]?.origin ?? .byDefault) }
+    }
+
+    /// Each setting's default in words (those that have one).
+    public func defaults(_ defaults: Target) -> [String: String] {
+        var words: [String: String] = [:]
+        for setting in settings { words[setting.info.name] = setting.defaultValue(defaults) }
+        return words
+    }
+
+    /// The settings whose value differs between `old` and `new`.
+    public func changed(from old: Target, to new: Target) -> [SettingInfo] {
+        settings.filter { $0.value(in: old) != $0.value(in: new) }.map(\.info)
+    }
+}
+
+/// What all the declared settings (of every target) say together: the help, the check of what
+/// each needs, and the names a flag or the rules file may use.
+public struct SettingCatalog: Sendable {
+    public let infos: [SettingInfo]
+    /// Each setting's default in words.
+    public let defaults: [String: String]
+
+    public init(_ infos: [SettingInfo], defaults: [String: String]) {
+        self.infos = infos
+        self.defaults = defaults
+    }
+
+    public func info(_ name: String) -> SettingInfo? { infos.first { $0.name == name } }
+
+    /// The first setting given that needs another one not given (an option with no effect), as a
+    /// sentence naming what it needs.
+    public func unmetNeed(_ given: [String: GivenSetting]) -> String? {
+        for info in infos {
+            guard let value = given[info.name], let need = info.needs, !need.isMet(by: given) else { continue }
+            if info.isSwitch && value.text == "false" { continue }
+            return "\(value.named(info.name)) goes with \(need.words); without it, it does nothing"
+        }
+        return nil
+    }
+
+    /// `--help`'s lines for `groups`, in order: each setting as `--name VALUE  help (default …)`,
+    /// wrapped to `width` columns.
+    public func help(groups: [String], width: Int = 112) -> String {
+        var lines: [String] = []
+        for group in groups {
+            lines.append("\(group):")
+            for info in infos where info.group == group {
+                let head = "  --\(info.name)" + (info.placeholder.map { " " + $0 } ?? "")
+                var text = info.help
+                if let value = defaults[info.name], !(info.isSwitch && value == "false") { text += " (default \(value))" }
+                if let need = info.needs { text += "; goes with \(need.words)" }
+                lines += Self.wrap(text, head: head, indent: 24, width: width)
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `text` after `head` (on its own line when `head` is longer than `indent`), wrapped.
+    static func wrap(_ text: String, head: String, indent: Int, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = String(repeating: " ", count: indent)
+        if head.count < indent - 1 { line = head.padding(toLength: indent, withPad: " ", startingAt: 0) } else { lines.append(head) }
+        var empty = true
+        for word in text.split(separator: " ") {
+            if !empty && line.count + 1 + word.count > width {
+                lines.append(line)
+                line = String(repeating: " ", count: indent)
+                empty = true
+            }
+            line += (empty ? "" : " ") + word
+            empty = false
+        }
+        lines.append(line)
+        return lines
+    }
+}

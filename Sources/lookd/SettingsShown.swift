@@ -1,0 +1,31 @@
+import LookCore
+import Records
+
+/// The settings in force as `lookd check` shows them: each value (a password or token masked) and
+/// where it came from.
+enum SettingsShown {
+    static func lines(_ settings: [SettingInForce]) -> [String] {
+        let catalog = WatchSettings.catalog
+        return settings.map { s in
+            let value = shown(s, catalog).padding(toLength: max(28, shown(s, catalog).count), withPad: " ", startingAt: 0)
+            let live = catalog.info(s.name)?.reloadable == true ? "  live" : ""
+            return "  " + s.name.padding(toLength: 20, withPad: " ", startingAt: 0) + " " + value + "  " + s.origin.description + live
+        }
+    }
+
+    static func json(_ settings: [SettingInForce]) -> JSON {
+        let catalog = WatchSettings.catalog
+        return .array(
+            settings.map { s in
+                JSON.object([
+                    ("name", .string(s.name)), ("value", .string(shown(s, catalog))), ("from", .string(s.origin.description)),
+                    ("live", .bool(catalog.info(s.name)?.reloadable == true)),
+                ])
+            })
+    }
+
+    /// The value, or the default in words when the setting has no value of its own.
+    private static func shown(_ s: SettingInForce, _ catalog: SettingCatalog) -> String {
+        Secrets.maskedPasswords(in: s.value ?? catalog.defaults[s.name] ?? "none")
+    }
+}

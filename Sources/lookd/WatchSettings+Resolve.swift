@@ -1,0 +1,115 @@
+import Foundation
+import LookCore
+import Outputs
+import Rules
+import Watch
+
+extension WatchSettings {
+    /// What every declared setting says, with its default, for `--help`, the needs and `lookd check`.
+    static var catalog: SettingCatalog { SettingCatalog(declared.infos, defaults: declared.defaults(WatchSetup())) }
+
+    /// The settings given: the rules file's `settings:` under LOOKD_ENGINE under the flags; a name
+    /// the file cannot hold, or a setting given without what it needs, is a problem.
+    static func given(
+        flags: [String: GivenSetting], file: [String: GivenSetting], environment: [String: GivenSetting] = ModelSettings.environment()
+    ) throws(SettingProblem) -> [String: GivenSetting] {
+        let catalog = catalog
+        for (name, value) in file.sorted(by: { $0.key < $1.key }) {
+            guard catalog.info(name) != nil else {
+                throw SettingProblem("\(value.named(name)) is not a setting (lookd watch --help lists them by these names)")
+            }
+            guard name != "rules" else { throw SettingProblem("\(value.named(name)): the rules file is named by --rules, not in itself") }
+        }
+        let given = file.merging(environment) { $1 }.merging(flags) { $1 }
+        if let problem = catalog.unmetNeed(given) { throw SettingProblem(problem) }
+        return given
+    }
+
+    /// A watch's setup from the settings given; a watch needs a source, `lookd check` does not.
+    static func setup(_ given: [String: GivenSetting], needsSource: Bool = true) throws(SettingProblem) -> WatchSetup {
+        var setup = try declared.resolve(given, over: WatchSetup())
+        if case .frames = setup.watch.sourceOptions.pace { setup.watch.sourceOptions.pace = .frames(every: setup.every) }
+        if needsSource && setup.watch.source.isEmpty {
+            throw SettingProblem("watch needs --source /dev/video0|FILE|URL|DIR (or source: in the rules file's settings:)")
+        }
+        setup.watch.statePath = statePath(setup.state, source: setup.watch.source, recordDir: setup.watch.recordDir)
+        setup.watch.posts.connectLimit = min(setup.watch.posts.connectLimit, setup.watch.posts.timeLimit)
+        setup.outputs.version = version
+        setup.outputs.httpToken = try httpToken(setup)
+        if let http = setup.outputs.http, !http.isLoopback && setup.outputs.httpToken == nil {
+            throw SettingProblem(
+                "--http \(http.host):\(http.port) is reachable from other machines: set a token (LOOKD_HTTP_TOKEN in the env file, or --http-token)")
+        }
+        if let truth = setup.truth {
+            // A truth file (lookd eval's: its photos score the answers, its spans go on the page), or the inline form.
+            if truth.hasSuffix(".yaml") || truth.hasSuffix(".yml") || FileManager.default.fileExists(atPath: truth) {
+                do throws(RulesError) {
+                    let file = try TruthFile.load(path: truth)
+                    (setup.watch.truth, setup.outputs.truth) = (file.photos, file)
+                } catch {
+                    throw SettingProblem(error.description)
+                }
+            } else {
+                do { setup.watch.truth = try PhotoTruth.parse(truth) } catch { throw SettingProblem(error.problem) }
+            }
+        }
+        return setup
+    }
+
+    /// The page's token: from `--http-token-file FILE` (its first line), LOOKD_HTTP_TOKEN, or
+    /// `--http-token` (which the command warns about: any local user can read it in the process list).
+    static func httpToken(_ setup: WatchSetup) throws(SettingProblem) -> String? {
+        var token = setup.httpToken
+        if let path = setup.httpTokenFile {
+            guard token == nil else { throw SettingProblem("--http-token and --http-token-file: give one") }
+            guard let read = OutputSettings.token(fromFile: path) else {
+                throw SettingProblem("--http-token-file \(path) cannot be read, or is over 4 kB")
+            }
+            token = read
+        }
+        token = token ?? ProcessInfo.processInfo.environment["LOOKD_HTTP_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        if let token, let problem = OutputSettings.tokenProblem(token) { throw SettingProblem(problem) }
+        return token
+    }
+
+    /// `--state FILE|off`: where switches and counts are kept across restarts. By default they are
+    /// kept (in the record folder) for what runs for months: a camera or a stream, or a service.
+    static func statePath(
+        _ given: String?, source: String, recordDir: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> String? {
+        if given == "off" { return nil }
+        if let given { return given }
+        var folder: ObjCBool = false
+        let file = FileManager.default.fileExists(atPath: source, isDirectory: &folder) && !source.hasPrefix("/dev/")
+        guard !file || environment["NOTIFY_SOCKET"] != nil else { return nil }
+        return (recordDir as NSString).appendingPathComponent(WatchConfig.stateFile)
+    }
+}
+
+/// A reload's reading of the rules file's `settings:`: the flags still override the file; what a
+/// reload may change is taken from the new file, the rest stays as the start had it.
+struct FileSettingsReader: WatchSettingsReader {
+    let flags: [String: GivenSetting]
+    let started: [String: GivenSetting]
+
+    func reread(file: [String: GivenSetting], running: WatchConfig) throws(RulesError) -> SettingsReread {
+        do throws(SettingProblem) {
+            let given = try WatchSettings.given(flags: flags, file: file)
+            let declared = WatchSettings.declared
+            let live = Set(declared.infos.filter(\.reloadable).map(\.name))
+            let kept = started.filter { !live.contains($0.key) }.merging(given.filter { live.contains($0.key) }) { $1 }
+            let (before, wanted, applied) = try (
+                WatchSettings.setup(started), WatchSettings.setup(given), WatchSettings.setup(kept)
+            )
+            var current = before
+            current.watch = running
+            let changed = declared.changed(from: current, to: wanted)
+            var config = applied.watch
+            config.settingsReader = running.settingsReader
+            return SettingsReread(
+                config: config, applied: changed.filter(\.reloadable).map(\.name), needRestart: changed.filter { !$0.reloadable }.map(\.name))
+        } catch {
+            throw RulesError(source: running.rulesSpec, problem: error.text)
+        }
+    }
+}
