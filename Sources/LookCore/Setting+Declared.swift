@@ -47,9 +47,11 @@ extension Setting {
         _ name: String, _ path: WritableKeyPath<Target, Double>, in range: ClosedRange<Double>, unit: String = "S", group: String,
         help: String, needs: SettingNeed? = nil, reload: Bool = false
     ) -> Setting {
-        Setting(name, unit, group: group, help: help, needs: needs, reload: reload, show: { Self.words($0[keyPath: path]) }) {
-            (target, text) throws(SettingProblem) in target[keyPath: path] = try Self.number(text, in: range)
-        }
+        Setting(
+            name, unit, group: group, help: help, needs: needs, reload: reload, show: { Self.words($0[keyPath: path]) },
+            apply: {
+                (target, text) throws(SettingProblem) in target[keyPath: path] = try Self.number(text, in: range)
+            })
     }
 
     /// A number within `range` that is unset (nil) by default.
@@ -59,8 +61,8 @@ extension Setting {
     ) -> Setting {
         Setting(
             name, unit, group: group, help: help, needs: needs, reload: reload, defaultWords: defaultWords,
-            show: { $0[keyPath: path].map(Self.words) }
-        ) { (target, text) throws(SettingProblem) in target[keyPath: path] = try Self.number(text, in: range) }
+            show: { $0[keyPath: path].map(Self.words) },
+            apply: { (target, text) throws(SettingProblem) in target[keyPath: path] = try Self.number(text, in: range) })
     }
 
     /// A whole number within `range`.
@@ -69,10 +71,10 @@ extension Setting {
         needs: SettingNeed? = nil, reload: Bool = false, defaultWords: String? = nil
     ) -> Setting {
         Setting(
-            name, unit, group: group, help: help, needs: needs, reload: reload, defaultWords: defaultWords, show: { String($0[keyPath: path]) }
-        ) {
-            (target, text) throws(SettingProblem) in target[keyPath: path] = try Self.integer(text, in: range)
-        }
+            name, unit, group: group, help: help, needs: needs, reload: reload, defaultWords: defaultWords, show: { String($0[keyPath: path]) },
+            apply: {
+                (target, text) throws(SettingProblem) in target[keyPath: path] = try Self.integer(text, in: range)
+            })
     }
 
     /// A whole number within `range` that is unset (nil) by default.
@@ -82,8 +84,8 @@ extension Setting {
     ) -> Setting {
         Setting(
             name, unit, group: group, help: help, needs: needs, reload: reload, defaultWords: defaultWords,
-            show: { $0[keyPath: path].map { String($0) } }
-        ) { (target, text) throws(SettingProblem) in target[keyPath: path] = try Self.integer(text, in: range) }
+            show: { $0[keyPath: path].map { String($0) } },
+            apply: { (target, text) throws(SettingProblem) in target[keyPath: path] = try Self.integer(text, in: range) })
     }
 
     /// Words taken as they are (a path, a URL); unset by default.
@@ -93,8 +95,7 @@ extension Setting {
     ) -> Setting {
         Setting(
             name, placeholder, group: group, help: help, needs: needs, reload: reload, defaultWords: defaultWords,
-            show: { $0[keyPath: path] }
-        ) { (target, text) throws(SettingProblem) in target[keyPath: path] = text }
+            show: { $0[keyPath: path] }, apply: { (target, text) throws(SettingProblem) in target[keyPath: path] = text })
     }
 
     /// A switch: `--NAME` on the command line, `NAME: true|false` in the file.
@@ -103,8 +104,8 @@ extension Setting {
         needs: SettingNeed? = nil, reload: Bool = false
     ) -> Setting {
         Setting(
-            name, nil, group: group, help: help, needs: needs, reload: reload, show: { $0[keyPath: path] != inverted ? "true" : "false" }
-        ) { (target, text) throws(SettingProblem) in target[keyPath: path] = try Self.truth(text) != inverted }
+            name, nil, group: group, help: help, needs: needs, reload: reload, show: { $0[keyPath: path] != inverted ? "true" : "false" },
+            apply: { (target, text) throws(SettingProblem) in target[keyPath: path] = try Self.truth(text) != inverted })
     }
 
     /// `on` or `off` (the file also takes true and false).
@@ -114,17 +115,19 @@ extension Setting {
     ) -> Setting {
         Setting(
             name, "on|off", group: group, help: help, needs: needs, reload: reload, defaultWords: defaultWords,
-            show: { $0[keyPath: path].map { $0 ? "on" : "off" } }
-        ) { (target, text) throws(SettingProblem) in target[keyPath: path] = try Self.onOff(text) }
+            show: { $0[keyPath: path].map { $0 ? "on" : "off" } },
+            apply: { (target, text) throws(SettingProblem) in target[keyPath: path] = try Self.onOff(text) })
     }
 
     /// `on` or `off`, on or off by default.
     public static func onOff(
         _ name: String, _ path: WritableKeyPath<Target, Bool>, group: String, help: String, needs: SettingNeed? = nil, reload: Bool = false
     ) -> Setting {
-        Setting(name, "on|off", group: group, help: help, needs: needs, reload: reload, show: { $0[keyPath: path] ? "on" : "off" }) {
-            (target, text) throws(SettingProblem) in target[keyPath: path] = try Self.onOff(text)
-        }
+        Setting(
+            name, "on|off", group: group, help: help, needs: needs, reload: reload, show: { $0[keyPath: path] ? "on" : "off" },
+            apply: {
+                (target, text) throws(SettingProblem) in target[keyPath: path] = try Self.onOff(text)
+            })
     }
 
     /// One of an enumeration's raw values.

@@ -46,18 +46,17 @@ enum WatchSettings {
                 help: "a V4L2 camera (its newest picture each frame; one that goes away is reopened with backoff), a video FILE "
                     + "(played in real time, or --pace frames), a stream URL libavformat opens (rtsp://, http://, udp://: the newest "
                     + "frame), or a folder DIR of photos (each shown --photo-seconds, round and round)",
-                show: { $0.watch.source.isEmpty ? nil : $0.watch.source }
-            ) { setup, text in setup.watch.source = text },
+                show: { $0.watch.source.isEmpty ? nil : $0.watch.source }, apply: { setup, text in setup.watch.source = text }),
             Setting(
                 "pace", "realtime|frames", group: group, help: "frames: step through a video --every S seconds of video time",
-                show: { if case .frames = $0.watch.sourceOptions.pace { "frames" } else { "realtime" } }
-            ) { (setup, text) throws(SettingProblem) in
-                switch text {
-                case "realtime": setup.watch.sourceOptions.pace = .realtime
-                case "frames": setup.watch.sourceOptions.pace = .frames(every: setup.every)
-                default: throw SettingProblem("is realtime or frames, not \"\(text)\"")
-                }
-            },
+                show: { if case .frames = $0.watch.sourceOptions.pace { "frames" } else { "realtime" } },
+                apply: { (setup, text) throws(SettingProblem) in
+                    switch text {
+                    case "realtime": setup.watch.sourceOptions.pace = .realtime
+                    case "frames": setup.watch.sourceOptions.pace = .frames(every: setup.every)
+                    default: throw SettingProblem("is realtime or frames, not \"\(text)\"")
+                    }
+                }),
             .number("every", \.every, in: 0.001...3600, group: group, help: "the step of --pace frames", needs: SettingNeed("pace", "frames")),
             .number(
                 "photo-seconds", \.watch.sourceOptions.photoSeconds, in: 0...86400, group: group,
@@ -77,8 +76,7 @@ enum WatchSettings {
                 "rules", "FILE|\"a=b|…\"", group: group,
                 help: "a rules file (YAML; rules.example.yaml, lookd check), or rules inline: condition=chime|glass|bell|say:<line>|"
                     + "timer:<minutes>|count|log|effect:ripple|zoom|spotlight[/water|horn|bells|chime]|run:<program> <args>|post:<URL>",
-                show: { $0.watch.rulesSpec.isEmpty ? nil : $0.watch.rulesSpec }
-            ) { setup, text in setup.watch.rulesSpec = text },
+                show: { $0.watch.rulesSpec.isEmpty ? nil : $0.watch.rulesSpec }, apply: { setup, text in setup.watch.rulesSpec = text }),
             .onOff(
                 "constrain", \.watch.constrain, group: group,
                 help: "answers only as \"1. Yes|No\" lines, each with its confidence (the scripted engine and --cells batch answer in free text)",
@@ -143,10 +141,10 @@ enum WatchSettings {
             Setting(
                 "gate-mask", "\"l,t,r,b;…\"", group: group,
                 help: "regions the gate ignores, fractions of the picture (also gate: mask: in the file)", reload: true,
-                show: { $0.watch.gate.masks.isEmpty ? nil : $0.watch.gate.masks.map(\.words).joined(separator: ";") }
-            ) { (setup, text) throws(SettingProblem) in
-                do throws(RulesError) { setup.watch.gate.masks = try GateMask.parse(inline: text) } catch { throw SettingProblem(error.problem) }
-            },
+                show: { $0.watch.gate.masks.isEmpty ? nil : $0.watch.gate.masks.map(\.words).joined(separator: ";") },
+                apply: { (setup, text) throws(SettingProblem) in
+                    do throws(RulesError) { setup.watch.gate.masks = try GateMask.parse(inline: text) } catch { throw SettingProblem(error.problem) }
+                }),
         ]
         return settings
     }
@@ -180,8 +178,7 @@ enum WatchSettings {
         let settings: [Setting<WatchSetup>] = [
             Setting(
                 "record", "DIR", group: group, help: "where watch-run-<epoch>.json goes", defaultWords: "the current folder",
-                show: { $0.watch.recordDir }
-            ) { setup, text in setup.watch.recordDir = text },
+                show: { $0.watch.recordDir }, apply: { setup, text in setup.watch.recordDir = text }),
             .text(
                 "log", \.watch.logPath, "FILE", group: group, help: "the JSON Lines event log, appended", defaultWords: "DIR/lookd-events.jsonl"),
             .text("frames", \.watch.framesDir, "DIR", group: group, help: "write each frame the model got as PNG"),
@@ -190,11 +187,11 @@ enum WatchSettings {
                 help: "each fire's frame as JPEG at the source's size (fire-<epoch>-<n>.jpg)"),
             Setting(
                 "keep-snapshots", "N|AGE", group: group, help: "how many (500) or how old (30m, 12h, 7d) snapshots stay",
-                needs: SettingNeed("snapshots"), show: { $0.watch.keepSnapshots }
-            ) { (setup, text) throws(SettingProblem) in
-                guard Snapshots.Retention.parse(text) != nil else { throw SettingProblem("is a count (500) or an age (30m, 12h, 7d)") }
-                setup.watch.keepSnapshots = text
-            },
+                needs: SettingNeed("snapshots"), show: { $0.watch.keepSnapshots },
+                apply: { (setup, text) throws(SettingProblem) in
+                    guard Snapshots.Retention.parse(text) != nil else { throw SettingProblem("is a count (500) or an age (30m, 12h, 7d)") }
+                    setup.watch.keepSnapshots = text
+                }),
             .text(
                 "status", \.outputs.statusPath, "FILE", group: group, help: "where the status file for lookd status goes",
                 defaultWords: "$RUNTIME_DIRECTORY, else $XDG_RUNTIME_DIR/lookd, else /tmp/lookd-<uid>; status.json"),
