@@ -38,9 +38,15 @@ let package = Package(
         .target(name: "Records", dependencies: ["LookCore", "Rules"], path: "Sources/Records"),
         .target(name: "Gate", dependencies: ["LookCore", "Rules"], path: "Sources/Gate"),
         .target(name: "Eval", dependencies: ["LookCore", "Rules", "Records"], path: "Sources/Eval"),
+        // Each watch setting declared once (flag, file key, default, help, check, live or not).
+        .target(
+            name: "Settings",
+            dependencies: ["LookCore", "Media", "Capture", "VLM", "ModelStore", "Rules", "Grounding", "Reactions", "Records", "Gate", "Outputs"],
+            path: "Sources/Settings"
+        ),
         .target(
             name: "Watch",
-            dependencies: ["LookCore", "Media", "Capture", "VLM", "Rules", "Grounding", "Reactions", "Records", "Gate"],
+            dependencies: ["LookCore", "Media", "Capture", "VLM", "Rules", "Grounding", "Reactions", "Records", "Gate", "Settings"],
             path: "Sources/Watch"
         ),
         .target(
@@ -50,13 +56,13 @@ let package = Package(
         ),
         .executableTarget(
             name: "lookd",
-            dependencies: ["LookCore", "Media", "Capture", "VLM", "ModelStore", "Rules", "Grounding", "Records", "Gate", "Watch", "Outputs", "Eval"],
+            dependencies: ["LookCore", "Media", "Capture", "VLM", "ModelStore", "Rules", "Records", "Watch", "Outputs", "Eval", "Settings"],
             path: "Sources/lookd"
         ),
         // The change gate's benchmark (tools/bench-gate): the watch loop on a simulated clock.
         .executableTarget(
             name: "bench-gate",
-            dependencies: ["LookCore", "Capture", "VLM", "Rules", "Records", "Reactions", "Gate", "Watch"],
+            dependencies: ["LookCore", "Capture", "VLM", "Rules", "Records", "Reactions", "Gate", "Watch", "Settings"],
             path: "Sources/bench-gate"
         ),
 
@@ -67,10 +73,10 @@ let package = Package(
         .target(name: "TestFixtures", dependencies: ["LookCore", "TestSupport"], path: "Tests/TestFixtures"),
         .testTarget(
             name: "WatchTests",
-            dependencies: ["Watch", "Records", "Rules", "Grounding", "Gate", "VLM", "Capture", "Media", "Reactions", "TestSupport"]),
+            dependencies: ["Watch", "Settings", "Records", "Rules", "Grounding", "Gate", "VLM", "Capture", "Media", "Reactions", "TestSupport"]),
         .testTarget(
             name: "OutputsTests",
-            dependencies: ["Outputs", "Watch", "Records", "Rules", "VLM", "HTTP", "Media", "LookCore", "TestSupport", "TestFixtures"]),
+            dependencies: ["Outputs", "Watch", "Settings", "Records", "Rules", "VLM", "HTTP", "Media", "LookCore", "TestSupport", "TestFixtures"]),
         .testTarget(name: "RecordsTests", dependencies: ["Records", "Rules", "TestSupport"]),
         .testTarget(name: "LookCoreTests", dependencies: ["LookCore", "TestSupport"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Media", "TestSupport"]),

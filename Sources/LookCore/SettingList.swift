@@ -3,6 +3,12 @@ public struct SettingInForce: Sendable, Equatable {
     public let name: String
     public let value: String?
     public let origin: SettingOrigin
+
+    public init(name: String, value: String?, origin: SettingOrigin) {
+        self.name = name
+        self.value = value
+        self.origin = origin
+    }
 }
 
 /// The declared settings of one target, in the order `--help` lists them.

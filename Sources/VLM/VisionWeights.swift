@@ -23,12 +23,6 @@ public enum VisionWeights: String, Sendable, CaseIterable {
         }
         self = weights
     }
-
-    /// The option's lines in `--help`.
-    public static let help = """
-          --vision-weights W    q8_0: the vision tower runs lookd's int8 copy of the mmproj, made once into
-                                the model cache (default); f16: the mmproj as published
-        """
 }
 
 extension GGUFMetadata {

@@ -3,6 +3,7 @@ import Grounding
 import LookCore
 import Records
 import Rules
+import Settings
 import VLM
 
 /// The run record's header: what ran, on what, with which rules and settings.

@@ -17,15 +17,10 @@ public enum WatchError: Error, CustomStringConvertible, Equatable {
 
     public var description: String {
         switch self {
-        case .source(let reason): return reason
+        case .source(let reason), .record(let reason), .rules(let reason), .output(let reason): return reason
         case .model(let frame, let reason): return "FAILED: the model failed on frame \(frame): \(reason)"
         case .place(let frame, let reason): return "FAILED: the model failed on frame \(frame)'s place question: \(reason)"
-        case .record(let reason): return reason
-        case .rules(let reason): return reason
-        case .output(let reason): return reason
-        case .failedInARow(let count, let reason):
-            return "FAILED: the model failed on \(count) frames in a row; the last: \(reason)"
-
+        case .failedInARow(let count, let reason): return "FAILED: the model failed on \(count) frames in a row; the last: \(reason)"
         }
     }
 }

@@ -7,6 +7,7 @@ import Media
 import Reactions
 import Records
 import Rules
+import Settings
 import VLM
 
 /// The watch loop: take a frame, ask the numbered question, read the answers, fire what turned yes,
@@ -377,7 +378,6 @@ public final class WatchLoop {
         return true
     }
 
-    /// Takes new rules: those whose words are unchanged keep their state. Returns how many kept it.
     /// Takes the settings of the rules in force: live settings, the disabled rules, the gate's masks.
     func take(_ inForce: RulesInForce) {
         config = inForce.config
@@ -387,6 +387,7 @@ public final class WatchLoop {
         gate.settings.masks = inForce.gateMasks
     }
 
+    /// Takes new rules: those whose words are unchanged keep their state. Returns how many kept it.
     func adopt(_ newRules: [Rule], source: String) -> Int {
         let kept = machine.adopt(from: rules, to: newRules)
         rules = newRules

@@ -4,6 +4,7 @@ import LookCore
 import Reactions
 import Records
 import Rules
+import Settings
 import VLM
 
 /// One watch from start to end, the composition root: it opens the records, takes the model and
@@ -212,7 +213,6 @@ public final class WatchRun {
         return live || environment["NOTIFY_SOCKET"] != nil ? RunRecord.serviceWindow : RunRecord.fileWindow
     }
 
-    /// Where the run record goes.
     /// Lets sounds and spoken lines still playing finish (a few seconds at most), so their reports
     /// reach the records; and commands and posts (5 s more at most). Then commands still running are
     /// killed with their groups, and they and posts still waiting are recorded as such.

@@ -5,6 +5,7 @@ import LookCore
 import Reactions
 import Records
 import Rules
+import Settings
 import VLM
 import Watch
 

@@ -2,6 +2,7 @@ import Capture
 import Foundation
 import LookCore
 import Records
+import Settings
 import VLM
 
 /// `lookd ask PHOTO "QUESTION"`: one question about one photo, the answer streamed.
@@ -43,7 +44,8 @@ enum AskCommand {
         }
         let question = (args.positional.count > 1 ? args.positional[1] : "").trimmingCharacters(in: .whitespacesAndNewlines)
         let maxTokens = try args.integer("tokens", default: 256, in: 1...8192)
-        let settings = try ModelSettings(args)
+        let settings: ModelSettings
+        do { settings = try ModelSettings.resolve(args.given(ModelSettings.declared.infos)) } catch { throw usage(error.text) }
         guard !question.isEmpty else {
             throw CommandFailure(code: .noQuestion, message: "Type a question: lookd ask PHOTO \"QUESTION\".")
         }

@@ -1,6 +1,7 @@
 import LookCore
 import Records
 import Rules
+import Settings
 
 /// `lookd check FILE`: checks a rules file (or inline rules) and prints the rules as lookd reads them.
 enum CheckCommand {

@@ -2,6 +2,7 @@ import Foundation
 import LookCore
 import Media
 import ModelStore
+import Settings
 import VLM
 
 /// Which model a command runs: `--model PATH --mmproj PATH` for local GGUF files, or a catalog id

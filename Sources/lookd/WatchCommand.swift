@@ -4,6 +4,7 @@ import LookCore
 import Outputs
 import Records
 import Rules
+import Settings
 import VLM
 import Watch
 
@@ -58,8 +59,9 @@ enum WatchCommand {
         }
         if flags["http-token"] != nil { Log.shared.warning(OutputSettings.tokenOnCommandLine) }
         var config = setup.watch
+        var outputSettings = setup.outputs
+        outputSettings.version = version
         config.settingsReader = FileSettingsReader(flags: flags, started: given)
-        let outputSettings = setup.outputs
         for warning in ruleSet.warnings { Log.shared.warning(warning) }
 
         // Signals from the start: SIGHUP must not end a service still loading its model (the request

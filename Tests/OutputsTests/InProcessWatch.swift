@@ -2,6 +2,7 @@ import Foundation
 import LookCore
 import Outputs
 import Records
+import Settings
 import TestSupport
 import VLM
 import Watch

@@ -103,7 +103,7 @@ final class RulesFileTests: XCTestCase {
             "rules.yaml:3:12: count: true is the only setting (count: false would do nothing)")
         XCTAssertEqual(
             problem("rule:\n  - when: a cat\n"),
-            "rules.yaml:1:1: unknown key \"rule\"; a rules file has rules: (and gate:)")
+            "rules.yaml:1:1: unknown key \"rule\"; a rules file has rules: (and settings:, gate:)")
         XCTAssertEqual(
             problem("- when: a cat\n  sound: chime\n"),
             "rules.yaml:1:1: a rules file starts with rules: and a list of rules")

@@ -4,6 +4,7 @@ import Gate
 import LookCore
 import Records
 import Rules
+import Settings
 import TestSupport
 import VLM
 import XCTest

@@ -3,6 +3,7 @@ import LookCore
 import Reactions
 import Records
 import Rules
+import Settings
 import TestSupport
 import VLM
 import XCTest

@@ -4,6 +4,7 @@ import LookCore
 import Media
 import Records
 import Rules
+import Settings
 import TestSupport
 import VLM
 import XCTest

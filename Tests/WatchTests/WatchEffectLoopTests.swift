@@ -3,6 +3,7 @@ import Grounding
 import LookCore
 import Records
 import Rules
+import Settings
 import TestSupport
 import VLM
 import XCTest

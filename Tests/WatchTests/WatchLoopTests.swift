@@ -2,6 +2,7 @@ import Foundation
 import LookCore
 import Records
 import Rules
+import Settings
 import TestSupport
 import VLM
 import XCTest

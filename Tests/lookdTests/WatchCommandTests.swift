@@ -331,7 +331,7 @@ final class WatchCommandTests: XCTestCase {
 
         let bad = try watch(["--source", clip, "--rules", "a=log", "--gate-mask", "0,0,1", "--model", "script:x"])
         XCTAssertEqual(bad.status, 2)
-        XCTAssertTrue(bad.stderr.contains("--gate-mask: \"0,0,1\": a gate mask is four numbers"), bad.stderr)
+        XCTAssertTrue(bad.stderr.contains("--gate-mask \"0,0,1\": a gate mask is four numbers"), bad.stderr)
     }
 
     func testConstrainedAnswersAlwaysParseWithAConfidenceEach() throws {

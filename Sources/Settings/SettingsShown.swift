@@ -1,10 +1,9 @@
 import LookCore
-import Records
 
 /// The settings in force as `lookd check` shows them: each value (a password or token masked) and
 /// where it came from.
-enum SettingsShown {
-    static func lines(_ settings: [SettingInForce]) -> [String] {
+public enum SettingsShown {
+    public static func lines(_ settings: [SettingInForce]) -> [String] {
         let catalog = WatchSettings.catalog
         return settings.map { s in
             let value = shown(s, catalog).padding(toLength: max(28, shown(s, catalog).count), withPad: " ", startingAt: 0)
@@ -13,7 +12,7 @@ enum SettingsShown {
         }
     }
 
-    static func json(_ settings: [SettingInForce]) -> JSON {
+    public static func json(_ settings: [SettingInForce]) -> JSON {
         let catalog = WatchSettings.catalog
         return .array(
             settings.map { s in

@@ -9,15 +9,15 @@ import Rules
 import VLM
 
 /// What a watch runs with: the source, the rules, the firing and effect settings and where records
-/// go. The command line builds one (lookd's WatchSettings); tests build one directly.
+/// go. Each field that a setting sets is declared, with its flag, help and default, in
+/// Sources/Settings (WatchSettings); tests build one directly.
 public struct WatchConfig: Sendable {
     public var source: String
     /// `--rules`: a rules file, or rules inline.
     public var rulesSpec: String
     public var sourceOptions = SourceOpener.Options()
     public var cooldown = 3.0
-    /// `--tokens`: the most answer tokens a frame gets; nil: as many as the rules need
-    /// (`AnswerBudget.defaultTokens`, at least 32).
+    /// nil: as many answer tokens as the rules need (`AnswerBudget.defaultTokens`, at least 32).
     public var maxTokens: Int?
     public var seconds: Double?
     public var delay = 0.0
@@ -28,44 +28,32 @@ public struct WatchConfig: Sendable {
     /// Where the rules' switches and counts are kept across restarts (nil: not kept).
     public var statePath: String?
     public static var stateFile: String { KeptState.fileName }
-    /// Seconds an effect holds the frame the model answered (`--hold`).
     public var hold = 3.0
-    /// Where an effect's place comes from (`--cells`), in words with `--cell-words`, on a `--grid`.
     public var cells = PlaceForm.box
     public var cellWords = false
     public var grid = false
-    /// `--watch-rules`: reload the rules when the file changes, as on SIGHUP.
     public var watchRules = false
-    /// Where effects' pictures go (`--effects DIR`; default: `--frames` if given, else the record folder).
     public var effectsDir: String?
-    /// `--snapshots DIR`: each fire's frame as JPEG at the source's size; `--keep-snapshots`: how
-    /// many (or how old) stay.
     public var snapshotsDir: String?
     public var keepSnapshots = "1000"
-    /// Whether sounds, spoken lines and timers' sounds play (`--no-sound` turns them off).
     public var sound = true
-    /// Whether answers are constrained to `N. Yes|No` lines with a confidence each (`--constrain
-    /// on|off`, on by default); engines that cannot (the scripted one) answer in free text.
+    /// Engines that cannot constrain their answers (the scripted one) answer in free text.
     public var constrain = true
-    /// The change gate (`--gate …`); `gateMode` nil: on for cameras, streams and real-time video,
-    /// off for `--pace frames` and photo folders (`gateEnabled(for:)`).
+    /// `gateMode` nil: the gate is on for cameras, streams and real-time video (`gateEnabled(for:)`).
     public var gate = ChangeGate.Settings()
     public var gateMode: Bool?
     /// This instance's name: `LOOKD_INSTANCE` for commands (and MQTT's topics, in the outputs' settings).
     public var name = WatchConfig.defaultName
-    /// Limits of `run:` commands and `post:` requests.
     public var commands = CommandRunner.Settings()
     public var posts = Poster.Settings()
-    /// `--describe`: a sentence about every rule's fires (a rule's own `describe:` does it for one);
-    /// `--describe-tokens`: its most answer tokens; at most `describeLimit` fires of one frame are
-    /// described (the rest are skipped and counted), as the next frame waits for them.
+    /// At most `describeLimit` fires of one frame are described (the rest are skipped and counted).
     public var describeAll = false
     public var describeTokens = 40
     public var describeLimit = 3
     /// What each photo shows, rule by rule, keyed by the photo's name without its extension.
     public var truth: [String: [Answer]] = [:]
     /// Reads the rules file's `settings:` again at a reload (nil: the file's settings stay as at the start).
-    public var settingsReader: (any WatchSettingsReader)?
+    public var settingsReader: (any SettingsRereader<WatchConfig>)?
 
     public init(source: String, rules: String) {
         self.source = source
@@ -85,7 +73,7 @@ public struct WatchConfig: Sendable {
     }
 
     /// The frame's prompt for `rules` (with the batch cell instruction for `--cells batch`).
-    func prompt(for rules: [Rule]) -> String {
+    public func prompt(for rules: [Rule]) -> String {
         WatchPrompt.text(for: rules, extra: cells == .batch ? PlaceQuestions.batch : nil)
     }
 
@@ -100,13 +88,13 @@ public struct WatchConfig: Sendable {
     }
 
     /// The answer tokens a frame with `rules` rules gets.
-    func answerTokens(rules: Int) -> Int {
+    public func answerTokens(rules: Int) -> Int {
         maxTokens ?? AnswerBudget.defaultTokens(rules: rules, cells: cells == .batch)
     }
 
     /// Why `rules` cannot be asked with `model` on frames of `width` × `height` (the question and
     /// the answer they need do not fit the context); nil when they fit or the engine has no limit.
-    func budgetProblem(_ rules: [Rule], model: any VisionLanguageModel, width: Int, height: Int) -> String? {
+    public func budgetProblem(_ rules: [Rule], model: any VisionLanguageModel, width: Int, height: Int) -> String? {
         let size = fittedSize(width: width, height: height, maxSide: sourceOptions.maxSide)
         guard let need = model.inputTokens(prompt: prompt(for: rules), width: size.width, height: size.height) else { return nil }
         let answer = max(answerTokens(rules: rules.count), AnswerBudget.answerTokens(rules: rules.count, cells: cells == .batch))
@@ -114,7 +102,7 @@ public struct WatchConfig: Sendable {
     }
 
     /// A warning when `--tokens` is too small for every rule to be answered in full.
-    func tokensWarning(rules: Int) -> String? {
+    public func tokensWarning(rules: Int) -> String? {
         guard let given = maxTokens else { return nil }
         let need = AnswerBudget.answerTokens(rules: rules, cells: cells == .batch)
         guard given < need else { return nil }

@@ -1,6 +1,5 @@
 import LookCore
 import Outputs
-import Watch
 
 extension WatchSettings {
     /// MQTT's settings and the instance's name, which MQTT's topics carry.

@@ -5,31 +5,32 @@ import LookCore
 import Media
 import Outputs
 import Rules
-import Watch
 
 /// Everything a watch runs with: the watch's own settings, its outputs', its model's, and the few
 /// that the command line turns into those (the token, the truth, the state file).
-struct WatchSetup {
-    var watch = WatchConfig(source: "", rules: "")
-    var outputs = OutputSettings(name: WatchConfig.defaultName)
-    var model = ModelSettings()
-    var every = 1.0
-    var truth: String?
-    var state: String?
-    var httpToken: String?
-    var httpTokenFile: String?
+public struct WatchSetup {
+    public var watch = WatchConfig(source: "", rules: "")
+    public var outputs = OutputSettings(name: WatchConfig.defaultName)
+    public var model = ModelSettings()
+    public var every = 1.0
+    public var truth: String?
+    public var state: String?
+    public var httpToken: String?
+    public var httpTokenFile: String?
+
+    public init() {}
 }
 
 /// `lookd watch`'s settings, each declared once: the flags, the rules file's `settings:`, `--help`
 /// and `lookd check` come from these declarations.
-enum WatchSettings {
-    static let groups = [
+public enum WatchSettings {
+    public static let groups = [
         "Source", "Rules and answers", ModelSettings.group, "Effects (effect: ripple|zoom|spotlight)",
         "Change gate (on for cameras, streams and real-time video; off for --pace frames and photos)",
         "Fires that leave the machine (run:, post:, MQTT)", "The page (read-only; README: The page)", "Run", "Records", "Service",
     ]
 
-    static var declared: SettingList<WatchSetup> {
+    public static var declared: SettingList<WatchSetup> {
         let model: [Setting<WatchSetup>] = ModelSettings.declared.settings.map { $0.lifted(\.model) }
         let parts: [[Setting<WatchSetup>]] = [
             source(groups[0]), rules(groups[1]), model, effects(groups[3]), gate(groups[4]), outside(groups[5]), mqtt(groups[5]),
@@ -186,7 +187,7 @@ enum WatchSettings {
                 "snapshots", \.watch.snapshotsDir, "DIR", group: group,
                 help: "each fire's frame as JPEG at the source's size (fire-<epoch>-<n>.jpg)"),
             Setting(
-                "keep-snapshots", "N|AGE", group: group, help: "how many (500) or how old (30m, 12h, 7d) snapshots stay",
+                "keep-snapshots", "N|AGE", group: group, help: "how many snapshots stay (a count) or for how long (an age: 30m, 12h, 7d)",
                 needs: SettingNeed("snapshots"), show: { $0.watch.keepSnapshots },
                 apply: { (setup, text) throws(SettingProblem) in
                     guard Snapshots.Retention.parse(text) != nil else { throw SettingProblem("is a count (500) or an age (30m, 12h, 7d)") }

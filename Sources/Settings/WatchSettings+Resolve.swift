@@ -2,15 +2,14 @@ import Foundation
 import LookCore
 import Outputs
 import Rules
-import Watch
 
 extension WatchSettings {
     /// What every declared setting says, with its default, for `--help`, the needs and `lookd check`.
-    static var catalog: SettingCatalog { SettingCatalog(declared.infos, defaults: declared.defaults(WatchSetup())) }
+    public static var catalog: SettingCatalog { SettingCatalog(declared.infos, defaults: declared.defaults(WatchSetup())) }
 
     /// The settings given: the rules file's `settings:` under LOOKD_ENGINE under the flags; a name
     /// the file cannot hold, or a setting given without what it needs, is a problem.
-    static func given(
+    public static func given(
         flags: [String: GivenSetting], file: [String: GivenSetting], environment: [String: GivenSetting] = ModelSettings.environment()
     ) throws(SettingProblem) -> [String: GivenSetting] {
         let catalog = catalog
@@ -26,7 +25,7 @@ extension WatchSettings {
     }
 
     /// A watch's setup from the settings given; a watch needs a source, `lookd check` does not.
-    static func setup(_ given: [String: GivenSetting], needsSource: Bool = true) throws(SettingProblem) -> WatchSetup {
+    public static func setup(_ given: [String: GivenSetting], needsSource: Bool = true) throws(SettingProblem) -> WatchSetup {
         var setup = try declared.resolve(given, over: WatchSetup())
         if case .frames = setup.watch.sourceOptions.pace { setup.watch.sourceOptions.pace = .frames(every: setup.every) }
         if needsSource && setup.watch.source.isEmpty {
@@ -34,7 +33,6 @@ extension WatchSettings {
         }
         setup.watch.statePath = statePath(setup.state, source: setup.watch.source, recordDir: setup.watch.recordDir)
         setup.watch.posts.connectLimit = min(setup.watch.posts.connectLimit, setup.watch.posts.timeLimit)
-        setup.outputs.version = version
         setup.outputs.httpToken = try httpToken(setup)
         if let http = setup.outputs.http, !http.isLoopback && setup.outputs.httpToken == nil {
             throw SettingProblem(
@@ -88,28 +86,26 @@ extension WatchSettings {
 
 /// A reload's reading of the rules file's `settings:`: the flags still override the file; what a
 /// reload may change is taken from the new file, the rest stays as the start had it.
-struct FileSettingsReader: WatchSettingsReader {
+public struct FileSettingsReader: SettingsRereader {
     let flags: [String: GivenSetting]
     let started: [String: GivenSetting]
 
-    func reread(file: [String: GivenSetting], running: WatchConfig) throws(RulesError) -> SettingsReread {
-        do throws(SettingProblem) {
-            let given = try WatchSettings.given(flags: flags, file: file)
-            let declared = WatchSettings.declared
-            let live = Set(declared.infos.filter(\.reloadable).map(\.name))
-            let kept = started.filter { !live.contains($0.key) }.merging(given.filter { live.contains($0.key) }) { $1 }
-            let (before, wanted, applied) = try (
-                WatchSettings.setup(started), WatchSettings.setup(given), WatchSettings.setup(kept)
-            )
-            var current = before
-            current.watch = running
-            let changed = declared.changed(from: current, to: wanted)
-            var config = applied.watch
-            config.settingsReader = running.settingsReader
-            return SettingsReread(
-                config: config, applied: changed.filter(\.reloadable).map(\.name), needRestart: changed.filter { !$0.reloadable }.map(\.name))
-        } catch {
-            throw RulesError(source: running.rulesSpec, problem: error.text)
-        }
+    public init(flags: [String: GivenSetting], started: [String: GivenSetting]) {
+        self.flags = flags
+        self.started = started
+    }
+
+    public func reread(file: [String: GivenSetting], running: WatchConfig) throws(SettingProblem) -> SettingsReread<WatchConfig> {
+        let given = try WatchSettings.given(flags: flags, file: file)
+        let declared = WatchSettings.declared
+        let live = Set(declared.infos.filter(\.reloadable).map(\.name))
+        let kept = started.filter { !live.contains($0.key) }.merging(given.filter { live.contains($0.key) }) { $1 }
+        var current = try WatchSettings.setup(started)
+        current.watch = running
+        let changed = declared.changed(from: current, to: try WatchSettings.setup(given))
+        var config = try WatchSettings.setup(kept).watch
+        config.settingsReader = running.settingsReader
+        return SettingsReread(
+            config: config, applied: changed.filter(\.reloadable).map(\.name), needRestart: changed.filter { !$0.reloadable }.map(\.name))
     }
 }

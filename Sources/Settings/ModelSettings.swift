@@ -4,20 +4,20 @@ import ModelStore
 import VLM
 
 /// Which model a command runs and how (`ask`, `watch`, `check`): each setting declared once.
-struct ModelSettings {
-    var model: String?
-    var mmproj: String?
+public struct ModelSettings {
+    public var model: String?
+    public var mmproj: String?
     /// `--engine URL` or LOOKD_ENGINE: an OpenAI-compatible server asked instead.
-    var engine: String?
-    var options = LlamaEngine.Options()
-    var jpegQuality = 3
-    var firstTokenTimeout = 60
-    var engineTries = 3
+    public var engine: String?
+    public var options = LlamaEngine.Options()
+    public var jpegQuality = 3
+    public var firstTokenTimeout = 60
+    public var engineTries = 3
 
-    static let group = "Model"
+    public static let group = "Model"
 
-    static var declared: SettingList<ModelSettings> {
-        SettingList([
+    public static var declared: SettingList<ModelSettings> {
+        let settings: [Setting<ModelSettings>] = [
             .text(
                 "model", \.model, "ID|FILE", group: group,
                 help: "a catalog model (lookd models), pulled the first time; a local FILE.gguf with --mmproj; script:FILE answers "
@@ -32,9 +32,15 @@ struct ModelSettings {
             .integer("context", \.options.contextSize, in: 512...262_144, group: group, help: "the model's context length in tokens"),
             .integer(
                 "threads", \.options.threads, in: 1...256, group: group, help: "CPU threads for the model", defaultWords: "one a physical core"),
-            .choice(
-                "vision-weights", \.options.visionWeights, group: group,
-                help: "q8_0: the vision tower runs lookd's int8 copy of the mmproj, made once into the model cache; f16: the mmproj as published"),
+            Setting(
+                "vision-weights", "q8_0|f16", group: group,
+                help: "q8_0: the vision tower runs lookd's int8 copy of the mmproj, made once into the model cache; f16: the mmproj as published",
+                show: { $0.options.visionWeights.rawValue },
+                apply: { (settings, text) throws(SettingProblem) in
+                    do throws(VisionWeights.Unknown) { settings.options.visionWeights = try VisionWeights(option: text) } catch {
+                        throw SettingProblem(String(error.text.dropFirst(17)))
+                    }
+                }),
             .integer(
                 "jpeg-quality", \.jpegQuality, in: 2...31, group: group, help: "the JPEG quality a picture goes to --engine with (2 is best)",
                 needs: SettingNeed("engine")),
@@ -44,21 +50,22 @@ struct ModelSettings {
             .integer(
                 "engine-tries", \.engineTries, in: 1...10, group: group, help: "how many times --engine is asked a question in all",
                 needs: SettingNeed("engine")),
-        ])
+        ]
+        return SettingList(settings)
     }
 
     /// LOOKD_ENGINE as given (a flag overrides it).
-    static func environment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> [String: GivenSetting] {
+    public static func environment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> [String: GivenSetting] {
         guard let url = environment["LOOKD_ENGINE"], !url.isEmpty else { return [:] }
         return ["engine": GivenSetting(url, from: .environment("LOOKD_ENGINE"))]
     }
 
-    /// The model settings a command line gives (with LOOKD_ENGINE), checked (bad usage, exit 2).
-    init(_ args: Arguments) throws(CommandFailure) {
-        let given = Self.environment().merging(args.given(Self.declared.infos)) { $1 }
-        if let problem = SettingCatalog(Self.declared.infos, defaults: [:]).unmetNeed(given) { throw usage(problem) }
-        do { self = try Self.declared.resolve(given, over: ModelSettings()) } catch { throw usage(error.text) }
+    /// The model settings that `flags` give (LOOKD_ENGINE under them), checked.
+    public static func resolve(_ flags: [String: GivenSetting]) throws(SettingProblem) -> ModelSettings {
+        let given = environment().merging(flags) { $1 }
+        if let problem = SettingCatalog(declared.infos, defaults: [:]).unmetNeed(given) { throw SettingProblem(problem) }
+        return try declared.resolve(given, over: ModelSettings())
     }
 
-    init() {}
+    public init() {}
 }
