@@ -32,6 +32,22 @@ public enum Reaction: Sendable, Equatable {
         return inlineForm
     }
 
+    /// Everything the rule says about its reaction, for `lookd check`: the inline form with an
+    /// effect's sound always named, and a post's or command's options (secrets masked).
+    public var checkedForm: String {
+        switch self {
+        case .effect(let e, let s): return "effect:\(e.rawValue)/\(s.rawValue)" + (s == e.ownSound ? " (its own sound)" : "")
+        case .post(let p):
+            var options = [p.format.rawValue]
+            if p.snapshot { options.append("with the snapshot") }
+            options += p.headers.map { "header \($0.name): \(Secrets.mask)" }
+            if p.waitForDescription { options.append("wait: description") }
+            return shownForm + " (" + options.joined(separator: ", ") + ")"
+        case .run(let c): return inlineForm + (c.waitForDescription ? " (wait: description)" : "")
+        case .sound, .say, .timer, .count, .log: return shownForm
+        }
+    }
+
     /// Whether it counts (`count: true`).
     public var isCount: Bool { self == .count }
 

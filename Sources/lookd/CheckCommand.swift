@@ -49,6 +49,7 @@ enum CheckCommand {
         if args.has("json") {
             let json = JSON.object([
                 ("source", .string(spec)), ("rules", RulesJSON.list(set.rules)), ("disabled", .strings(set.disabled.map(\.condition))),
+                ("gate_masks", .strings(set.gateMasks.map(\.words))),
                 ("prompt", .string(prompt)), ("warnings", .strings(set.warnings)), ("input_tokens_estimated", .int(input)),
                 ("answer_tokens", .int(answer)), ("context", .int(context)), ("settings", SettingsShown.json(settings)),
             ])

@@ -29,3 +29,34 @@ final class SettingsInFileTests: XCTestCase {
         }
     }
 }
+
+/// `lookd check`'s lines keep everything a rule says: an effect's sound (its own named too), a
+/// post's options (its headers masked), a command's wait, and the file's gate masks.
+final class CheckedLinesTests: XCTestCase {
+    func testEveryOptionOfARuleIsShown() throws {
+        let set = try RulesFile.parse(
+            """
+            gate:
+              mask:
+                - [0.8, 0, 1, 0.12]
+            rules:
+              - when: water
+                effect: ripple
+              - when: a dog
+                post:
+                  url: http://127.0.0.1:8123/hook
+                  snapshot: true
+                  headers:
+                    X-Token: hunter2
+                  wait: description
+
+            """, source: "r.yaml")
+        XCTAssertEqual(
+            set.lines,
+            [
+                "  1. water → effect:ripple/water (its own sound)  (line 5)",
+                "  2. a dog → post:http://127.0.0.1:8123/hook (json, with the snapshot, header X-Token: ***, wait: description)  [describe]  (line 7)",
+                "  gate: the change gate ignores [0.8,0,1,0.12]",
+            ])
+    }
+}
