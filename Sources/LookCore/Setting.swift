@@ -43,24 +43,31 @@ public struct SettingProblem: Error, Sendable, Equatable {
     public init(_ text: String) { self.text = text }
 }
 
-/// What a setting needs in order to do anything: another setting given (with one of `values`,
-/// when any are named), and why.
+/// What a setting needs in order to do anything: another setting given with a value it accepts
+/// (any value, one of some values, or one that passes a test: a source of some kind), in words.
 public struct SettingNeed: Sendable {
     public let name: String
-    public let values: [String]
+    /// What is needed, as a message says it: `--snapshots`, `--pace frames`.
+    public let words: String
+    let accepts: @Sendable (String) -> Bool
 
     public init(_ name: String, _ values: String...) {
         self.name = name
-        self.values = values
+        words = "--\(name)" + (values.isEmpty ? "" : " " + values.joined(separator: "|"))
+        accepts = { values.isEmpty || values.contains($0) }
+    }
+
+    public init(_ name: String, words: String, accepts: @escaping @Sendable (String) -> Bool) {
+        self.name = name
+        self.words = words
+        self.accepts = accepts
     }
 
     /// Whether `given` holds what is needed.
     func isMet(by given: [String: GivenSetting]) -> Bool {
         guard let value = given[name] else { return false }
-        return values.isEmpty || values.contains(value.text)
+        return accepts(value.text)
     }
-
-    public var words: String { "--\(name)" + (values.isEmpty ? "" : " " + values.joined(separator: "|")) }
 }
 
 /// What every setting says about itself, whatever it sets: its name (the flag `--NAME` and the key

@@ -50,6 +50,7 @@ public enum WatchSettings {
                 show: { $0.watch.source.isEmpty ? nil : $0.watch.source }, apply: { setup, text in setup.watch.source = text }),
             Setting(
                 "pace", "realtime|frames", group: group, help: "frames: step through a video --every S seconds of video time",
+                needs: SourceKinds.video,
                 show: { if case .frames = $0.watch.sourceOptions.pace { "frames" } else { "realtime" } },
                 apply: { (setup, text) throws(SettingProblem) in
                     switch text {
@@ -61,10 +62,10 @@ public enum WatchSettings {
             .number("every", \.every, in: 0.001...3600, group: group, help: "the step of --pace frames", needs: SettingNeed("pace", "frames")),
             .number(
                 "photo-seconds", \.watch.sourceOptions.photoSeconds, in: 0...86400, group: group,
-                help: "seconds each photo of a folder stays on (0: the next photo every frame)"),
+                help: "seconds each photo of a folder stays on (0: the next photo every frame)", needs: SourceKinds.photos),
             .integer(
                 "camera-size", \.watch.sourceOptions.cameraMaxSide, in: 32...8192, group: group,
-                help: "the largest picture asked of a camera, long side"),
+                help: "the largest picture asked of a camera, long side", needs: SourceKinds.camera),
             .integer("size", \.watch.sourceOptions.maxSide, in: 32...4096, group: group, help: "the long side of the frames the model gets"),
         ]
         return settings
@@ -214,5 +215,19 @@ public enum WatchSettings {
             .toggle("watch-rules", \.watch.watchRules, group: group, help: "also re-read the rules when the file changes (as on SIGHUP)")
         ]
         return settings
+    }
+}
+
+/// The kinds of source a setting may go with (a `--pace` needs a video file to step through).
+enum SourceKinds {
+    static let camera = SettingNeed("source", words: "--source /dev/videoN (a camera)") { $0.hasPrefix("/dev/") }
+    static let photos = SettingNeed("source", words: "--source DIR (a folder of photos)", accepts: isFolder)
+    static let video = SettingNeed("source", words: "--source FILE (a video file)") {
+        !$0.hasPrefix("/dev/") && !isFolder($0) && (!$0.contains("://") || $0.hasPrefix("file://"))
+    }
+
+    @Sendable static func isFolder(_ spec: String) -> Bool {
+        var folder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: spec, isDirectory: &folder) && folder.boolValue
     }
 }

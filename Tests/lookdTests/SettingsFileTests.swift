@@ -89,10 +89,11 @@ final class SettingsFileTests: XCTestCase {
             (["--mqtt-queue", "5"], "--mqtt-queue goes with --mqtt"),
             (["--mqtt-discovery", "off"], "--mqtt-discovery goes with --mqtt"),
             (["--every", "2"], "--every goes with --pace frames"),
-            (["--pace", "realtime", "--every", "2"], "--every goes with --pace frames"),
             (["--cell-words"], "--cell-words goes with --cells ask"),
             (["--engine-tries", "2"], "--engine-tries goes with --engine"),
             (["--http-token-file", "/dev/null"], "--http-token-file goes with --http"),
+            (["--camera-size", "640"], "--camera-size goes with --source /dev/videoN (a camera)"),
+            (["--pace", "frames"], "--pace goes with --source FILE (a video file)"),
         ]
         for (options, expected) in cases {
             let r = try Subprocess.run(Fixtures.lookd, base + options)
@@ -103,6 +104,10 @@ final class SettingsFileTests: XCTestCase {
         let file = try Subprocess.run(Fixtures.lookd, ["check", rules])
         XCTAssertEqual(file.status, 2)
         XCTAssertTrue(file.stderr.contains("\(rules):2: keep-snapshots goes with --snapshots"), file.stderr)
+        let video = try write("settings:\n  source: clip.mp4\n  photo-seconds: 2\nrules:\n  - when: a cat\n    log: true\n", to: "video.yaml")
+        let folderOnly = try Subprocess.run(Fixtures.lookd, ["check", video])
+        XCTAssertEqual(folderOnly.status, 2)
+        XCTAssertTrue(folderOnly.stderr.contains("\(video):3: photo-seconds goes with --source DIR (a folder of photos)"), folderOnly.stderr)
         let unknown = try write("settings:\n  sauce: /dev/video0\nrules:\n  - when: a cat\n    log: true\n", to: "unknown.yaml")
         let named = try Subprocess.run(Fixtures.lookd, ["check", unknown])
         XCTAssertEqual(named.status, 2)
