@@ -227,7 +227,7 @@ public final class Reactor: ReactionPerformer, @unchecked Sendable {
         switch reaction {
         case .count: return "×\(count(for: condition))"
         case .timer(let minutes): return timers.remaining(condition).map { Timers.clock($0) + " left" } ?? "timer \(Reaction.number(minutes)) min"
-        default: return reaction.name
+        case .sound, .say, .log, .effect, .run, .post: return reaction.name
         }
     }
 
@@ -266,7 +266,7 @@ public final class Reactor: ReactionPerformer, @unchecked Sendable {
             if !commands.start(command, fire: fire, done: { [weak self] ran in self?.commandEnded(ran) }) {
                 _ = dropped("run", commands.dropped, "commands", commands.settings.limit, commands.settings.waiting)
             }
-        default: break
+        case .sound, .say, .timer, .count, .log, .effect: break  // only posts and commands wait for a description
         }
     }
 

@@ -73,7 +73,7 @@ final class Metrics: @unchecked Sendable {
         case .say: return "speech"
         case .run: return "run"
         case .post: return "post"
-        default: return nil
+        case .timer, .count, .log: return nil
         }
     }
 
