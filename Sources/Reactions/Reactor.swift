@@ -266,7 +266,7 @@ public final class Reactor: ReactionPerformer, @unchecked Sendable {
             if !commands.start(command, fire: fire, done: { [weak self] ran in self?.commandEnded(ran) }) {
                 _ = dropped("run", commands.dropped, "commands", commands.settings.limit, commands.settings.waiting)
             }
-        case .sound, .say, .timer, .count, .log, .effect: break  // only posts and commands wait for a description
+        case .sound, .say, .timer, .count, .log, .effect: break // only posts and commands wait for a description
         }
     }
 
