@@ -15,7 +15,7 @@ extension WatchLoop {
         let snapshot = snapshots.flatMap { $0.save(source.original() ?? frame.image, fire: number, epoch: epoch) }
         lastSnapshot = snapshot ?? lastSnapshot
         let context = FireContext(
-            fire: number, rule: i + 1, condition: rule.condition, reaction: rule.reaction.name, frame: index, time: Date(),
+            fire: number, rule: i + 1, condition: rule.condition, reaction: rule.reaction.name, frame: index, time: wallClock(),
             edge: state.lastEdge?.rawValue ?? "appear", confidence: state.confidence, snapshot: snapshot, box: place?.editBox,
             instance: config.name)
         let result = reactor.perform(rule.reaction, fire: context)
