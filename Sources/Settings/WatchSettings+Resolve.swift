@@ -33,10 +33,11 @@ extension WatchSettings {
         }
         setup.watch.statePath = statePath(setup.state, source: setup.watch.source, recordDir: setup.watch.recordDir)
         setup.watch.posts.connectLimit = min(setup.watch.posts.connectLimit, setup.watch.posts.timeLimit)
-        setup.outputs.httpToken = try httpToken(setup)
-        if let http = setup.outputs.http, !http.isLoopback && setup.outputs.httpToken == nil {
+        setup.outputs.httpToken = try httpToken(setup, given: given)
+        if let http = setup.outputs.http, let named = given["http"]?.named("http"), !http.isLoopback && setup.outputs.httpToken == nil {
             throw SettingProblem(
-                "--http \(http.host):\(http.port) is reachable from other machines: set a token (LOOKD_HTTP_TOKEN in the env file, or --http-token)")
+                "\(named) \(http.host):\(http.port) is reachable from other machines: set a token (LOOKD_HTTP_TOKEN in the env file, or --http-token)"
+            )
         }
         if let truth = setup.truth {
             // A truth file (lookd eval's: its photos score the answers, its spans go on the page), or the inline form.
@@ -56,13 +57,11 @@ extension WatchSettings {
 
     /// The page's token: from `--http-token-file FILE` (its first line), LOOKD_HTTP_TOKEN, or
     /// `--http-token` (which the command warns about: any local user can read it in the process list).
-    static func httpToken(_ setup: WatchSetup) throws(SettingProblem) -> String? {
+    static func httpToken(_ setup: WatchSetup, given: [String: GivenSetting]) throws(SettingProblem) -> String? {
         var token = setup.httpToken
-        if let path = setup.httpTokenFile {
-            guard token == nil else { throw SettingProblem("--http-token and --http-token-file: give one") }
-            guard let read = OutputSettings.token(fromFile: path) else {
-                throw SettingProblem("--http-token-file \(path) cannot be read, or is over 4 kB")
-            }
+        if let path = setup.httpTokenFile, let named = given["http-token-file"]?.named("http-token-file") {
+            guard token == nil else { throw SettingProblem("\(named) and --http-token: give one of them") }
+            guard let read = OutputSettings.token(fromFile: path) else { throw SettingProblem("\(named) \(path) cannot be read, or is over 4 kB") }
             token = read
         }
         token = token ?? ProcessInfo.processInfo.environment["LOOKD_HTTP_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
