@@ -43,6 +43,17 @@ public struct Post: Sendable, Equatable {
     /// `wait: description`: the post goes once the fire's description is in (or has failed, or its
     /// wait is over), and carries it.
     public var waitForDescription = false
+    /// What it carries: the fire (as `format` says), or a reaction's own message.
+    public var body = Body.fire
+
+    public enum Body: Sendable, Equatable {
+        /// The fire, as `format` says (with the snapshot as a second part when `snapshot` is on).
+        case fire
+        /// A text of the reaction's own (a notification's message), of this content type.
+        case text(String, type: String)
+        /// The fire's snapshot itself (`image/jpeg`); the text when the fire has none.
+        case picture(orText: String)
+    }
 
     public init(url: String, format: Format = .json, headers: [Header] = [], snapshot: Bool = false) {
         self.url = url

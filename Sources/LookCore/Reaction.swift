@@ -11,6 +11,22 @@ public enum Reaction: Sendable, Equatable {
     case run(Command)
     /// An HTTP POST of the fire.
     case post(Post)
+    /// A kind written as one type in one file (`ReactionKinds.all`).
+    case kind(any ReactionKind)
+
+    public static func == (a: Reaction, b: Reaction) -> Bool {
+        switch (a, b) {
+        case (.sound(let x), .sound(let y)): x == y
+        case (.say(let x), .say(let y)): x == y
+        case (.timer(let x), .timer(let y)): x == y
+        case (.count, .count), (.log, .log): true
+        case (.effect(let e, let s), .effect(let f, let t)): e == f && s == t
+        case (.run(let x), .run(let y)): x == y
+        case (.post(let x), .post(let y)): x == y
+        case (.kind(let x), .kind(let y)): x.isSame(as: y)
+        case (.sound, _), (.say, _), (.timer, _), (.count, _), (.log, _), (.effect, _), (.run, _), (.post, _), (.kind, _): false
+        }
+    }
 
     /// The reaction's name in records and status (`chime`, `say`, `timer`, `count`, `log`, `ripple · water`).
     public var name: String {
@@ -23,12 +39,14 @@ public enum Reaction: Sendable, Equatable {
         case .effect(let e, let s): return "\(e.rawValue) · \(s.rawValue)"
         case .run: return "run"
         case .post: return "post"
+        case .kind(let k): return k.name
         }
     }
 
     /// The inline form as records and screens show it: a post's URL with its secrets masked.
     public var shownForm: String {
         if case .post(let p) = self { return "post:" + Secrets.masked(url: p.url) }
+        if case .kind(let k) = self { return k.shownForm }
         return inlineForm
     }
 
@@ -44,6 +62,7 @@ public enum Reaction: Sendable, Equatable {
             if p.waitForDescription { options.append("wait: description") }
             return shownForm + " (" + options.joined(separator: ", ") + ")"
         case .run(let c): return inlineForm + (c.waitForDescription ? " (wait: description)" : "")
+        case .kind(let k): return k.checkedForm
         case .sound, .say, .timer, .count, .log: return shownForm
         }
     }
@@ -62,6 +81,23 @@ public enum Reaction: Sendable, Equatable {
         case .effect: return "effect"
         case .run: return "run"
         case .post: return "post"
+        case .kind(let k): return type(of: k).key
+        }
+    }
+
+    /// Whether it cannot go without the fire's snapshot (a watch without `--snapshots` refuses it).
+    public var needsSnapshot: Bool {
+        if case .kind(let k) = self { return k.needsSnapshot }
+        return false
+    }
+
+    /// Whether it goes once the fire's description is in (`wait: description`).
+    public var waitsForDescription: Bool {
+        switch self {
+        case .run(let c): c.waitForDescription
+        case .post(let p): p.waitForDescription
+        case .kind(let k): k.waitsForDescription
+        case .sound, .say, .timer, .count, .log, .effect: false
         }
     }
 
@@ -78,6 +114,7 @@ public enum Reaction: Sendable, Equatable {
             // A word with spaces is shown quoted (the inline form itself splits at spaces).
             return "run:" + c.arguments.map { $0.contains(where: \.isWhitespace) || $0.isEmpty ? "\"\($0)\"" : $0 }.joined(separator: " ")
         case .post(let p): return "post:" + p.url
+        case .kind(let k): return k.inlineForm
         }
     }
 

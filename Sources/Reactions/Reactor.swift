@@ -53,7 +53,7 @@ public struct Audio: Sendable {
 /// countdowns through `Timers`, commands through `CommandRunner`, posts through `Poster`. What
 /// finishes later (a sound played, a line spoken, a timer's end, a command's exit, a post's answer)
 /// is reported through `onReport` as a typed `ReactionReport`.
-public final class Reactor: ReactionPerformer, @unchecked Sendable {
+public final class Reactor: ReactionPerformer, ReactionServices, @unchecked Sendable {
     private let lock = NSLock()
     private var counts: [String: Int] = [:]
     private var lines: [String] = []
@@ -124,12 +124,20 @@ public final class Reactor: ReactionPerformer, @unchecked Sendable {
             if !started { return dropped("run", commands.dropped, "commands", commands.settings.limit, commands.settings.waiting) }
             return ReactionResult(performed: true, shown: "run")
         case .post(let post) where post.waitForDescription: return holdForDescription(reaction, fire: context, shown: "post")
-        case .post(let post):
-            let started = poster.start(post, fire: context) { [weak self] sent in self?.postEnded(sent) }
-            if !started { return dropped("post", poster.dropped, "posts", poster.settings.limit, poster.settings.waiting) }
-            return ReactionResult(performed: true, shown: "post")
+        case .post(let post): return send(post, fire: context, shown: "post")
+        case .kind(let kind) where kind.waitsForDescription: return holdForDescription(reaction, fire: context, shown: kind.name)
+        case .kind(let kind): return kind.perform(context, self)
         }
     }
+
+    /// Sends `post` for `fire` on the posts' bounded workers; its `post` report follows.
+    public func send(_ post: Post, fire: FireContext, shown: String) -> ReactionResult {
+        let started = poster.start(post, fire: fire) { [weak self] sent in self?.postEnded(sent) }
+        if !started { return dropped(shown, poster.dropped, "posts", poster.settings.limit, poster.settings.waiting) }
+        return ReactionResult(performed: true, shown: shown)
+    }
+
+    public func notice(_ line: String) { log.notice(line) }
 
     private func dropped(_ shown: String, _ count: Int, _ what: String, _ limit: Int, _ waiting: Int) -> ReactionResult {
         let note = "dropped: \(limit) \(what) running and \(waiting) waiting (\(count) dropped in this run)"
@@ -227,7 +235,7 @@ public final class Reactor: ReactionPerformer, @unchecked Sendable {
         switch reaction {
         case .count: return "×\(count(for: condition))"
         case .timer(let minutes): return timers.remaining(condition).map { Timers.clock($0) + " left" } ?? "timer \(Reaction.number(minutes)) min"
-        case .sound, .say, .log, .effect, .run, .post: return reaction.name
+        case .sound, .say, .log, .effect, .run, .post, .kind: return reaction.name
         }
     }
 
@@ -258,10 +266,8 @@ public final class Reactor: ReactionPerformer, @unchecked Sendable {
         (fire.description, fire.descriptionProblem) = (description, problem)
         if let problem { log.notice("\(reaction.kind): \(fire.condition) (fire \(number)) goes without its description: \(problem)") }
         switch reaction {
-        case .post(let post):
-            if !poster.start(post, fire: fire, done: { [weak self] sent in self?.postEnded(sent) }) {
-                _ = dropped("post", poster.dropped, "posts", poster.settings.limit, poster.settings.waiting)
-            }
+        case .post(let post): _ = send(post, fire: fire, shown: "post")
+        case .kind(let kind): _ = kind.perform(fire, self)
         case .run(let command):
             if !commands.start(command, fire: fire, done: { [weak self] ran in self?.commandEnded(ran) }) {
                 _ = dropped("run", commands.dropped, "commands", commands.settings.limit, commands.settings.waiting)

@@ -79,6 +79,7 @@ public struct FireOutcome: Sendable {
         case .sound(let sound): fields.append(("sound_chosen", .string(sound.rawValue)))
         case .timer(let minutes): fields.append(("minutes", .number(minutes)))
         case .say(let line): fields.append(("line", .string(line)))
+        case .kind(let kind): fields += kind.recordFields
         case .count, .log, .run, .post: break // their outcomes come later, as reports
         }
         return fields

@@ -167,7 +167,7 @@ public final class RunRecord: @unchecked Sendable {
         switch fire.reaction {
         case .effect(let e, let s): firesByEffect[e.rawValue, default: 0] += 1; firesBySound[s.rawValue, default: 0] += 1
         case .sound(let s): firesBySound[s.rawValue, default: 0] += 1
-        case .say, .timer, .count, .log, .run, .post: break
+        case .say, .timer, .count, .log, .run, .post, .kind: break
         }
         if let hold = fire.hold {
             holds.append(hold.held * 1000)

@@ -56,6 +56,10 @@ public enum InlineRules {
                 reaction = .effect(effect, sound: sound)
             case ("run", let words?): reaction = .run(try need(ReactionWords.command(words.split(whereSeparator: \.isWhitespace).map(String.init))))
             case ("post", let url?): reaction = .post(try need(ReactionWords.post(url: url)))
+            case (let key, let text?) where ReactionKinds.named(key) != nil:
+                do throws(ReactionProblem) { reaction = .kind(try ReactionKinds.named(key)!.inline(text)) } catch { throw fail(error.text) }
+            case (let key, nil) where ReactionKinds.named(key) != nil:
+                throw fail("\(key) needs a value after a colon, like \(key):…")
             case ("haptic", nil):
                 throw fail("haptic: there is no buzz on Linux; use a sound or say:")
             case (_, nil) where Sound(rawValue: name) != nil:
@@ -67,7 +71,8 @@ public enum InlineRules {
                 throw fail("\(name) needs a value after a colon, like \(example[name]!)")
             default:
                 throw fail(
-                    "unknown reaction \"\(word)\"; use chime, glass, bell, say:<line>, timer:<minutes>, count, log, effect:<ripple|zoom|spotlight>, run:<program> or post:<URL>"
+                    "unknown reaction \"\(word)\"; use chime, glass, bell, say:<line>, timer:<minutes>, count, log, effect:<ripple|zoom|spotlight>, run:<program>, post:<URL>"
+                        + ReactionKinds.all.map { " or \($0.key):…" }.joined()
                 )
             }
             var settings = RuleSettings()

@@ -15,10 +15,10 @@ enum ReactionWords {
     static let maxSpokenLength = 500
     static let maxTimerMinutes = 24.0 * 60
 
-    /// The keys of a rule in the file that name its reaction.
-    static let fileKeys = ["sound", "say", "timer", "count", "log", "effect", "run", "post"]
+    /// The keys of a rule in the file that name its reaction: the enum's, then each `ReactionKind`'s.
+    static let fileKeys = ["sound", "say", "timer", "count", "log", "effect", "run", "post"] + ReactionKinds.all.map { $0.key }
     /// The reactions in words, for messages.
-    static let listed = "sound, say, timer, count, log, effect, run or post"
+    static let listed = fileKeys.dropLast().joined(separator: ", ") + " or " + fileKeys.last!
 
     static func sound(_ word: String) -> Result<Sound, Problem> {
         if let s = Sound(rawValue: word.lowercased()) { return .success(s) }

@@ -144,7 +144,7 @@ public enum RulesFile {
                         + "(cooldown, confirm, min_confidence, on, when_active, region, enabled, describe, device_class)")
             }
             if values[key] != nil { throw fail(pair.key, "\(key): is written twice in this rule") }
-            guard pair.value.text != nil || ["region", "run", "post"].contains(key) else {
+            guard pair.value.text != nil || ["region", "run", "post"].contains(key) || ReactionKinds.named(key) != nil else {
                 throw fail(pair.value, "\(key): takes a single value, not \(pair.value.kind)")
             }
             values[key] = pair
@@ -187,7 +187,13 @@ public enum RulesFile {
                     "a rule has exactly one reaction; this one has \(reactionKeys.joined(separator: " and "))")
             }
             let node = values[key]!.value
-            if key == "run" {
+            if let kind = ReactionKinds.named(key) {
+                do throws(ReactionProblem) { reaction = .kind(try kind.read(node.reactionValue)) } catch {
+                    throw RulesError(
+                        source: source, line: error.line ?? node.mark.line, column: error.column ?? node.mark.column, problem: "\(key): \(error.text)"
+                    )
+                }
+            } else if key == "run" {
                 reaction = .run(try command(node, fail: fail))
             } else if key == "post" {
                 reaction = .post(try post(node, fail: fail))
@@ -216,9 +222,8 @@ public enum RulesFile {
             case .failure(let problem): throw fail(value, problem.text)
             }
         }
-        // A post that waits for the fire's description has one asked.
-        if case .post(let p) = reaction, p.waitForDescription, settings.describe == nil { settings.describe = .standard }
-        if case .run(let c) = reaction, c.waitForDescription, settings.describe == nil { settings.describe = .standard }
+        // A reaction that waits for the fire's description has one asked.
+        if reaction.waitsForDescription, settings.describe == nil { settings.describe = .standard }
         return Rule(condition: condition, reaction: reaction, line: when.key.mark.line, column: when.key.mark.column, settings: settings)
     }
 

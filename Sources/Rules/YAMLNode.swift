@@ -1,4 +1,5 @@
 internal import CYAML
+import LookCore
 
 /// A YAML document as a tree of nodes that remember where they were written (libyaml's event parser).
 /// Anchors and aliases, tags and more than one document are refused: a rules file needs none.
@@ -23,6 +24,15 @@ indirect enum YAMLNode: Sendable {
     var text: String? {
         if case .scalar(let s, _, _) = self { return s }
         return nil
+    }
+
+    /// The node as a reaction kind reads it, with its places.
+    var reactionValue: ReactionValue {
+        switch self {
+        case .scalar(let text, let m, _): .word(text, line: m.line, column: m.column)
+        case .sequence(let items, let m): .list(items.map(\.reactionValue), line: m.line, column: m.column)
+        case .mapping(let pairs, let m): .map(pairs.map { ($0.key.text ?? "", $0.value.reactionValue) }, line: m.line, column: m.column)
+        }
     }
 
     /// What this node is, in words, for messages.

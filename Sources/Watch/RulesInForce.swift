@@ -10,8 +10,8 @@ struct RulesInForce {
     let set: RuleSet
     let source: String
     let config: WatchConfig
-    /// Why `--tokens` is too small for these rules, when it is.
-    let tokensWarning: String?
+    /// Why `--tokens` is too small for these rules, and posts that ask for a snapshot none is taken for.
+    let warnings: [String]
     let settings: SettingsReread<WatchConfig>?
 
     var gateMasks: [GateMask] { config.gate.masks + set.gateMasks }
@@ -34,7 +34,19 @@ struct RulesInForce {
         if let problem = config.budgetProblem(set.rules, model: model, width: info.width, height: info.height) {
             throw RulesError(source: source, problem: problem)
         }
-        return RulesInForce(
-            set: set, source: source, config: config, tokensWarning: config.tokensWarning(rules: set.rules.count), settings: settings)
+        let snapshotless = config.snapshotsDir == nil ? set.rules : []
+        if let rule = snapshotless.first(where: \.reaction.needsSnapshot) {
+            throw RulesError(
+                source: source, line: rule.line, column: rule.column,
+                problem: "\"\(rule.condition)\" → \(rule.reaction.kind) sends the fire's snapshot, and none is taken: turn snapshots on "
+                    + "(settings: snapshots: DIR, or --snapshots DIR), or write picture: false")
+        }
+        var warnings = config.tokensWarning(rules: set.rules.count).map { [$0] } ?? []
+        for rule in snapshotless {
+            guard case .post(let post) = rule.reaction, post.snapshot else { continue }
+            warnings.append(
+                "\"\(rule.condition)\" → post asks for the snapshot, and none is taken (--snapshots is off): it posts without the picture")
+        }
+        return RulesInForce(set: set, source: source, config: config, warnings: warnings, settings: settings)
     }
 }

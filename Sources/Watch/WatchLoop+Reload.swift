@@ -19,7 +19,7 @@ extension WatchLoop {
         do throws(RulesError) {
             let (set, source) = try config.loadRules()
             let inForce = try RulesInForce.make(set, source: source, config: config, reread: true, model: model, info: self.source.info)
-            if let warning = inForce.tokensWarning { Log.shared.warning(warning) }
+            for warning in inForce.warnings { Log.shared.warning(warning) }
             let kept = adopt(set.rules, source: source)
             take(inForce)
             reactor.keep(only: Set(set.rules.map(\.condition)))

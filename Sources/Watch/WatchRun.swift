@@ -110,7 +110,7 @@ public final class WatchRun {
             stream.emit(.failed(stage: "rules", message: error.problem))
             throw .rules(error.description)
         }
-        if let warning = inForce.tokensWarning { Log.shared.warning(warning) }
+        for warning in inForce.warnings { Log.shared.warning(warning) }
         let record = RunRecord(epoch: epoch, rules: rules.rules, window: Self.window(for: info))
         record.header = RunHeader(config: config, version: version, epoch: epoch, eventLog: events.path).fields(
             model: model, source: info, rules: rules, rulesSource: rulesSource, gate: config.gateEnabled(for: info))

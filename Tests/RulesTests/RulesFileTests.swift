@@ -1,4 +1,5 @@
 import Foundation
+import LookCore
 import Rules
 import TestSupport
 import XCTest
@@ -60,6 +61,9 @@ final class RulesFileTests: XCTestCase {
     }
 
     func testBadFilesSayWhereAndWhat() {
+        // The reactions in words: the enum's eight, then each kind of `ReactionKinds.all`.
+        let keys = ["sound", "say", "timer", "count", "log", "effect", "run", "post"] + ReactionKinds.all.map { $0.key }
+        let reactions = keys.dropLast().joined(separator: ", ") + " or " + keys.last!
         XCTAssertEqual(
             problem("rules:\n  - when: a cat\n    sound: chime\n   bad: [\n"),
             problem("rules:\n  - when: a cat\n    sound: chime\n   bad: [\n")) // stable
@@ -72,13 +76,13 @@ final class RulesFileTests: XCTestCase {
             "rules.yaml:2:5: a rule needs a condition: when: <what to look for>")
         XCTAssertEqual(
             problem("rules:\n  - when: a cat\n"),
-            "rules.yaml:2:5: the rule \"a cat\" has no reaction; add one of sound, say, timer, count, log, effect, run or post")
+            "rules.yaml:2:5: the rule \"a cat\" has no reaction; add one of \(reactions)")
         XCTAssertEqual(
             problem("rules:\n  - when: a cat\n    sound: chime\n    say: Hello\n"),
             "rules.yaml:4:5: a rule has exactly one reaction; this one has sound and say")
         XCTAssertEqual(
             problem("rules:\n  - when: a cat\n    beep: loud\n"),
-            "rules.yaml:3:5: unknown key \"beep\"; a rule has when:, one reaction (sound, say, timer, count, log, effect, run or post) and settings (cooldown, confirm, min_confidence, on, when_active, region, enabled, describe, device_class)"
+            "rules.yaml:3:5: unknown key \"beep\"; a rule has when:, one reaction (\(reactions)) and settings (cooldown, confirm, min_confidence, on, when_active, region, enabled, describe, device_class)"
         )
         XCTAssertEqual(
             problem("rules:\n  - when: a cat\n    sound: trumpet\n"),

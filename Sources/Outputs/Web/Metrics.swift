@@ -73,6 +73,7 @@ final class Metrics: @unchecked Sendable {
         case .say: return "speech"
         case .run: return "run"
         case .post: return "post"
+        case .kind(let kind): return kind.failures
         case .timer, .count, .log: return nil
         }
     }

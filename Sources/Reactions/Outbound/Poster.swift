@@ -99,7 +99,7 @@ public final class Poster: @unchecked Sendable {
     static func send(_ post: Post, fire: FireContext, settings: Settings) -> ReactionReport.PostSent {
         var sent = ReactionReport.PostSent(fire: fire.fire, condition: fire.condition, url: post.shownURL)
         let started = Date()
-        sent.snapshot = post.snapshot && fire.snapshot != nil
+        if case .picture = post.body { sent.snapshot = fire.snapshot != nil } else { sent.snapshot = post.snapshot && fire.snapshot != nil }
         for attempt in 1...max(1, settings.attempts) {
             sent.attempts = attempt
             let (status, error) = once(post, fire: fire, settings: settings)
@@ -121,20 +121,36 @@ public final class Poster: @unchecked Sendable {
 
     /// One try: the HTTP status, or why none came.
     private static func once(_ post: Post, fire: FireContext, settings: Settings) -> (Int?, String?) {
-        let text = post.format == .json ? fire.json.text() : fire.line
-        let body: HTTPRequest.Body
-        if post.snapshot, let snapshot = fire.snapshot {
-            body = .multipart([
-                .init(name: "fire", type: "application/json", data: Array(text.utf8)), .init(name: "snapshot", type: "image/jpeg", file: snapshot),
-            ])
-        } else {
-            body = .bytes(Array(text.utf8), type: post.format == .json ? "application/json" : "text/plain; charset=utf-8")
-        }
         let request = HTTPRequest(
-            url: post.url, body: body, headers: post.headers.map { ($0.name, $0.value) }, connectLimit: settings.connectLimit,
-            timeLimit: settings.timeLimit)
+            url: post.url, body: body(post, fire: fire), headers: post.headers.map { ($0.name, $0.value) },
+            connectLimit: settings.connectLimit, timeLimit: settings.timeLimit)
         let answer = request.send()
         if let error = answer.error { return (nil, error) }
         return (answer.status, nil)
+    }
+
+    /// The largest snapshot sent as a request's body (ntfy takes attachments up to 15 MB).
+    static let pictureLimit = 15 << 20
+
+    /// What the request carries: the fire as JSON or a line (the snapshot as a second part when
+    /// asked), a reaction's own text, or the snapshot itself.
+    private static func body(_ post: Post, fire: FireContext) -> HTTPRequest.Body {
+        let plain = "text/plain; charset=utf-8"
+        switch post.body {
+        case .text(let text, let type): return .bytes(Array(text.utf8), type: type)
+        case .picture(let text):
+            guard let path = fire.snapshot, case .bytes(let data) = BoundedRead.read(path, limit: pictureLimit) else {
+                return .bytes(Array(text.utf8), type: plain)
+            }
+            return .bytes([UInt8](data), type: "image/jpeg")
+        case .fire:
+            let text = post.format == .json ? fire.json.text() : fire.line
+            guard post.snapshot, let snapshot = fire.snapshot else {
+                return .bytes(Array(text.utf8), type: post.format == .json ? "application/json" : plain)
+            }
+            return .multipart([
+                .init(name: "fire", type: "application/json", data: Array(text.utf8)), .init(name: "snapshot", type: "image/jpeg", file: snapshot),
+            ])
+        }
     }
 }
