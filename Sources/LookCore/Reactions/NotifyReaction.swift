@@ -1,0 +1,176 @@
+import Foundation
+
+/// `notify:`: a fire on a phone, with its snapshot. ntfy's publish form (docs.ntfy.sh/publish): a
+/// POST to the topic's URL with the snapshot as the body (`Filename`, the message in `Message`) or
+/// the message as the body, and `Title`, `Priority`, `Tags` and `Click` headers; a header that is
+/// not ASCII goes as RFC 2047 (`=?UTF-8?B?…?=`), which ntfy reads. Gotify takes the title, message
+/// and priority as JSON (no picture). The token comes from LOOKD_NOTIFY_TOKEN, never from the file.
+///
+///     notify: https://ntfy.sh/my-door-1f9c          # or, with options:
+///     notify:
+///       url: https://ntfy.example.com/door
+///       title: At the door                         # default: the rule's words
+///       priority: high                             # min, low, default, high, urgent, or 1–5
+///       tags: [door, warning]
+///       click: http://127.0.0.1:8470/              # what a tap opens
+///       picture: false                             # default true: the snapshot (needs --snapshots)
+///       wait: description                          # the fire's sentence as the message
+///       service: gotify                            # default ntfy
+public struct NotifyReaction: ReactionKind {
+    public enum Service: String, Sendable, CaseIterable {
+        case ntfy, gotify
+    }
+
+    public static let key = "notify"
+    /// The environment variable the token is read from (ntfy: `Bearer`, Gotify: its app token).
+    public static let tokenVariable = "LOOKD_NOTIFY_TOKEN"
+    static let priorities = ["min": 1, "low": 2, "default": 3, "high": 4, "urgent": 5, "max": 5]
+
+    public var url: String
+    public var service = Service.ntfy
+    public var title: String?
+    public var priority: Int?
+    public var tags: [String] = []
+    public var click: String?
+    public var picture = true
+    public var wait = false
+
+    public var name: String { "notify" }
+    public var inlineForm: String { "notify:" + url }
+    public var shownForm: String { "notify:" + Secrets.masked(url: url) }
+    public var checkedForm: String {
+        var options = [service.rawValue, picture && service == .ntfy ? "with the snapshot" : "no picture"]
+        if let title { options.append("title \"\(title)\"") }
+        if let priority { options.append("priority \(priority)") }
+        if !tags.isEmpty { options.append("tags \(tags.joined(separator: ","))") }
+        if let click { options.append("click \(Secrets.masked(url: click))") }
+        if wait { options.append("wait: description") }
+        return shownForm + " (" + options.joined(separator: ", ") + ")"
+    }
+    public var waitsForDescription: Bool { wait }
+    public var needsSnapshot: Bool { picture && service == .ntfy }
+    public var recordFields: [(String, JSON)] { [("notify", .string(Secrets.masked(url: url))), ("service", .string(service.rawValue))] }
+
+    public static func inline(_ text: String) throws(ReactionProblem) -> NotifyReaction {
+        NotifyReaction(url: try checkedURL(text, at: nil))
+    }
+
+    public static func read(_ value: ReactionValue) throws(ReactionProblem) -> NotifyReaction {
+        if let text = value.text { return NotifyReaction(url: try checkedURL(text, at: value)) }
+        guard case .map(let pairs, _, _) = value else { throw value.problem("is a topic URL, or a map with url, title, priority, tags, …") }
+        var url: String?
+        var notify = NotifyReaction(url: "")
+        for (key, item) in pairs {
+            func word() throws(ReactionProblem) -> String {
+                guard let text = item.text, !text.isEmpty else { throw item.problem("\(key): takes one value") }
+                if let bad = text.unicodeScalars.first(where: { $0.properties.generalCategory == .control }) {
+                    throw item.problem("\(key): holds the control character U+\(String(bad.value, radix: 16, uppercase: true))")
+                }
+                return text
+            }
+            switch key {
+            case "url": url = try checkedURL(try word(), at: item)
+            case "title": notify.title = try word()
+            case "click": notify.click = try checkedURL(try word(), at: item, topic: false)
+            case "priority":
+                let text = try word().lowercased()
+                guard let p = priorities[text] ?? Int(text).flatMap({ (1...5).contains($0) ? $0 : nil }) else {
+                    throw item.problem("priority: is min, low, default, high or urgent (or 1 to 5), not \"\(text)\"")
+                }
+                notify.priority = p
+            case "tags":
+                let words: [String?] = if case .list(let items, _, _) = item { items.map(\.text) } else { [item.text] }
+                notify.tags = words.compactMap { $0 }.flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+                guard words.allSatisfy({ $0 != nil }), notify.tags.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && !$0.isWhitespace } })
+                else { throw item.problem("tags: is a list of words without spaces, like [door, warning]") }
+            case "picture":
+                switch try word().lowercased() {
+                case "true", "yes", "on": notify.picture = true
+                case "false", "no", "off": notify.picture = false
+                case let other: throw item.problem("picture: is true or false, not \"\(other)\"")
+                }
+            case "wait":
+                switch try word().lowercased() {
+                case "description": notify.wait = true
+                case "none": notify.wait = false
+                case let other: throw item.problem("wait: is description (the fire's sentence as the message) or none, not \"\(other)\"")
+                }
+            case "service":
+                let text = try word().lowercased()
+                guard let service = Service(rawValue: text) else { throw item.problem("service: is ntfy or gotify, not \"\(text)\"") }
+                notify.service = service
+            default: throw item.problem("unknown key \"\(key)\"; notify: takes url, title, priority, tags, click, picture, wait and service")
+            }
+        }
+        guard let url else { throw value.problem("needs url: (ntfy's topic URL, like https://ntfy.sh/my-door-1f9c)") }
+        notify.url = url
+        return notify
+    }
+
+    /// An http or https URL with a host (and, for a topic, a path).
+    static func checkedURL(_ text: String, at value: ReactionValue?, topic: Bool = true) throws(ReactionProblem) -> String {
+        let url = text.trimmingCharacters(in: .whitespaces)
+        guard let parts = URLComponents(string: url), let scheme = parts.scheme?.lowercased(), ["http", "https"].contains(scheme),
+            let host = parts.host, !host.isEmpty, !url.contains(where: { $0.isWhitespace || $0.isNewline })
+        else { throw ReactionProblem("needs an http:// or https:// URL with a host, not \"\(Secrets.masked(url: text))\"", at: value) }
+        if topic && parts.path.split(separator: "/").isEmpty {
+            throw ReactionProblem(
+                "\(Secrets.masked(url: url)) names no topic: write the topic after the host, like https://ntfy.sh/my-door-1f9c", at: value)
+        }
+        return url
+    }
+
+    public func perform(_ fire: FireContext, _ services: any ReactionServices) -> ReactionResult {
+        services.send(request(for: fire), fire: fire, shown: name)
+    }
+
+    /// The request for `fire`, in the service's form.
+    public func request(for fire: FireContext, environment: [String: String] = ProcessInfo.processInfo.environment) -> Post {
+        let title = self.title ?? fire.condition
+        let message = message(for: fire)
+        let token = environment[Self.tokenVariable].flatMap { $0.isEmpty ? nil : $0 }
+        var post = Post(url: url)
+        switch service {
+        case .ntfy:
+            var headers = [("Title", title)]
+            if let priority { headers.append(("Priority", String(priority))) }
+            if !tags.isEmpty { headers.append(("Tags", tags.joined(separator: ","))) }
+            if let click { headers.append(("Click", click)) }
+            if let token { headers.append(("Authorization", "Bearer " + token)) }
+            if picture, let snapshot = fire.snapshot {
+                headers += [("Filename", (snapshot as NSString).lastPathComponent), ("Message", message)]
+                post.body = .picture(orText: message)
+            } else {
+                post.body = .text(message, type: "text/plain; charset=utf-8")
+            }
+            post.headers = headers.map { Post.Header(name: $0.0, value: Self.headerValue($0.1)) }
+        case .gotify:
+            // Gotify's priorities run 0–10; ntfy's 1–5 spread over them.
+            let json = JSON.object([
+                ("title", .string(title)), ("message", .string(message)), ("priority", .int([1: 1, 2: 3, 3: 5, 4: 8, 5: 10][priority ?? 3]!)),
+            ])
+            post.body = .text(json.text(), type: "application/json")
+            if let token { post.headers = [Post.Header(name: "X-Gotify-Key", value: Self.headerValue(token))] }
+        }
+        return post
+    }
+
+    /// The message: the fire's sentence when it waited for one, else the rule's words, the frame
+    /// and the confidence.
+    func message(for fire: FireContext) -> String {
+        if wait, let description = fire.description { return description }
+        var text = "\(fire.condition), frame \(fire.frame)"
+        if let confidence = fire.confidence { text += String(format: ", P(yes) %.2f", confidence) }
+        if wait, let problem = fire.descriptionProblem { text += " (no description: \(problem))" }
+        return text
+    }
+
+    /// A header's value on one line; one that is not ASCII in RFC 2047's base64 form, which ntfy
+    /// decodes (a header carries ASCII whole; UTF-8 bytes reach some servers as `?`).
+    static func headerValue(_ text: String) -> String {
+        let line = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        guard line.unicodeScalars.contains(where: { !$0.isASCII || $0.value < 0x20 || $0.value == 0x7F }) else { return line }
+        let printable = String(line.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.map(Character.init))
+        return "=?UTF-8?B?" + Data(printable.utf8).base64EncodedString() + "?="
+    }
+}
