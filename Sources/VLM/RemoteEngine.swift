@@ -211,14 +211,16 @@ public final class RemoteEngine: VisionLanguageModel, @unchecked Sendable {
                         guard let choice = (object["choices"] as? [[String: Any]])?.first else { continue }
                         if let reason = choice["finish_reason"] as? String { finish = reason }
                         if let piece = (choice["delta"] as? [String: Any])?["content"] as? String, !piece.isEmpty {
+                            // A piece past the token bound is a server that streams without end: cut
+                            // there. At the bound itself the stream goes on, for its finish and usage.
+                            guard pieces < maxTokens else {
+                                (capped, finish) = (true, finish ?? "length")
+                                return false
+                            }
                             if first == nil { first = clock.now() - started }
                             text += piece
                             onText(piece)
                             pieces += 1
-                            if pieces >= maxTokens && finish == nil {
-                                (capped, finish) = (true, "length")
-                                return false
-                            }
                         }
                     }
                     return true
