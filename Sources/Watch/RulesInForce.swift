@@ -6,7 +6,7 @@ import VLM
 /// The rules a watch asks and the settings they run with, made once from a rules file: at the start
 /// and at each reload (only the reload's swap differs). The budget is checked against the model's
 /// context on the source's frames; the disabled rules and gate masks come with it.
-struct RulesInForce {
+public struct RulesInForce {
     let set: RuleSet
     let source: String
     let config: WatchConfig
@@ -34,13 +34,8 @@ struct RulesInForce {
         if let problem = config.budgetProblem(set.rules, model: model, width: info.width, height: info.height) {
             throw RulesError(source: source, problem: problem)
         }
+        if let problem = snapshotProblem(set.rules, source: source, config: config) { throw problem }
         let snapshotless = config.snapshotsDir == nil ? set.rules : []
-        if let rule = snapshotless.first(where: \.reaction.needsSnapshot) {
-            throw RulesError(
-                source: source, line: rule.line, column: rule.column,
-                problem: "\"\(rule.condition)\" → \(rule.reaction.kind) sends the fire's snapshot, and none is taken: turn snapshots on "
-                    + "(settings: snapshots: DIR, or --snapshots DIR), or write picture: false")
-        }
         var warnings = config.tokensWarning(rules: set.rules.count).map { [$0] } ?? []
         for rule in snapshotless {
             guard case .post(let post) = rule.reaction, post.snapshot else { continue }
@@ -48,5 +43,14 @@ struct RulesInForce {
                 "\"\(rule.condition)\" → post asks for the snapshot, and none is taken (--snapshots is off): it posts without the picture")
         }
         return RulesInForce(set: set, source: source, config: config, warnings: warnings, settings: settings)
+    }
+
+    /// A rule whose reaction needs the fire's snapshot when none is taken (`lookd check` asks too).
+    public static func snapshotProblem(_ rules: [Rule], source: String, config: WatchConfig) -> RulesError? {
+        guard config.snapshotsDir == nil, let rule = rules.first(where: \.reaction.needsSnapshot) else { return nil }
+        return RulesError(
+            source: source, line: rule.line, column: rule.column,
+            problem: "\"\(rule.condition)\" → \(rule.reaction.kind) sends the fire's snapshot, and none is taken: turn snapshots on "
+                + "(settings: snapshots: DIR, or --snapshots DIR), or write picture: false")
     }
 }

@@ -2,6 +2,7 @@ import LookCore
 import Records
 import Rules
 import Settings
+import Watch
 
 /// `lookd check FILE`: checks a rules file (or inline rules) and prints the rules as lookd reads them.
 enum CheckCommand {
@@ -40,6 +41,9 @@ enum CheckCommand {
             setup = try WatchSettings.setup(given, needsSource: false)
         } catch {
             throw usage(error.text)
+        }
+        if let problem = RulesInForce.snapshotProblem(set.rules, source: spec, config: setup.watch) {
+            throw CommandFailure(code: .usage, message: problem.description)
         }
         let settings = WatchSettings.declared.inForce(setup, given: given)
         let context = setup.model.options.contextSize

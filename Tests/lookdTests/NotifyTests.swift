@@ -101,7 +101,11 @@ final class NotifyTests: XCTestCase {
             XCTAssertEqual(check.status, 2, text)
             XCTAssertTrue(check.stderr.contains(expected.replacingOccurrences(of: "r.yaml", with: file)), check.stderr)
         }
-        let inline = try Subprocess.run(Fixtures.lookd, ["check", "a cat=notify:https://u:hunter2@ntfy.example.com/door"])
+        let unseen = try Subprocess.run(Fixtures.lookd, ["check", "a cat=notify:https://ntfy.example.com/door"])
+        XCTAssertEqual(unseen.status, 2, "lookd check refuses what the watch would")
+        XCTAssertTrue(unseen.stderr.contains("\"a cat\" → notify sends the fire's snapshot, and none is taken"), unseen.stderr)
+        let inline = try Subprocess.run(
+            Fixtures.lookd, ["check", "a cat=notify:https://u:hunter2@ntfy.example.com/door", "--snapshots", path("snaps")])
         XCTAssertEqual(inline.status, 0, inline.stderr)
         XCTAssertTrue(inline.stdout.contains("a cat → notify:https://u:***@ntfy.example.com/door (ntfy, with the snapshot)"), inline.stdout)
     }
