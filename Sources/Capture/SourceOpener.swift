@@ -14,12 +14,18 @@ public enum SourceOpener {
         public init() {}
     }
 
+    /// Whether `spec` names a camera (`/dev/…`) or a stream URL (not `file://`): a source that can go
+    /// away and come back, rather than a file or a folder.
+    public static func isLive(_ spec: String) -> Bool {
+        spec.hasPrefix("/dev/") || (spec.contains("://") && !spec.hasPrefix("file://"))
+    }
+
     /// Opens `spec`; with `awaitLive`, a camera or stream that cannot be opened yet is waited for
     /// (`AwaitedSource`) instead of refused: the service's way.
     public static func open(_ spec: String, options: Options = Options(), clock: any Clock = MonotonicClock(), awaitLive: Bool)
         throws(CaptureError) -> any FrameSource
     {
-        let live = spec.hasPrefix("/dev/") || (spec.contains("://") && !spec.hasPrefix("file://"))
+        let live = isLive(spec)
         do {
             return try open(spec, options: options, clock: clock)
         } catch {

@@ -64,6 +64,26 @@ public struct Post: Sendable, Equatable {
 
     /// The URL with its password and secret query values masked, for records and the journal.
     public var shownURL: String { Secrets.masked(url: url) }
+
+    /// What keeps `text` (trimmed) from being a URL lookd can send to; nil when it can.
+    public enum URLProblem: Sendable, Equatable {
+        /// Not http:// or https:// with a host.
+        case notHTTP
+        /// A space (write %20).
+        case space
+        /// A port outside 1 to 65535.
+        case port(Int)
+    }
+
+    /// Checks an http or https URL (a `post:`'s, a `notify:`'s), as the request will need it.
+    public static func urlProblem(_ text: String) -> URLProblem? {
+        guard let parts = URLComponents(string: text), let scheme = parts.scheme?.lowercased(), ["http", "https"].contains(scheme),
+            let host = parts.host, !host.isEmpty
+        else { return .notHTTP }
+        if text.contains(where: \.isWhitespace) { return .space }
+        if let port = parts.port, !(1...65535).contains(port) { return .port(port) }
+        return nil
+    }
 }
 
 /// One fire as it leaves lookd: the JSON that `run:` commands read on standard input, `post:` sends

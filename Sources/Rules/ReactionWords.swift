@@ -86,12 +86,11 @@ enum ReactionWords {
     static func post(url: String, format: String? = nil, headers: [(String, String)] = [], snapshot: Bool = false) -> Result<Post, Problem> {
         let text = url.trimmingCharacters(in: .whitespaces)
         if let problem = controlCharacter(in: text, what: "the post's URL") { return .failure(problem) }
-        guard let parts = URLComponents(string: text), let scheme = parts.scheme?.lowercased(), ["http", "https"].contains(scheme),
-            let host = parts.host, !host.isEmpty
-        else { return .failure("post needs an http:// or https:// URL with a host, not \"\(Secrets.masked(url: url))\"") }
-        if text.contains(where: \.isWhitespace) { return .failure("the post's URL has a space in it; write %20 for one") }
-        if let port = parts.port, !(1...65535).contains(port) {
-            return .failure("the post's URL names port \(port); a port is 1 to 65535")
+        switch Post.urlProblem(text) {
+        case .notHTTP: return .failure("post needs an http:// or https:// URL with a host, not \"\(Secrets.masked(url: url))\"")
+        case .space: return .failure("the post's URL has a space in it; write %20 for one")
+        case .port(let port): return .failure("the post's URL names port \(port); a port is 1 to 65535")
+        case nil: break
         }
         var chosen = Post.Format.json
         if let format {

@@ -6,7 +6,8 @@ public enum SettingsShown {
     public static func lines(_ settings: [SettingInForce]) -> [String] {
         let catalog = WatchSettings.catalog
         return settings.map { s in
-            let value = shown(s, catalog).padding(toLength: max(28, shown(s, catalog).count), withPad: " ", startingAt: 0)
+            let text = shown(s, catalog)
+            let value = text.padding(toLength: max(28, text.count), withPad: " ", startingAt: 0)
             let live = catalog.info(s.name)?.reloadable == true ? "  live" : ""
             return "  " + s.name.padding(toLength: 20, withPad: " ", startingAt: 0) + " " + value + "  " + s.origin.description + live
         }

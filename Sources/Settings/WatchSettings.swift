@@ -223,7 +223,7 @@ enum SourceKinds {
     static let camera = SettingNeed("source", words: "--source /dev/videoN (a camera)") { $0.hasPrefix("/dev/") }
     static let photos = SettingNeed("source", words: "--source DIR (a folder of photos)", accepts: isFolder)
     static let video = SettingNeed("source", words: "--source FILE (a video file)") {
-        !$0.hasPrefix("/dev/") && !isFolder($0) && (!$0.contains("://") || $0.hasPrefix("file://"))
+        !SourceOpener.isLive($0) && !isFolder($0)
     }
 
     @Sendable static func isFolder(_ spec: String) -> Bool {

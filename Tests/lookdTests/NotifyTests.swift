@@ -93,6 +93,7 @@ final class NotifyTests: XCTestCase {
             ("    notify: https://ntfy.sh\n", "r.yaml:3:13: notify: https://ntfy.sh names no topic"),
             ("    notify:\n      url: ftp://x/door\n", "r.yaml:4:12: notify: needs an http:// or https:// URL"),
             ("    notify:\n      topic: door\n", "r.yaml:4:14: notify: unknown key \"topic\""),
+            ("    notify: https://ntfy.sh:99999/door\n", "r.yaml:3:13: notify: the URL names port 99999; a port is 1 to 65535"),
         ]
         for (text, expected) in cases {
             let file = path("r.yaml")

@@ -110,10 +110,13 @@ public struct NotifyReaction: ReactionKind {
     /// An http or https URL with a host (and, for a topic, a path).
     static func checkedURL(_ text: String, at value: ReactionValue?, topic: Bool = true) throws(ReactionProblem) -> String {
         let url = text.trimmingCharacters(in: .whitespaces)
-        guard let parts = URLComponents(string: url), let scheme = parts.scheme?.lowercased(), ["http", "https"].contains(scheme),
-            let host = parts.host, !host.isEmpty, !url.contains(where: { $0.isWhitespace || $0.isNewline })
-        else { throw ReactionProblem("needs an http:// or https:// URL with a host, not \"\(Secrets.masked(url: text))\"", at: value) }
-        if topic && parts.path.split(separator: "/").isEmpty {
+        switch Post.urlProblem(url) {
+        case .notHTTP: throw ReactionProblem("needs an http:// or https:// URL with a host, not \"\(Secrets.masked(url: text))\"", at: value)
+        case .space: throw ReactionProblem("the URL has a space in it; write %20 for one", at: value)
+        case .port(let port): throw ReactionProblem("the URL names port \(port); a port is 1 to 65535", at: value)
+        case nil: break
+        }
+        if topic && (URLComponents(string: url)?.path ?? "").split(separator: "/").isEmpty {
             throw ReactionProblem(
                 "\(Secrets.masked(url: url)) names no topic: write the topic after the host, like https://ntfy.sh/my-door-1f9c", at: value)
         }
