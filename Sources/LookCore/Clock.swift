@@ -6,6 +6,8 @@ public protocol Clock: Sendable {
     func now() -> Double
     /// Waits `seconds` on this clock (a hold; a test's clock just moves on).
     func sleep(_ seconds: Double)
+    /// The date and time of day, which calendar rules' schedules and fire times are read on.
+    func date() -> Date
 }
 
 /// The system's monotonic clock.
@@ -19,6 +21,7 @@ public struct MonotonicClock: Clock {
     public func sleep(_ seconds: Double) {
         if seconds > 0 { Thread.sleep(forTimeInterval: seconds) }
     }
+    public func date() -> Date { Date() }
 }
 
 extension Clock {

@@ -6,11 +6,17 @@ import Foundation
 public final class StopSignal: @unchecked Sendable {
     private let lock = NSLock()
     private var why: String?
+    private var deadline: (clock: any Clock, at: Double)?
     public let cancellation = Cancellation()
 
     public init() {}
 
-    public var reason: String? { lock.withLock { why } }
+    /// Why the run should stop: asked for, or its deadline passed (which asks, once).
+    public var reason: String? {
+        let (asked, due) = lock.withLock { (why, deadline) }
+        if asked == nil, let due, due.clock.now() >= due.at { request("seconds") }
+        return lock.withLock { why }
+    }
     public var isRequested: Bool { reason != nil }
 
     /// Asks the run to stop; returns false when it was asked already.
@@ -23,6 +29,12 @@ public final class StopSignal: @unchecked Sendable {
         }
         if first { cancellation.windDown() }
         return first
+    }
+
+    /// `--seconds`: the run stops `seconds` from now on `clock` (checked wherever a stop is, so a
+    /// wait for a lost camera ends too), as a stop requested with the reason `seconds`.
+    public func expire(after seconds: Double, on clock: any Clock) {
+        lock.withLock { deadline = (clock, clock.now() + seconds) }
     }
 
     /// A signal: the first stops after this frame, the next cancels its answer too.

@@ -16,6 +16,13 @@ public final class RunRecord: @unchecked Sendable {
     public static let fileWindow = 50_000
     public static let serviceWindow = 1_000
 
+    /// How many frames keep their detail: a live source or a run under systemd (service mode)
+    /// keeps the newest `serviceWindow`, a file or a photo folder up to `fileWindow`.
+    public static func window(for source: SourceInfo, environment: [String: String] = ProcessInfo.processInfo.environment) -> Int {
+        let live = source.kind == "camera" || source.kind == "stream"
+        return live || environment["NOTIFY_SOCKET"] != nil ? serviceWindow : fileWindow
+    }
+
     public let epoch: Int
     /// How many of the newest frames (and fires, held-back yeses, failures, reports) keep their detail.
     public let window: Int

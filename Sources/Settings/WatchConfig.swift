@@ -113,4 +113,14 @@ public struct WatchConfig: Sendable {
 
     /// The event log's path: `--log`, else `lookd-events.jsonl` in the record folder.
     public var eventLogPath: String { logPath ?? (recordDir as NSString).appendingPathComponent("lookd-events.jsonl") }
+
+    /// Where a run's records go, for its first lines: the event log (`eventLog`, nil when there is
+    /// none), the run record (`record`), the snapshots, the effects and the kept state.
+    public func recordsLine(eventLog: String?, record: String) -> String {
+        var parts = [eventLog.map { "events in \($0)" } ?? "no event log", "the run record at \(record) when it stops"]
+        if let dir = snapshotsDir { parts.append("snapshots in \(dir)") }
+        if let dir = effectsDir { parts.append("effects in \(dir)") }
+        if let path = statePath { parts.append("switches and counts kept in \(path)") }
+        return "records: " + parts.joined(separator: "; ")
+    }
 }

@@ -1,5 +1,4 @@
 import Capture
-import Foundation
 import LookCore
 import Records
 

@@ -111,7 +111,7 @@ public final class WatchRun {
             throw .rules(error.description)
         }
         for warning in inForce.warnings { Log.shared.warning(warning) }
-        let record = RunRecord(epoch: epoch, rules: rules.rules, window: Self.window(for: info))
+        let record = RunRecord(epoch: epoch, rules: rules.rules, window: RunRecord.window(for: info))
         record.header = RunHeader(config: config, version: version, epoch: epoch, eventLog: events.path).fields(
             model: model, source: info, rules: rules, rulesSource: rulesSource, gate: config.gateEnabled(for: info))
         recorder.record = record
@@ -126,12 +126,14 @@ public final class WatchRun {
         reactor.onReport = { [stream] report in stream.emit(.report(report)) }
         let conditions = Set(rules.rules.map(\.condition))
         for (condition, count) in kept.counts where conditions.contains(condition) { reactor.setCount(count, for: condition) }
+        // The gate's `auto` is decided here, by the source.
+        var config = self.config
+        config.gate.enabled = config.gateEnabled(for: info)
         let loop = WatchLoop(
             source: source, model: model, rules: rules.rules, rulesSource: rulesSource, config: config, events: stream, epoch: epoch,
             reactor: reactor, stop: stop, reloads: reloads, commands: commands, clock: clock)
-        loop.switchedOff = kept.switchedOff.intersection(conditions)
+        loop.book.switchedOff = kept.switchedOff.intersection(conditions)
         loop.take(inForce)
-        loop.gate.settings.enabled = config.gateEnabled(for: info)
         let reason: String
         var runStart = clock.now()
         if failure != nil {
@@ -142,9 +144,7 @@ public final class WatchRun {
             stream.emit(.watching(loop.snapshot))
             let notes = outputs.compactMap(\.note).map { "; \($0)" }.joined()
             Log.shared.notice("watching \(info.name) (\(info.kind)) with \(rules.rules.count) rules from \(rulesSource)\(notes)")
-            Log.shared.notice(recordsLine)
-            // --seconds also ends a wait for a live source that is lost (the loop checks between frames).
-            if let seconds = config.seconds { DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { stop.request("seconds") } }
+            Log.shared.notice(config.recordsLine(eventLog: events.path, record: recordPath))
             runStart = clock.now()
             do {
                 reason = try loop.run()
@@ -161,19 +161,6 @@ public final class WatchRun {
         let path = try writeRecord(record, reason: reason, seconds: clock.now() - runStart, snapshot: loop.snapshot)
         let closed = StandardStream.output.closed != nil || StandardStream.error.closed != nil
         return Ending(reason: reason, frames: record.frameCount, fires: record.fireCount, record: path, failure: failure, outputClosed: closed)
-    }
-
-    /// Where this run's records go, for the first lines: the event log, the run record, the
-    /// snapshots, the effects and the kept state.
-    private var recordsLine: String {
-        var parts = [
-            events.path.map { "events in \($0)" } ?? "no event log",
-            "the run record at \(recordPath) when it stops",
-        ]
-        if let dir = config.snapshotsDir { parts.append("snapshots in \(dir)") }
-        if let dir = config.effectsDir { parts.append("effects in \(dir)") }
-        if let path = config.statePath { parts.append("switches and counts kept in \(path)") }
-        return "records: " + parts.joined(separator: "; ")
     }
 
     /// Starts each output in order; the first that cannot start ends the run: its error line, under
@@ -203,14 +190,6 @@ public final class WatchRun {
             stream.emit(.failed(stage: "record", message: "The run record \(error.description)."))
             throw .record("The run record \(error.description).")
         }
-    }
-
-    /// How many frames keep their detail in the run record: a live source or a run under systemd
-    /// (service mode) keeps the newest `RunRecord.serviceWindow`, a file or a photo folder up to
-    /// `RunRecord.fileWindow`.
-    static func window(for source: SourceInfo, environment: [String: String] = ProcessInfo.processInfo.environment) -> Int {
-        let live = source.kind == "camera" || source.kind == "stream"
-        return live || environment["NOTIFY_SOCKET"] != nil ? RunRecord.serviceWindow : RunRecord.fileWindow
     }
 
     /// Lets sounds and spoken lines still playing finish (a few seconds at most), so their reports

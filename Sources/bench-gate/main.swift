@@ -23,6 +23,7 @@ final class SimulatedClock: Clock, @unchecked Sendable {
     private var t = 0.0
     func now() -> Double { lock.withLock { t } }
     func sleep(_ seconds: Double) { lock.withLock { t += max(0, seconds) } }
+    func date() -> Date { Date(timeIntervalSince1970: 1_796_126_400 + now()) }
 }
 
 /// An engine that answers by colour: rule `i` is yes when the picture has enough of colour `i`.

@@ -84,10 +84,10 @@ final class WatchLoopTests: XCTestCase {
         let (loop, _, record, _) = try loop(answers: ["1. No", "!fail gone"], frames: 50, step: 1, rules: "a cat=chime")
         XCTAssertThrowsError(try loop.run()) { error in
             guard case .failedInARow(let count, let reason) = error as? WatchError else { return XCTFail("\(error)") }
-            XCTAssertEqual(count, WatchLoop.failureLimit)
+            XCTAssertEqual(count, FailureStage.limit)
             XCTAssertEqual(reason, "The script failed this question: gone.")
         }
-        XCTAssertEqual(record.failedCount, WatchLoop.failureLimit)
+        XCTAssertEqual(record.failedCount, FailureStage.limit)
         XCTAssertEqual(record.frameCount, 1)
     }
 }
@@ -114,14 +114,17 @@ final class ScheduledRuleLoopTests: XCTestCase {
             events: events, epoch: 1, reactor: reactions, clock: clock)
         var utc = Calendar(identifier: .gregorian)
         utc.timeZone = TimeZone(identifier: "UTC")!
-        loop.calendar = utc
+        loop.book.calendar = utc
         // Frames at 08:30, 09:10, 09:20, 08:40 the next day, 08:50.
         let times = [(1, 8, 30), (1, 9, 10), (1, 9, 20), (2, 8, 40), (2, 8, 50)].map {
             utc.date(from: DateComponents(year: 2026, month: 12, day: $0.0, hour: $0.1, minute: $0.2))!
         }
         var frame = 0
-        loop.wallClock = { times[min(frame, times.count - 1)] }
-        events.onFrame = { _ in frame += 1 }
+        clock.setDate(times[0])
+        events.onFrame = { _ in
+            frame += 1
+            clock.setDate(times[min(frame, times.count - 1)])
+        }
         XCTAssertEqual(try loop.run(), "end of source")
         let watches = try EventLogFile.read(log).filter { $0["event"] as? String == "watch" }
         XCTAssertEqual(watches.map { $0["inactive"] as? [Int] }, [[], [2], [2], [], []])

@@ -94,4 +94,19 @@ final class ArchitectureTests: XCTestCase {
         XCTAssertLessThanOrEqual(try lines("Watch"), 1100, "Sources/Watch holds the pipeline only")
         XCTAssertLessThanOrEqual(try lines("lookd"), 1400, "Sources/lookd holds the command line only")
     }
+
+    /// The loop is a driver of stages (issue 40): at most 150 lines and 10 stored properties; the
+    /// stages own their state.
+    func testTheLoopIsAShortDriverOfStages() throws {
+        let path = Fixtures.root.appendingPathComponent("Sources/Watch/WatchLoop.swift")
+        let text = try String(contentsOf: path, encoding: .utf8)
+        XCTAssertLessThanOrEqual(text.split(separator: "\n", omittingEmptySubsequences: false).count - 1, 150)
+        // Stored properties: `let`/`var` at the class's own level (4 spaces), not computed (`{` after the type).
+        let stored = text.split(separator: "\n").filter { line in
+            line.wholeMatch(of: /\ {4}(public |private |private\(set\) |public private\(set\) )?(let|var) [a-zA-Z]+(: [^{=]+)?( = [^{]+)?/) != nil
+        }
+        XCTAssertGreaterThan(stored.count, 0, "the pattern finds the loop's properties")
+        XCTAssertLessThanOrEqual(stored.count, 10, stored.joined(separator: "\n"))
+        XCTAssertFalse(text.contains("FileManager") || text.contains("Date()") || text.contains("PNGWriter"), "no I/O or real clock in the loop")
+    }
 }

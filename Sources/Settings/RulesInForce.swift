@@ -1,25 +1,24 @@
 import LookCore
 import Rules
-import Settings
 import VLM
 
 /// The rules a watch asks and the settings they run with, made once from a rules file: at the start
 /// and at each reload (only the reload's swap differs). The budget is checked against the model's
 /// context on the source's frames; the disabled rules and gate masks come with it.
 public struct RulesInForce {
-    let set: RuleSet
-    let source: String
-    let config: WatchConfig
+    public let set: RuleSet
+    public let source: String
+    public let config: WatchConfig
     /// Why `--tokens` is too small for these rules, and posts that ask for a snapshot none is taken for.
-    let warnings: [String]
-    let settings: SettingsReread<WatchConfig>?
+    public let warnings: [String]
+    public let settings: SettingsReread<WatchConfig>?
 
-    var gateMasks: [GateMask] { config.gate.masks + set.gateMasks }
-    var disabled: Set<String> { Set(set.disabled.map(\.condition)) }
+    public var gateMasks: [GateMask] { config.gate.masks + set.gateMasks }
+    public var disabled: Set<String> { Set(set.disabled.map(\.condition)) }
 
     /// `set` (from `source`) with `config`, or with what `config.settingsReader` makes of the
     /// file's settings when `reread`; the rules must fit `model`'s context on `info`'s frames.
-    static func make(
+    public static func make(
         _ set: RuleSet, source: String, config: WatchConfig, reread: Bool, model: any VisionLanguageModel, info: SourceInfo
     ) throws(RulesError) -> RulesInForce {
         var settings: SettingsReread<WatchConfig>?

@@ -3,17 +3,20 @@ import Grounding
 import LookCore
 import Records
 import Rules
-import Settings
 import VLM
 
 /// The run record's header: what ran, on what, with which rules and settings.
-struct RunHeader {
+public struct RunHeader {
     let config: WatchConfig
     let version: String
     let epoch: Int
     let eventLog: String?
 
-    func fields(model: any VisionLanguageModel, source: SourceInfo, rules set: RuleSet, rulesSource: String, gate: Bool) -> [(String, JSON)] {
+    public init(config: WatchConfig, version: String, epoch: Int, eventLog: String?) {
+        (self.config, self.version, self.epoch, self.eventLog) = (config, version, epoch, eventLog)
+    }
+
+    public func fields(model: any VisionLanguageModel, source: SourceInfo, rules set: RuleSet, rulesSource: String, gate: Bool) -> [(String, JSON)] {
         let rules = set.rules
         let placeAsked = config.cells == .box || config.cells == .ask
         let masks = (config.gate.masks + set.gateMasks).map { JSON.array([$0.left, $0.top, $0.right, $0.bottom].map { .number($0) }) }

@@ -1,0 +1,61 @@
+import Capture
+import LookCore
+import Media
+import Reactions
+import Records
+import Rules
+import Settings
+
+/// The fire stage: a fired rule's snapshot, its reaction, its `fire` line and, for an effect, its
+/// hold. It counts the run's fires and remembers the latest snapshot.
+final class FireStage {
+    let parts: LoopParts
+    let source: any FrameSource
+    /// `--snapshots`: where each fire's frame goes.
+    private let snapshots: Snapshots?
+    private let holds: HoldStage
+    private(set) var count = 0
+    private(set) var lastSnapshot: String?
+
+    init(parts: LoopParts, source: any FrameSource, config: WatchConfig, epoch: Int) {
+        (self.parts, self.source) = (parts, source)
+        snapshots = config.snapshotsDir.map { Snapshots(dir: $0, keep: Snapshots.Retention.parse(config.keepSnapshots) ?? .count(1000)) }
+        holds = HoldStage(source: source, clock: parts.clock, epoch: epoch)
+    }
+
+    /// Fires rule `i` (whose state `state` let it through) on `frame`, shown as `shown`.
+    func fire(rule i: Int, of rules: [Rule], state: RuleMachine.State, frame: Frame, index: Int, shown: RGBImage, place: Place?, config: WatchConfig)
+        -> FireOutcome
+    {
+        count += 1
+        let rule = rules[i]
+        let reactor = parts.reactor
+        // The snapshot is saved first: commands, posts and MQTT are handed its path.
+        let snapshot = snapshots.flatMap { $0.save(source.original() ?? frame.image, fire: count, epoch: holds.epoch) }
+        lastSnapshot = snapshot ?? lastSnapshot
+        let context = FireContext(
+            fire: count, rule: i + 1, condition: rule.condition, reaction: rule.reaction.name, frame: index, time: parts.clock.date(),
+            edge: state.lastEdge?.rawValue ?? "appear", confidence: state.confidence, snapshot: snapshot, box: place?.editBox,
+            instance: config.name)
+        let result = reactor.perform(rule.reaction, fire: context)
+        let now = parts.clock.now()
+        var fire = FireOutcome(
+            number: count, rule: i, condition: rule.condition, reaction: rule.reaction, frame: index,
+            latency: now - frame.captured, sinceChange: frame.shownAt.map { now - $0 }, result: result,
+            place: place, holdSetting: config.hold)
+        (fire.edge, fire.confidence, fire.snapshot, fire.context) = (context.edge, context.confidence, snapshot, context)
+        if rule.settings.window > 1 {
+            let agreeing = state.recent.filter { $0 == (fire.edge == "appear") }.count
+            fire.confirmed = "\(agreeing) of \(state.recent.count)"
+        }
+        parts.events.emit(.fired(fire, rule: rule, count: rule.reaction.isCount ? reactor.count(for: rule.condition) : nil))
+        // A log: rule's line is in the fire's line (one journal line a fire).
+        let outcome = rule.reaction == .log ? "log: \(result.note ?? "")" : result.outcome
+        Log.shared.notice("fire: \(rule.condition) → \(rule.reaction.name) (frame \(index); \(outcome))")
+        guard case .effect(let effect, _) = rule.reaction else { return fire }
+        fire.hold = holds.run(EffectRenderer(effect: effect, box: place?.editBox, frame: shown), fire: count, config: config)
+        parts.events.emit(.held(fire))
+        if let error = fire.hold?.renderError { Log.shared.error("effect \(effect.rawValue) on frame \(index): \(error)") }
+        return fire
+    }
+}
