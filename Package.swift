@@ -56,7 +56,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "lookd",
-            dependencies: ["LookCore", "Media", "Capture", "VLM", "ModelStore", "Rules", "Records", "Watch", "Outputs", "Eval", "Settings"],
+            dependencies: ["LookCore", "Capture", "VLM", "ModelStore", "Rules", "Records", "Watch", "Outputs", "Eval", "Settings"],
             path: "Sources/lookd"
         ),
         // The change gate's benchmark (tools/bench-gate): the watch loop on a simulated clock.

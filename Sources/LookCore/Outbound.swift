@@ -53,6 +53,9 @@ public struct Post: Sendable, Equatable {
         case text(String, type: String)
         /// The fire's snapshot itself (`image/jpeg`); the text when the fire has none.
         case picture(orText: String)
+        /// An HTML form as multipart/form-data: text fields, and the fire's snapshot as the part
+        /// named `attachment` when one is given and the fire has a snapshot.
+        case form([Header], attachment: String?)
     }
 
     public init(url: String, format: Format = .json, headers: [Header] = [], snapshot: Bool = false) {

@@ -1,15 +1,13 @@
 import Capture
 import Foundation
 import LookCore
+import Outputs
 import Records
 import Settings
 import VLM
 
 /// `lookd ask PHOTO "QUESTION"`: one question about one photo, the answer streamed.
 enum AskCommand {
-    static let valued: Set<String> = ["tokens", "json", "then"]
-    static let switches: Set<String> = ["plain", "encode-again"]
-
     static let help = """
         Usage: lookd ask PHOTO "QUESTION" [options]
 
@@ -35,7 +33,8 @@ enum AskCommand {
 
     static func run(_ words: [String]) throws(CommandFailure) {
         let model = Arguments.names(ModelSettings.declared.infos)
-        let args = try Arguments(words, valued: valued.union(model.valued), switches: switches.union(model.switches))
+        let args = try Arguments(
+            words, valued: model.valued.union(["tokens", "json", "then"]), switches: model.switches.union(["plain", "encode-again"]))
         guard let photo = args.positional.first else {
             throw CommandFailure(code: .noPhoto, message: "Choose a photo first: lookd ask PHOTO \"QUESTION\".")
         }

@@ -63,8 +63,7 @@ enum EvalCommand {
             do throws(SafeFile.Failure) { try SafeFile.check(path) } catch { throw CommandFailure(code: .usage, message: error.description) }
         }
         let rulesSpec = value("rules", in: watch)
-        let rules = try rulesSpec.map { spec throws(CommandFailure) in try loadRules(spec) }
-        if let rules { try check(truth, against: rules) }
+        let rules = try rulesSpec.map { spec throws(CommandFailure) in try loadRules(spec, against: truth) }
         let recording: Recording
         if let events = args.value("events") {
             guard watch.allSatisfy({ $0 == "--rules" || $0 == rulesSpec }) else {
@@ -96,8 +95,9 @@ enum EvalCommand {
         print(report.table)
         try write(report.json.text(indent: 1) + "\n", to: args.value("json"))
         try write(report.html, to: args.value("html"))
-        let failures = report.failures
-        if !failures.isEmpty { throw CommandFailure(code: .failure, message: "below the standard:\n  " + failures.joined(separator: "\n  ")) }
+        if !report.failures.isEmpty {
+            throw CommandFailure(code: .failure, message: "below the standard:\n  " + report.failures.joined(separator: "\n  "))
+        }
     }
 
     static func tune(_ words: [String]) throws(CommandFailure) {
@@ -107,52 +107,11 @@ enum EvalCommand {
         }
         let truth = try loadTruth(truthPath)
         let recording = try load(record, code: .usage)
-        let rules = try args.value("rules").map { spec throws(CommandFailure) in try loadRules(spec) }
-        if let rules { try check(truth, against: rules) }
+        let rules = try args.value("rules").map { spec throws(CommandFailure) in try loadRules(spec, against: truth) }
         let tolerance = try args.number("tolerance", default: 3, in: 0...3600)
         if let problem = recording.clockProblem(truth, tolerance: tolerance) { throw CommandFailure(code: .usage, message: problem) }
         let cooldown = args.value("cooldown") == nil ? recording.cooldown ?? 3 : try args.number("cooldown", default: 3, in: 0...3600)
-        let grid = Tuning.Grid()
-        let clock = MonotonicClock()
-        let started = clock.now()
-        var replayed = 0, tried = 0
-        var paste: [String] = []
-        for condition in recording.conditions {
-            let base = rules?.first { $0.condition == condition }?.settings ?? RuleSettings()
-            let trials = Tuning.trials(
-                condition, recording: recording, spans: truth.spans(of: condition) ?? [], base: base, cooldown: cooldown, grid: grid,
-                tolerance: tolerance)
-            replayed += trials.count * recording.frames.filter { $0.answers[condition] != nil }.count
-            tried += trials.count
-            let own = trials.first { $0.settings == base && $0.cooldown == (base.cooldown ?? cooldown) } ?? trials[0]
-            print("\(condition) (\(Quantity.count(truth.spans(of: condition)?.count ?? 0, "span"))):")
-            print("  now:  \(summary(own))")
-            let better = trials.filter { Tuning.isBetter($0, than: own) }
-            if better.isEmpty { print("  nothing better: no setting tried scores better than the rule's own") }
-            for (n, trial) in better.prefix(3).enumerated() { print("  #\(n + 1):   \(summary(trial))") }
-            if let best = better.first {
-                let lines = Tuning.lines(best, defaultCooldown: cooldown)
-                paste +=
-                    ["  # \(condition): under its when:, beside its reaction"] + (lines.isEmpty ? ["  # (the defaults: remove its settings)"] : lines)
-            }
-        }
-        let seconds = clock.now() - started
-        if paste.isEmpty {
-            print("\nNothing to change: every rule's own settings score best on this recording.")
-        } else {
-            print("\nThe settings to put under each rule's when: in the rules file (its reaction stays):\n" + paste.joined(separator: "\n"))
-        }
-        print(
-            "\n\(recording.frames.count) frames, \(tried) settings tried over \(recording.conditions.count) rules: \(replayed) frames replayed in "
-                + String(format: "%.3f s (%.0f frames a second)", seconds, Double(replayed) / max(seconds, 1e-9)))
-    }
-
-    private static func summary(_ t: Tuning.Trial) -> String {
-        let s = t.score
-        let delay = s.medianDelay.map { String(format: "median delay %.1f s", $0) } ?? "no delay"
-        var words = t.settings.summary
-        if t.settings.cooldown == nil { words = "cooldown \(Tuning.number(t.cooldown)) s" + (words.isEmpty ? "" : " · " + words) }
-        return "\(s.missedSpans) of \(Quantity.count(s.spans, "span")) missed · \(Quantity.count(s.falseFires, "false fire")) · \(delay) · \(words)"
+        print(Tuning.report(recording, truth: truth, rules: rules, cooldown: cooldown, tolerance: tolerance))
     }
 
     private static func value(_ name: String, in words: [String]) -> String? {
@@ -171,13 +130,13 @@ enum EvalCommand {
         do { return try TruthFile.load(path: path) } catch { throw CommandFailure(code: .usage, message: error.description) }
     }
 
-    private static func loadRules(_ spec: String) throws(CommandFailure) -> [Rule] {
-        do { return try RuleSpec.load(spec).rules.rules } catch { throw CommandFailure(code: .usage, message: error.description) }
-    }
-
-    private static func check(_ truth: TruthFile, against rules: [Rule]) throws(CommandFailure) {
+    /// The rules of `spec`, which `truth` must name rule by rule.
+    private static func loadRules(_ spec: String, against truth: TruthFile) throws(CommandFailure) -> [Rule] {
+        let rules: [Rule]
+        do { rules = try RuleSpec.load(spec).rules.rules } catch { throw CommandFailure(code: .usage, message: error.description) }
         let problems = truth.problems(against: rules)
         guard problems.isEmpty else { throw CommandFailure(code: .usage, message: problems.map(\.description).joined(separator: "\n")) }
+        return rules
     }
 
     /// A recording from a log (its lines from byte `offset`: this run's) or a run record; one that

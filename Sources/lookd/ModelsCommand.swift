@@ -52,20 +52,8 @@ enum ModelsCommand {
     static func pull(_ words: [String]) throws(CommandFailure) {
         let args = try Arguments(words, valued: [], switches: [])
         guard args.positional.count == 1 else { throw usage("pull takes one model id (see lookd models)") }
-        let manifest = try fetch(args.positional[0])
+        let manifest = try ModelChoice.pull(args.positional[0])
         let paths = ModelCache().paths(manifest)
         print("\(manifest.id): \(paths.model)\n\(String(repeating: " ", count: manifest.id.count))  \(paths.mmproj)")
-    }
-
-    /// Pulls `id` (a no-op when present), with progress on standard error.
-    static func fetch(_ id: String) throws(CommandFailure) -> ModelCache.Manifest {
-        let progress = PullProgress()
-        let puller = ModelPuller { progress.report($0) }
-        do {
-            return try puller.pull(id)
-        } catch {
-            if case .unknownModel = error { throw CommandFailure(code: .usage, message: error.description) }
-            throw CommandFailure(code: .modelFailed, message: "FAILED: \(error)")
-        }
     }
 }

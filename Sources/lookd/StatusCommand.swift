@@ -6,9 +6,6 @@ import Records
 /// `lookd status`: what the running watch (the service, or one started by hand) is doing, read from
 /// the status file it keeps.
 enum StatusCommand {
-    static let valued: Set<String> = ["status"]
-    static let switches: Set<String> = ["json"]
-
     static let help = """
         Usage: lookd status [NAME] [--status FILE] [--json]
 
@@ -26,7 +23,7 @@ enum StatusCommand {
         """
 
     static func run(_ words: [String]) throws(CommandFailure) {
-        let args = try Arguments(words, valued: valued, switches: switches)
+        let args = try Arguments(words, valued: ["status"], switches: ["json"])
         guard args.positional.count <= 1 else { throw usage("status takes at most one instance name") }
         var explicit = args.value("status")
         if let name = args.positional.first {

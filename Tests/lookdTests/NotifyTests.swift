@@ -24,7 +24,8 @@ final class NotifyTests: XCTestCase {
             [
                 "watch", "--source", try TestMedia.photoFolder(in: dir), "--rules", rules, "--model", "script:" + script, "--photo-seconds", "0",
                 "--no-sound", "--record", dir.path, "--log", path("events.jsonl"), "--seconds", "0.5",
-            ] + (snapshots ? ["--snapshots", path("snaps")] : []), environment: ["LOOKD_NOTIFY_TOKEN": "tk_lookd_test"])
+            ] + (snapshots ? ["--snapshots", path("snaps")] : []),
+            environment: ["LOOKD_NOTIFY_TOKEN": "tk_lookd_test", "LOOKD_NOTIFY_USER": "u_lookd_test"])
         return (r, server.requests)
     }
 
@@ -62,6 +63,44 @@ final class NotifyTests: XCTestCase {
         let post = try XCTUnwrap(try EventLogFile.read(path("events.jsonl")).first { $0["event"] as? String == "post" })
         XCTAssertEqual(post["status"] as? Int, 200)
         XCTAssertEqual(post["snapshot"] as? Bool, true)
+    }
+
+    /// Pushover's form (pushover.net/api): multipart/form-data with token, user, title, message,
+    /// priority and url fields, and the snapshot as the `attachment` part.
+    func testPushoverGetsItsFormWithTheSnapshotAttached() throws {
+        let (r, requests) = try watch(
+            "rules:\n  - when: a cat\n    notify:\n      url: SERVER/ok\n      service: pushover\n      priority: high\n      click: http://127.0.0.1:8470/\n"
+        )
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let request = try XCTUnwrap(requests.first, r.stderr)
+        let type = try XCTUnwrap(request.headers["Content-Type"])
+        let boundary = try XCTUnwrap(type.firstMatch(of: /multipart\/form-data; boundary=(\S+)/)?.1, type)
+        var fields: [String: Data] = [:]
+        let body = request.body
+        for chunk in body.split(separator: Data("--\(boundary)".utf8)) {
+            guard let head = chunk.range(of: Data("\r\n\r\n".utf8)) else { continue }
+            let header = String(decoding: chunk[chunk.startIndex..<head.lowerBound], as: UTF8.self)
+            guard let name = header.firstMatch(of: /name="([^"]+)"/)?.1 else { continue }
+            fields[String(name)] = Data(chunk[head.upperBound...].dropLast(2)) // the CRLF before the next boundary
+        }
+        func text(_ name: String) -> String? { fields[name].map { String(decoding: $0, as: UTF8.self) } }
+        XCTAssertEqual(text("token"), "tk_lookd_test")
+        XCTAssertEqual(text("user"), "u_lookd_test")
+        XCTAssertEqual(text("title"), "a cat")
+        XCTAssertEqual(text("message"), "a cat, frame 1")
+        XCTAssertEqual(text("priority"), "1", "high is Pushover's 1")
+        XCTAssertEqual(text("url"), "http://127.0.0.1:8470/")
+        let snapshot = try XCTUnwrap(FileManager.default.contentsOfDirectory(atPath: path("snaps")).first)
+        XCTAssertEqual(fields["attachment"], try Data(contentsOf: URL(fileURLWithPath: path("snaps/\(snapshot)"))))
+        // Without a url, a Pushover rule posts to Pushover's own endpoint.
+        let file = try writeRules("settings:\n  snapshots: \(path("snaps"))\nrules:\n  - when: a cat\n    notify:\n      service: pushover\n")
+        let check = try Subprocess.run(Fixtures.lookd, ["check", file])
+        XCTAssertTrue(check.stdout.contains("api.pushover.net/1/messages.json (pushover, with the snapshot"), check.stdout + check.stderr)
+    }
+
+    private func writeRules(_ text: String) throws -> String {
+        try text.write(toFile: path("check.yaml"), atomically: true, encoding: .utf8)
+        return path("check.yaml")
     }
 
     func testWithoutAPictureTheMessageIsTheBodyAndGotifyGetsItsJSON() throws {

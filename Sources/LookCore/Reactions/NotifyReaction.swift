@@ -4,7 +4,10 @@ import Foundation
 /// POST to the topic's URL with the snapshot as the body (`Filename`, the message in `Message`) or
 /// the message as the body, and `Title`, `Priority`, `Tags` and `Click` headers; a header that is
 /// not ASCII goes as RFC 2047 (`=?UTF-8?B?…?=`), which ntfy reads. Gotify takes the title, message
-/// and priority as JSON (no picture). The token comes from LOOKD_NOTIFY_TOKEN, never from the file.
+/// and priority as JSON (no picture). Pushover (pushover.net/api) takes a form: `token`, `user`,
+/// `message`, `title`, `priority` (-2 to 1: its 2 needs an acknowledgement lookd does not ask for),
+/// `url` (the click link) and the snapshot as `attachment`. The token comes from
+/// LOOKD_NOTIFY_TOKEN (Pushover's user key from LOOKD_NOTIFY_USER), never from the file.
 ///
 ///     notify: https://ntfy.sh/my-door-1f9c          # or, with options:
 ///     notify:
@@ -15,15 +18,20 @@ import Foundation
 ///       click: http://127.0.0.1:8470/              # what a tap opens
 ///       picture: false                             # default true: the snapshot (needs --snapshots)
 ///       wait: description                          # the fire's sentence as the message
-///       service: gotify                            # default ntfy
+///       service: gotify                            # default ntfy; pushover needs no url
 public struct NotifyReaction: ReactionKind {
     public enum Service: String, Sendable, CaseIterable {
-        case ntfy, gotify
+        case ntfy, gotify, pushover
     }
+
+    /// Pushover's one endpoint, the URL a `service: pushover` without one posts to.
+    public static let pushoverURL = "https://api.pushover.net/1/messages.json"
 
     public static let key = "notify"
     /// The environment variable the token is read from (ntfy: `Bearer`, Gotify: its app token).
     public static let tokenVariable = "LOOKD_NOTIFY_TOKEN"
+    /// Pushover's user (or group) key.
+    public static let userVariable = "LOOKD_NOTIFY_USER"
     static let priorities = ["min": 1, "low": 2, "default": 3, "high": 4, "urgent": 5, "max": 5]
 
     public var url: String
@@ -39,7 +47,7 @@ public struct NotifyReaction: ReactionKind {
     public var inlineForm: String { "notify:" + url }
     public var shownForm: String { "notify:" + Secrets.masked(url: url) }
     public var checkedForm: String {
-        var options = [service.rawValue, picture && service == .ntfy ? "with the snapshot" : "no picture"]
+        var options = [service.rawValue, needsSnapshot ? "with the snapshot" : "no picture"]
         if let title { options.append("title \"\(title)\"") }
         if let priority { options.append("priority \(priority)") }
         if !tags.isEmpty { options.append("tags \(tags.joined(separator: ","))") }
@@ -48,7 +56,7 @@ public struct NotifyReaction: ReactionKind {
         return shownForm + " (" + options.joined(separator: ", ") + ")"
     }
     public var waitsForDescription: Bool { wait }
-    public var needsSnapshot: Bool { picture && service == .ntfy }
+    public var needsSnapshot: Bool { picture && service != .gotify }
     public var recordFields: [(String, JSON)] { [("notify", .string(Secrets.masked(url: url))), ("service", .string(service.rawValue))] }
 
     public static func inline(_ text: String) throws(ReactionProblem) -> NotifyReaction {
@@ -97,12 +105,14 @@ public struct NotifyReaction: ReactionKind {
                 }
             case "service":
                 let text = try word().lowercased()
-                guard let service = Service(rawValue: text) else { throw item.problem("service: is ntfy or gotify, not \"\(text)\"") }
+                guard let service = Service(rawValue: text) else { throw item.problem("service: is ntfy, gotify or pushover, not \"\(text)\"") }
                 notify.service = service
             default: throw item.problem("unknown key \"\(key)\"; notify: takes url, title, priority, tags, click, picture, wait and service")
             }
         }
-        guard let url else { throw value.problem("needs url: (ntfy's topic URL, like https://ntfy.sh/my-door-1f9c)") }
+        guard let url = url ?? (notify.service == .pushover ? pushoverURL : nil) else {
+            throw value.problem("needs url: (ntfy's topic URL, like https://ntfy.sh/my-door-1f9c)")
+        }
         notify.url = url
         return notify
     }
@@ -154,6 +164,12 @@ public struct NotifyReaction: ReactionKind {
             ])
             post.body = .text(json.text(), type: "application/json")
             if let token { post.headers = [Post.Header(name: "X-Gotify-Key", value: Self.headerValue(token))] }
+        case .pushover:
+            var fields = [("token", token ?? ""), ("user", environment[Self.userVariable] ?? ""), ("title", title), ("message", message)]
+            // ntfy's 1–5 over Pushover's -2…1 (its 2, an emergency, must be acknowledged).
+            if let priority { fields.append(("priority", String([1: -2, 2: -1, 3: 0, 4: 1, 5: 1][priority]!))) }
+            if let click { fields.append(("url", click)) }
+            post.body = .form(fields.map { Post.Header(name: $0.0, value: $0.1) }, attachment: picture ? "attachment" : nil)
         }
         return post
     }

@@ -99,7 +99,11 @@ public final class Poster: @unchecked Sendable {
     static func send(_ post: Post, fire: FireContext, settings: Settings) -> ReactionReport.PostSent {
         var sent = ReactionReport.PostSent(fire: fire.fire, condition: fire.condition, url: post.shownURL)
         let started = Date()
-        if case .picture = post.body { sent.snapshot = fire.snapshot != nil } else { sent.snapshot = post.snapshot && fire.snapshot != nil }
+        switch post.body {
+        case .picture: sent.snapshot = fire.snapshot != nil
+        case .form(_, let attachment): sent.snapshot = attachment != nil && fire.snapshot != nil
+        case .fire, .text: sent.snapshot = post.snapshot && fire.snapshot != nil
+        }
         for attempt in 1...max(1, settings.attempts) {
             sent.attempts = attempt
             let (status, error) = once(post, fire: fire, settings: settings)
@@ -143,6 +147,10 @@ public final class Poster: @unchecked Sendable {
                 return .bytes(Array(text.utf8), type: plain)
             }
             return .bytes([UInt8](data), type: "image/jpeg")
+        case .form(let fields, let attachment):
+            var parts = fields.map { HTTPRequest.Part(name: $0.name, type: plain, data: Array($0.value.utf8)) }
+            if let attachment, let snapshot = fire.snapshot { parts.append(.init(name: attachment, type: "image/jpeg", file: snapshot)) }
+            return .multipart(parts)
         case .fire:
             let text = post.format == .json ? fire.json.text() : fire.line
             guard post.snapshot, let snapshot = fire.snapshot else {

@@ -1,16 +1,17 @@
 import Foundation
 import LookCore
-import ModelStore
 
 /// The progress of a download on standard error: one updating line on a terminal, a line every
 /// ten seconds (and at the end) otherwise.
-final class PullProgress: @unchecked Sendable {
-    private let tty = Terminal.stderrIsTTY
+public final class PullProgress: @unchecked Sendable {
+    private let tty = isatty(STDERR_FILENO) == 1
     private let lock = NSLock()
     private var lastLine = Date.distantPast
     private var lastFile = ""
 
-    func report(_ p: Downloader.Progress) {
+    public init() {}
+
+    public func report(_ p: Downloader.Progress) {
         lock.withLock {
             let done = p.total.map { p.bytes >= $0 } ?? false
             var line = "\(p.file): \(Quantity.bytes(p.bytes))"

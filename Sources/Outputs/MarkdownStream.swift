@@ -2,9 +2,9 @@
 /// bold line, a `- item` as `•`, line breaks inside a paragraph as spaces, a blank line as a gap;
 /// `>` quote marks and `---` rules dropped. Text goes in in any chunks; what can be shown goes out
 /// at once, and only what is still ambiguous (a line's first marks, a lone `*`, trailing spaces) waits.
-struct MarkdownStream {
+public struct MarkdownStream {
     /// The text as shown, without styling (the record's `answer_shown`).
-    private(set) var shown = ""
+    public private(set) var shown = ""
     private let bold: (on: String, off: String)
 
     private enum Kind { case paragraph, heading, item }
@@ -20,19 +20,19 @@ struct MarkdownStream {
     private var anyOutput = false
 
     /// `styled`: ANSI bold for a terminal; otherwise the shown text carries no escapes.
-    init(styled: Bool) {
+    public init(styled: Bool) {
         bold = styled ? ("\u{1B}[1m", "\u{1B}[22m") : ("", "")
     }
 
     /// Feeds the next piece of the answer; returns what to write now.
-    mutating func feed(_ text: String) -> String {
+    public mutating func feed(_ text: String) -> String {
         var out = ""
         for c in text { step(c, into: &out) }
         return out
     }
 
     /// Ends the answer; returns what was still held back.
-    mutating func finish() -> String {
+    public mutating func finish() -> String {
         var out = ""
         if atLineStart, !head.isEmpty { resolveHead(lineEnded: true, into: &out) }
         if pendingStar { literalStar(into: &out); pendingStar = false }

@@ -1,6 +1,5 @@
+import Outputs
 import XCTest
-
-@testable import lookd
 
 final class MarkdownStreamTests: XCTestCase {
     /// Renders `text` fed in pieces of `size` characters; returns (terminal output, shown text).

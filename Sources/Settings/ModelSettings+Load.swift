@@ -1,0 +1,72 @@
+import Foundation
+import LookCore
+import Media
+import ModelStore
+import VLM
+
+/// Why the model a command names cannot run: a usage error (what to give instead), or a failure to
+/// pull or load it (`FAILED: …`).
+public enum ModelLoadFailure: Error {
+    case usage(String)
+    case failed(String)
+}
+
+extension ModelSettings {
+    /// The engine these settings name: `--engine`'s server, `script:FILE`, or the GGUF pair (a
+    /// catalog id pulled into the cache the first time; the tower's int8 copy made first, unless
+    /// `--vision-weights f16`).
+    public func load() throws(ModelLoadFailure) -> any VisionLanguageModel {
+        if let remote = try remote() { return remote }
+        if let spec = model, spec.hasPrefix("script:") {
+            do { return try ScriptedModel(path: String(spec.dropFirst("script:".count))) } catch { throw .failed("FAILED: \(error)") }
+        }
+        let (model, mmproj) = try paths()
+        let (tower, problem) = VisionCopies().tower(for: mmproj, choice: options.visionWeights, progress: PullProgress().report)
+        if let problem { Log.shared.warning("the vision tower's Q8_0 copy could not be made (\(problem)); it runs the mmproj as published") }
+        do {
+            return try LlamaEngine(modelPath: model, mmprojPath: mmproj, towerPath: tower, options: options)
+        } catch {
+            throw .failed("FAILED: \(error)")
+        }
+    }
+
+    /// The language-model and mmproj paths: `--model PATH --mmproj PATH` for local GGUF files, or a
+    /// catalog id (the default's when none), pulled into the cache the first time.
+    public func paths() throws(ModelLoadFailure) -> (model: String, mmproj: String) {
+        switch (model, mmproj) {
+        case (let m?, let p?): return (m, p)
+        case (let m?, nil) where m.hasSuffix(".gguf"): throw .usage("--model \(m) is a file: give its vision projector with --mmproj FILE.gguf too")
+        case (nil, _?): throw .usage("--mmproj needs --model FILE.gguf beside it")
+        case (let id, nil): return ModelCache().paths(try Self.pull(id ?? ModelCatalog.defaultID))
+        }
+    }
+
+    /// Pulls catalog model `id` (a no-op when present), with progress on standard error.
+    public static func pull(_ id: String) throws(ModelLoadFailure) -> ModelCache.Manifest {
+        let progress = PullProgress()
+        do {
+            return try ModelPuller { progress.report($0) }.pull(id)
+        } catch {
+            if case .unknownModel = error { throw .usage(error.description) }
+            throw .failed("FAILED: \(error)")
+        }
+    }
+
+    /// `--engine URL` (or `LOOKD_ENGINE`): the OpenAI-compatible server to ask instead of the
+    /// in-process model, with `--model NAME` its name for the model and `LOOKD_API_KEY` its key; nil
+    /// when none is set.
+    public func remote(environment: [String: String] = ProcessInfo.processInfo.environment) throws(ModelLoadFailure) -> RemoteEngine? {
+        guard let url = engine else { return nil }
+        var remote: RemoteEngine.Settings
+        switch RemoteEngine.Settings.parse(url: url, model: model ?? "", apiKey: environment["LOOKD_API_KEY"]) {
+        case .success(let parsed): remote = parsed
+        case .failure(let problem): throw .usage(problem.text)
+        }
+        guard mmproj == nil else { throw .usage("--mmproj is for local files; with --engine the server has the model") }
+        guard model != nil else { throw .usage("--engine needs --model NAME: the server's name for the model") }
+        remote.firstTokenLimit = Double(firstTokenTimeout)
+        remote.attempts = engineTries
+        let quality = jpegQuality
+        return RemoteEngine(settings: remote) { image in ([UInt8](try JPEGWriter.encode(image, quality: quality)), "image/jpeg") }
+    }
+}
