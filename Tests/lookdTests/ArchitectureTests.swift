@@ -109,4 +109,31 @@ final class ArchitectureTests: XCTestCase {
         XCTAssertLessThanOrEqual(stored.count, 10, stored.joined(separator: "\n"))
         XCTAssertFalse(text.contains("FileManager") || text.contains("Date()") || text.contains("PNGWriter"), "no I/O or real clock in the loop")
     }
+
+    /// A message or a help text that names an option names one that exists: every `--name` in the
+    /// sources' code (comments aside) is an option some `lookd … --help` lists, so a renamed or
+    /// removed option cannot live on in an error's advice. Not options: the page's CSS variables
+    /// (`--dim`, in Outputs/Web), other programs' flags, and bench-gate's own.
+    func testEveryOptionTheSourcesNameIsOneTheCommandsDeclare() throws {
+        var declared: Set<String> = []
+        for command in [[], ["watch"], ["ask"], ["check"], ["eval"], ["status"], ["models"]] {
+            let help = try Subprocess.run(Fixtures.lookd, command + ["--help"])
+            for match in (help.stdout + help.stderr).matches(of: /(?:^|[^-\w])--([a-z][a-z0-9-]+)/) { declared.insert(String(match.1)) }
+        }
+        XCTAssertTrue(declared.isSuperset(of: ["snapshots", "mqtt", "vision-weights", "tolerance", "encode-again"]), "\(declared.sorted())")
+        let sources = Fixtures.root.appendingPathComponent("Sources")
+        var unknown: [String] = []
+        for file in try FileManager.default.subpathsOfDirectory(atPath: sources.path) where file.hasSuffix(".swift") {
+            if file.hasPrefix("Outputs/Web/") || file.hasPrefix("bench-gate/") { continue }
+            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+                for match in line.matches(of: /(?:^|[^-\w])--([a-z][a-z0-9-]+)/) where !declared.contains(String(match.1)) {
+                    if match.1 == "list-devices" { continue } // v4l2-ctl's, in the camera's advice
+                    unknown.append("\(file):\(n + 1): --\(match.1)")
+                }
+            }
+        }
+        XCTAssertEqual(unknown, [], "options named in messages that no command declares")
+    }
 }
