@@ -25,6 +25,7 @@ let package = Package(
         .systemLibrary(name: "CCurl", path: "Sources/CCurl", pkgConfig: "libcurl"),
         .systemLibrary(name: "CMosquitto", path: "Sources/CMosquitto", pkgConfig: "libmosquitto"),
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd"),
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3"),
 
         .target(name: "LookCore", path: "Sources/LookCore"),
         .target(name: "Media", dependencies: ["LookCore", "CFFmpeg"], path: "Sources/Media"),
@@ -38,10 +39,14 @@ let package = Package(
         .target(name: "Records", dependencies: ["LookCore", "Rules"], path: "Sources/Records"),
         .target(name: "Gate", dependencies: ["LookCore", "Rules"], path: "Sources/Gate"),
         .target(name: "Eval", dependencies: ["LookCore", "Rules", "Records"], path: "Sources/Eval"),
+        // The history of fires in SQLite, and the output that writes it.
+        .target(name: "History", dependencies: ["LookCore", "Records", "CSQLite"], path: "Sources/History"),
         // Each watch setting declared once (flag, file key, default, help, check, live or not).
         .target(
             name: "Settings",
-            dependencies: ["LookCore", "Media", "Capture", "VLM", "ModelStore", "Rules", "Grounding", "Reactions", "Records", "Gate", "Outputs"],
+            dependencies: [
+                "LookCore", "Media", "Capture", "VLM", "ModelStore", "Rules", "Grounding", "Reactions", "Records", "Gate", "Outputs", "History",
+            ],
             path: "Sources/Settings"
         ),
         .target(
@@ -51,12 +56,12 @@ let package = Package(
         ),
         .target(
             name: "Outputs",
-            dependencies: ["LookCore", "Media", "Rules", "Records", "Eval", "CMosquitto", "CMicroHTTPD"],
+            dependencies: ["LookCore", "Media", "Rules", "Records", "Eval", "History", "CMosquitto", "CMicroHTTPD"],
             path: "Sources/Outputs"
         ),
         .executableTarget(
             name: "lookd",
-            dependencies: ["LookCore", "Capture", "VLM", "ModelStore", "Rules", "Records", "Watch", "Outputs", "Eval", "Settings"],
+            dependencies: ["LookCore", "Capture", "VLM", "ModelStore", "Rules", "Records", "Watch", "Outputs", "Eval", "Settings", "History"],
             path: "Sources/lookd"
         ),
         // The change gate's benchmark (tools/bench-gate): the watch loop on a simulated clock.
@@ -84,6 +89,7 @@ let package = Package(
         .testTarget(name: "ModelStoreTests", dependencies: ["ModelStore", "VLM", "TestSupport", "TestFixtures"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "TestSupport"]),
         .testTarget(name: "EvalTests", dependencies: ["Eval", "Rules"]),
+        .testTarget(name: "HistoryTests", dependencies: ["History", "Records", "LookCore", "TestSupport"]),
         .testTarget(name: "ReactionsTests", dependencies: ["Reactions", "Media", "Capture", "TestSupport", "TestFixtures"]),
         .testTarget(name: "GroundingTests", dependencies: ["Grounding", "Rules"]),
         .testTarget(name: "lookdTests", dependencies: ["lookd", "LookCore", "TestSupport", "TestFixtures"]),

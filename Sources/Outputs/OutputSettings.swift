@@ -1,4 +1,5 @@
 import Foundation
+import History
 import LookCore
 import Records
 import Rules
@@ -8,6 +9,8 @@ import Rules
 public struct OutputSettings: Sendable {
     /// `--status FILE`: where the status file goes (default: the runtime directory; StatusFile).
     public var statusPath: String?
+    /// The history's database (`--history`); nil: off.
+    public var historyPath: String?
     /// This instance's name: MQTT topics and Home Assistant's device.
     public var name: String
     /// The MQTT broker (`--mqtt`), Home Assistant's discovery prefix (nil: no discovery) and how many
@@ -64,8 +67,9 @@ public struct OutputSettings: Sendable {
         let states: [any OutputState] = mqtt.map { [$0] } ?? []
         let web = http.map { WebOutput(listen: $0, token: httpToken, snapshotsDir: snapshotsDir, states: states, truth: truth) }
         let service = ServiceOutput(
-            statusPath: statusPath, source: source, eventsPath: eventsPath, notifier: notifier, clock: clock, states: states,
-            listeners: web.map { [$0] } ?? [])
-        return [service] + (mqtt.map { [$0] } ?? []) + (web.map { [$0] } ?? [])
+            statusPath: statusPath, source: source, eventsPath: eventsPath, historyPath: historyPath, notifier: notifier, clock: clock,
+            states: states, listeners: web.map { [$0] } ?? [])
+        let history = historyPath.map { HistoryWriter(path: $0, clock: clock) }
+        return [service] + (history.map { [$0] } ?? []) + (mqtt.map { [$0] } ?? []) + (web.map { [$0] } ?? [])
     }
 }

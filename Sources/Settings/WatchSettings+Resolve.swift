@@ -1,4 +1,5 @@
 import Foundation
+import History
 import LookCore
 import Outputs
 import Rules
@@ -32,6 +33,8 @@ extension WatchSettings {
             throw SettingProblem("watch needs --source /dev/video0|FILE|URL|DIR (or source: in the rules file's settings:)")
         }
         setup.watch.statePath = statePath(setup.state, source: setup.watch.source, recordDir: setup.watch.recordDir)
+        setup.outputs.historyPath =
+            setup.history == "off" ? nil : setup.history ?? (setup.watch.recordDir as NSString).appendingPathComponent(HistoryStore.fileName)
         setup.watch.posts.connectLimit = min(setup.watch.posts.connectLimit, setup.watch.posts.timeLimit)
         setup.outputs.httpToken = try httpToken(setup, given: given)
         if let http = setup.outputs.http, let named = given["http"]?.named("http"), !http.isLoopback && setup.outputs.httpToken == nil {

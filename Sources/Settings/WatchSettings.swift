@@ -15,6 +15,7 @@ public struct WatchSetup {
     public var every = 1.0
     public var truth: String?
     public var state: String?
+    public var history: String?
     public var httpToken: String?
     public var httpTokenFile: String?
 
@@ -201,6 +202,9 @@ public enum WatchSettings {
                 "state", \.state, "FILE|off", group: group,
                 help: "where rules switched off from Home Assistant and counts are kept across restarts",
                 defaultWords: "DIR/lookd-state.json for a camera, a stream or a service; off for a file"),
+            .text(
+                "history", \.history, "FILE|off", group: group,
+                help: "the history of fires (SQLite; lookd history lists it)", defaultWords: "DIR/lookd-history.sqlite"),
             .text(
                 "truth", \.truth, "FILE|\"photo:yes,no,…;…\"", group: group,
                 help: "what each photo shows, rule by rule (the record scores the answers), or a truth file (lookd eval --help): "

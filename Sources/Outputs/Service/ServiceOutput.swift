@@ -34,6 +34,7 @@ public final class ServiceOutput: WatchOutput, @unchecked Sendable {
     private let notifier: any ServiceNotifier
     private let source: String
     private let eventsPath: String?
+    private let historyPath: String?
     private let clock: any Clock
     private let started = Date()
     private var engine = ""
@@ -59,13 +60,14 @@ public final class ServiceOutput: WatchOutput, @unchecked Sendable {
     private let receiving = NSLock()
 
     init(
-        statusPath: String?, source: String, eventsPath: String?, notifier: any ServiceNotifier, clock: any Clock,
+        statusPath: String?, source: String, eventsPath: String?, historyPath: String? = nil, notifier: any ServiceNotifier, clock: any Clock,
         states: [any OutputState] = [], listeners: [any StatusListener] = []
     ) {
         self.statusPath = StatusFile.path(explicit: statusPath)
         self.notifier = notifier
         self.source = source
         self.eventsPath = eventsPath
+        self.historyPath = historyPath
         self.clock = clock
         self.states = states
         self.listeners = listeners
@@ -203,7 +205,7 @@ public final class ServiceOutput: WatchOutput, @unchecked Sendable {
                     "failing",
                     failing.map { .object([("since_frame", .int($0.since)), ("in_a_row", .int($0.inARow)), ("reason", .string($0.reason))]) } ?? .null
                 ),
-                ("log", .strings(Log.shared.recent)), ("events", .optional(eventsPath)),
+                ("log", .strings(Log.shared.recent)), ("events", .optional(eventsPath)), ("history", .optional(historyPath)),
                 ("waiting_for", .optional(lock.withLock { liveness.wait?.what })),
             ] + extra)
         lastStatus = clock.now()

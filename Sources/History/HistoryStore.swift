@@ -1,0 +1,113 @@
+import Foundation
+import LookCore
+
+/// The history of fires in SQLite (`lookd-history.sqlite`): one row a fire, its description and
+/// clip added when they come. WAL mode, each fire its own transaction: a crash or a SIGKILL loses
+/// no fire that was written. A database that is damaged or locked by another process past the
+/// busy timeout is set aside (renamed, with its WAL) and a new one started.
+public final class HistoryStore {
+    public static let fileName = "lookd-history.sqlite"
+    public let path: String
+    private let db: SQLiteDatabase
+    private let insert: SQLiteStatement
+    private let describe: SQLiteStatement
+
+    static let schema = """
+        CREATE TABLE IF NOT EXISTS fires (
+            id INTEGER PRIMARY KEY, run INTEGER NOT NULL, fire INTEGER NOT NULL, rule INTEGER NOT NULL,
+            condition TEXT NOT NULL, reaction TEXT NOT NULL, time REAL NOT NULL, frame INTEGER NOT NULL,
+            edge TEXT NOT NULL, confidence REAL, box TEXT, snapshot TEXT, description TEXT, clip TEXT,
+            UNIQUE (run, fire));
+        CREATE INDEX IF NOT EXISTS fires_by_time ON fires (time);
+        """
+
+    /// Opens the history at `path`, made when missing (read-only: it must exist).
+    public init(path: String, readOnly: Bool = false) throws(SQLiteError) {
+        self.path = path
+        db = try SQLiteDatabase(path: path, readOnly: readOnly)
+        if !readOnly {
+            try db.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
+            try db.execute(Self.schema)
+        }
+        // Preparing reads the schema: a file that is not a history fails here, not later.
+        insert = try db.prepare(
+            "INSERT OR REPLACE INTO fires (run, fire, rule, condition, reaction, time, frame, edge, confidence, box, snapshot, description) "
+                + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        describe = try db.prepare("UPDATE fires SET description = ? WHERE run = ? AND fire = ?")
+    }
+
+    /// Opens the history at `path`; one that is damaged or locked is set aside and a new one made.
+    /// Returns the store (nil when none can be opened) and what happened, in words, when not plain.
+    public static func open(_ path: String, clock: any Clock) -> (HistoryStore?, note: String?) {
+        do {
+            return (try HistoryStore(path: path), nil)
+        } catch  where error.isCorrupt || error.isLocked {
+            let aside = path + ".set-aside-" + String(Int(clock.date().timeIntervalSince1970))
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.moveItem(atPath: path + suffix, toPath: aside + suffix) }
+            let why = error.isCorrupt ? "is damaged" : "is locked by another process"
+            do {
+                return (try HistoryStore(path: path), "the history \(path) \(why) (\(error)); it was set aside as \(aside) and a new one started")
+            } catch {
+                return (nil, "the history \(path) \(why), and a new one cannot be made there: \(error)")
+            }
+        } catch {
+            return (nil, "the history \(path) cannot be opened: \(error)")
+        }
+    }
+
+    /// Keeps a fire (a fire of the same run and number is replaced).
+    public func add(_ fire: HistoryFire) throws(SQLiteError) {
+        let box = fire.box.map { "\($0.left),\($0.top),\($0.right),\($0.bottom)" }
+        try insert.bind([
+            .int(fire.run), .int(Int64(fire.fire)), .int(Int64(fire.rule)), .text(fire.condition), .text(fire.reaction),
+            .real(fire.time.timeIntervalSince1970), .int(Int64(fire.frame)), .text(fire.edge), fire.confidence.map { .real($0) } ?? .null,
+            box.map { .text($0) } ?? .null, fire.snapshot.map { .text($0) } ?? .null, fire.description.map { .text($0) } ?? .null,
+        ])
+        _ = try insert.step()
+    }
+
+    /// Adds a fire's description when it comes.
+    public func described(run: Int64, fire: Int, text: String) throws(SQLiteError) {
+        try describe.bind([.text(text), .int(run), .int(Int64(fire))])
+        _ = try describe.step()
+    }
+
+    /// The fires `query` asks for, newest first.
+    public func fires(_ query: HistoryQuery) throws(SQLiteError) -> [HistoryFire] {
+        var sql = "SELECT run, fire, rule, condition, reaction, time, frame, edge, confidence, box, snapshot, description, clip FROM fires WHERE 1"
+        var values: [SQLiteStatement.Value] = []
+        if let rule = query.rule {
+            sql += " AND instr(lower(condition), lower(?)) > 0"
+            values.append(.text(rule))
+        }
+        if let since = query.since {
+            sql += " AND time >= ?"
+            values.append(.real(since.timeIntervalSince1970))
+        }
+        if let until = query.until {
+            sql += " AND time < ?"
+            values.append(.real(until.timeIntervalSince1970))
+        }
+        sql += " ORDER BY time DESC, id DESC LIMIT ? OFFSET ?"
+        values += [.int(Int64(query.limit)), .int(Int64(query.offset))]
+        let statement = try db.prepare(sql)
+        try statement.bind(values)
+        var fires: [HistoryFire] = []
+        while try statement.step() {
+            let context = FireContext(
+                fire: Int(statement.int(1) ?? 0), rule: Int(statement.int(2) ?? 0), condition: statement.text(3) ?? "",
+                reaction: statement.text(4) ?? "", frame: Int(statement.int(6) ?? 0),
+                time: Date(timeIntervalSince1970: statement.real(5) ?? 0), edge: statement.text(7) ?? "appear",
+                confidence: statement.real(8), snapshot: statement.text(10), box: statement.text(9).flatMap(Self.box), instance: "")
+            var fire = HistoryFire(run: statement.int(0) ?? 0, fire: context)
+            (fire.description, fire.clip) = (statement.text(11), statement.text(12))
+            fires.append(fire)
+        }
+        return fires
+    }
+
+    private static func box(_ text: String) -> Box? {
+        let n = text.split(separator: ",").compactMap { Int($0) }
+        return n.count == 4 ? Box(left: n[0], top: n[1], right: n[2], bottom: n[3]) : nil
+    }
+}

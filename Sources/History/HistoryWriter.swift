@@ -1,0 +1,90 @@
+import Foundation
+import LookCore
+import Records
+
+/// The history as an output: every fire (and its description when it comes) goes into the
+/// history's SQLite database, on a thread of its own, so a slow disk never holds the loop. At most
+/// `capacity` writes wait; past that a fire is dropped and counted. A database that cannot be opened
+/// or written is reported once (a `warning` event and the journal) and the watch goes on.
+public final class HistoryWriter: WatchOutput, @unchecked Sendable {
+    public let name = "history"
+    public let path: String
+    /// The run's id in the history: its start, seconds since 1970.
+    private let run: Int64
+    private let clock: any Clock
+    private let capacity: Int
+    private let queue = DispatchQueue(label: "lookd.history")
+    private let lock = NSLock()
+    private var waiting = 0
+    private var dropped = 0
+    /// Only on `queue`.
+    private var store: HistoryStore?
+    private var outage = Outage()
+    private var events: (any EventSink)?
+
+    public init(path: String, clock: any Clock, capacity: Int = 1000) {
+        (self.path, self.clock, self.capacity) = (path, clock, capacity)
+        run = Int64(clock.date().timeIntervalSince1970)
+    }
+
+    public var note: String? { "history in \(path)" }
+
+    public func start(events: any EventSink) throws(OutputFailure) {
+        self.events = events
+        queue.sync {
+            let (store, note) = HistoryStore.open(path, clock: clock)
+            self.store = store
+            if let note { report(note) }
+        }
+    }
+
+    public func receive(_ event: WatchEvent) {
+        switch event {
+        case .fired(let fire, _, _):
+            guard let context = fire.context else { return }
+            let fire = HistoryFire(run: run, fire: context)
+            enqueue { (store) throws(SQLiteError) in try store.add(fire) }
+        case .described(let outcome, let fire):
+            guard let text = outcome.text else { return }
+            let (run, number) = (run, fire.number)
+            enqueue { (store) throws(SQLiteError) in try store.described(run: run, fire: number, text: text) }
+        default: break
+        }
+    }
+
+    /// Writes what waits (within the queue's own pace) and closes the database.
+    public func stop() {
+        queue.sync {
+            store = nil
+            let lost = lock.withLock { dropped }
+            if lost > 0 { Log.shared.warning("history: \(Quantity.count(lost, "fire")) not written: the writes waiting were over \(capacity)") }
+        }
+    }
+
+    private func enqueue(_ write: @escaping @Sendable (HistoryStore) throws(SQLiteError) -> Void) {
+        let admitted = lock.withLock { () -> Bool in
+            guard waiting < capacity else {
+                dropped += 1
+                return false
+            }
+            waiting += 1
+            return true
+        }
+        guard admitted else { return }
+        queue.async { [self] in
+            defer { lock.withLock { waiting -= 1 } }
+            guard let store else { return }
+            do throws(SQLiteError) {
+                try write(store)
+                if let lost = outage.succeeded() { Log.shared.notice("history: written to \(path) again; \(lost) writes failed before") }
+            } catch {
+                if outage.failed(error.description) { report("history: \(path): \(error); fires are not kept in it until it can be written") }
+            }
+        }
+    }
+
+    private func report(_ message: String) {
+        Log.shared.warning(message)
+        events?.emit(.warning(stage: "history", message: message))
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import LookCore
+import TestSupport
+import XCTest
+
+@testable import History
+
+/// The history's database: fires kept and read back, filters, a damaged or locked file set aside.
+final class HistoryStoreTests: XCTestCase {
+    private var dir: URL!
+    override func setUpWithError() throws { dir = try Fixtures.scratch() }
+    private var path: String { dir.appendingPathComponent(HistoryStore.fileName).path }
+
+    private func fire(_ n: Int, _ condition: String, at seconds: Double, run: Int64 = 1) -> HistoryFire {
+        let context = FireContext(
+            fire: n, rule: 1, condition: condition, reaction: "chime", frame: n * 10, time: Date(timeIntervalSince1970: seconds),
+            confidence: 0.875, snapshot: "/snaps/fire-\(n).jpg", box: Box(left: 1, top: 2, right: 300, bottom: 400))
+        return HistoryFire(run: run, fire: context)
+    }
+
+    func testFiresComeBackNewestFirstWithTheirDescriptionsAndFilters() throws {
+        let store = try HistoryStore(path: path)
+        try store.add(fire(1, "a red ball", at: 1000))
+        try store.add(fire(2, "a Blue square", at: 2000))
+        try store.add(fire(1, "a red ball", at: 3000, run: 2))
+        try store.described(run: 1, fire: 2, text: "A blue square on stripes.")
+        let all = try store.fires(HistoryQuery())
+        XCTAssertEqual(all.map(\.time.timeIntervalSince1970), [3000, 2000, 1000])
+        XCTAssertEqual(all[1].description, "A blue square on stripes.")
+        XCTAssertEqual(all[1].box, Box(left: 1, top: 2, right: 300, bottom: 400))
+        XCTAssertEqual(all[1].confidence, 0.875)
+        XCTAssertEqual(all[1].snapshot, "/snaps/fire-2.jpg")
+        XCTAssertEqual(all[0], fire(1, "a red ball", at: 3000, run: 2), "a fire comes back as it went in")
+        XCTAssertEqual(try store.fires(HistoryQuery(rule: "BLUE")).map(\.condition), ["a Blue square"], "any case, part of the words")
+        XCTAssertEqual(try store.fires(HistoryQuery(since: Date(timeIntervalSince1970: 1500))).count, 2)
+        XCTAssertEqual(try store.fires(HistoryQuery(until: Date(timeIntervalSince1970: 2000))).map(\.fire), [1], "until is exclusive")
+        XCTAssertEqual(try store.fires(HistoryQuery(limit: 1, offset: 1)).map(\.time.timeIntervalSince1970), [2000])
+        // A rule's words are data, never SQL.
+        XCTAssertEqual(try store.fires(HistoryQuery(rule: "' OR 1=1 --")).count, 0)
+        // Read by another connection, read-only, while the first is open (WAL).
+        XCTAssertEqual(try HistoryStore(path: path, readOnly: true).fires(HistoryQuery()).count, 3)
+    }
+
+    func testADamagedFileIsSetAsideAndANewHistoryStarts() throws {
+        let junk = Data("this is not a database, it is a note left here".utf8) + Data(repeating: 7, count: 4096)
+        try junk.write(to: URL(fileURLWithPath: path))
+        let (store, note) = HistoryStore.open(path, clock: ManualClock())
+        let opened = try XCTUnwrap(store, note ?? "")
+        XCTAssertTrue(note?.contains("is damaged") == true && note?.contains("set aside") == true, note ?? "")
+        try opened.add(fire(1, "a cat", at: 1))
+        XCTAssertEqual(try opened.fires(HistoryQuery()).count, 1)
+        let aside = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains(".set-aside-") }
+        XCTAssertEqual(aside.count, 1, "\(aside)")
+        XCTAssertEqual(try Data(contentsOf: dir.appendingPathComponent(aside[0])), junk, "what was there is kept, not overwritten")
+    }
+
+    func testALockedFileIsSetAsideAndTheWatchGoesOn() throws {
+        _ = try HistoryStore(path: path)
+        let holder = try SQLiteDatabase(path: path)
+        try holder.execute(
+            "PRAGMA locking_mode=EXCLUSIVE; BEGIN EXCLUSIVE; INSERT INTO fires (run, fire, rule, condition, reaction, time, frame, edge) VALUES (9, 9, 1, 'x', 'log', 0, 0, 'appear');"
+        )
+        let (store, note) = HistoryStore.open(path, clock: ManualClock())
+        XCTAssertNotNil(store, note ?? "")
+        XCTAssertTrue(note?.contains("locked by another process") == true, note ?? "")
+        try holder.execute("COMMIT")
+    }
+
+    func testALinkIsNotFollowed() throws {
+        let target = dir.appendingPathComponent("elsewhere.sqlite").path
+        _ = try HistoryStore(path: target)
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: target)
+        XCTAssertThrowsError(try HistoryStore(path: path), "a history is never written through a link")
+    }
+
+    func testTimesAsPeopleGiveThem() {
+        let now = Date(timeIntervalSince1970: 1_796_126_400) // 2026-12-01 12:00 UTC
+        let utc = TimeZone(identifier: "UTC")!
+        XCTAssertEqual(HistoryQuery.time("2h", now: now), now.addingTimeInterval(-7200))
+        XCTAssertEqual(HistoryQuery.time("7d", now: now), now.addingTimeInterval(-7 * 86400))
+        XCTAssertEqual(HistoryQuery.time("2026-12-01", now: now, zone: utc), Date(timeIntervalSince1970: 1_796_083_200))
+        XCTAssertEqual(HistoryQuery.time("2026-12-01 12:00", now: now, zone: utc), now)
+        XCTAssertEqual(HistoryQuery.time("2026-12-01T13:00:00+01:00", now: now), now)
+        XCTAssertNil(HistoryQuery.time("yesterday", now: now))
+        XCTAssertNil(HistoryQuery.time("-2h", now: now))
+    }
+}
