@@ -86,6 +86,13 @@ public struct Recording: Sendable {
         return events(lines)
     }
 
+    /// The lines of the event log at `path` from byte `offset` on (what one run appended to it).
+    public static func load(_ path: String, from offset: Int) throws(Failure) -> Recording {
+        guard offset > 0, let data = FileManager.default.contents(atPath: path), data.count > offset else { return try load(path) }
+        let lines = String(decoding: data.dropFirst(offset), as: UTF8.self).split(separator: "\n")
+        return events(lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
+    }
+
     /// The lines of an event log: every run in it. `videoTime`: frames are timed by their video time
     /// (a clip's one run); otherwise by their time of day.
     public static func events(_ lines: [[String: Any]], videoTime: Bool? = nil) -> Recording {

@@ -4,12 +4,17 @@ public enum RecordsError: Error, CustomStringConvertible, Equatable {
     case cannotWrite(what: String, path: String, reason: String)
     /// `lookd status` found no status file in any of these places.
     case noStatus(String)
+    /// `lookd status NAME` found no status file for that instance (`known`: those that have one).
+    case noInstance(name: String, path: String, known: [String])
 
     public var description: String {
         switch self {
         case .cannotOpen(let what, let path, let reason): return "The \(what) \(path) cannot be opened: \(reason)."
         case .cannotWrite(let what, let path, let reason): return "The \(what) \(path) could not be written: \(reason)."
         case .noStatus(let places): return "No lookd watch is running here: no status file at \(places)."
+        case .noInstance(let name, let path, let known):
+            let list = known.isEmpty ? "none has a status file" : "those with a status file: \(known.joined(separator: ", "))"
+            return "No instance \(name): \(path) does not exist (\(list))."
         }
     }
 }

@@ -62,11 +62,11 @@ enum AskCommand {
         }
         let photoSeconds = clock.now() - started
 
-        let remote = try ModelChoice.remote(settings)
-        if Terminal.stderrIsTTY && remote == nil { StandardStream.error.write("Loading the model…\r") }
+        let loading = Terminal.stderrIsTTY && settings.engine == nil
+        if loading { StandardStream.error.write("Loading the model…\r") }
         let engine: any VisionLanguageModel
-        if let remote { engine = remote } else { engine = try ModelChoice.load(settings) }
-        if Terminal.stderrIsTTY && remote == nil { StandardStream.error.write("\u{1B}[2K\r") }
+        do { engine = try settings.load() } catch { throw CommandFailure(error) }
+        if loading { StandardStream.error.write("\u{1B}[2K\r") }
         let readySeconds = clock.now() - started
 
         let cancellation = Cancellation()
@@ -98,7 +98,7 @@ enum AskCommand {
         if let path = args.value("json") {
             let record = AskRecord(
                 question: question, photo: photo, photoSize: [image.width, image.height], engine: engine.engineName,
-                model: (engine as? LlamaEngine)?.modelPath ?? remote?.settings.model ?? "",
+                model: (engine as? LlamaEngine)?.modelPath ?? (engine as? RemoteEngine)?.settings.model ?? "",
                 mmproj: (engine as? LlamaEngine)?.mmprojPath ?? "", visionWeights: (engine as? LlamaEngine)?.visionWeights,
                 photoDecodeSeconds: photoSeconds,
                 engineReadySeconds: (engine as? LlamaEngine)?.loadSeconds ?? 0, readySeconds: readySeconds, generation: generation,

@@ -45,31 +45,9 @@ enum CheckCommand {
         if let problem = RulesInForce.snapshotProblem(set.rules, source: spec, config: setup.watch) {
             throw CommandFailure(code: .usage, message: problem.description)
         }
-        let settings = WatchSettings.declared.inForce(setup, given: given)
-        let context = setup.model.options.contextSize
-        let prompt = WatchPrompt.text(for: set.rules)
-        let input = AnswerBudget.estimatedTokens(prompt) + AnswerBudget.estimatedImageTokens
-        let answer = AnswerBudget.answerTokens(rules: set.rules.count)
-        if args.has("json") {
-            let json = JSON.object([
-                ("source", .string(spec)), ("rules", RulesJSON.list(set.rules)), ("disabled", .strings(set.disabled.map(\.condition))),
-                ("gate_masks", .strings(set.gateMasks.map(\.words))),
-                ("prompt", .string(prompt)), ("warnings", .strings(set.warnings)), ("input_tokens_estimated", .int(input)),
-                ("answer_tokens", .int(answer)), ("context", .int(context)), ("settings", SettingsShown.json(settings)),
-            ])
-            print(json.text(indent: 1))
-        } else {
-            print("\(Quantity.count(set.rules.count, "rule")) in \(Secrets.maskedPasswords(in: spec)):")
-            for line in set.lines { print(line) }
-            print("\nEach frame asks:\n" + prompt.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
-            for warning in set.warnings { print("warning: \(warning)") }
-            print("\nEach frame needs about \(input) tokens of question and picture and \(answer) of answer; the context is \(context).")
-            print("\nSettings in force (where each came from; live: a reload changes it):")
-            for line in SettingsShown.lines(settings) { print(line) }
-        }
-        if let problem = AnswerBudget.problem(rules: set.rules.count, inputTokens: input, answerTokens: answer, context: context, estimated: true) {
-            throw CommandFailure(code: .usage, message: problem)
-        }
+        let check = RulesCheck(spec: spec, set: set, setup: setup, settings: WatchSettings.declared.inForce(setup, given: given))
+        print(args.has("json") ? check.json.text(indent: 1) : check.text)
+        if let problem = check.budgetProblem { throw CommandFailure(code: .usage, message: problem) }
         guard let path = args.value("truth") else { return }
         do throws(RulesError) {
             let truth = try TruthFile.load(path: path)

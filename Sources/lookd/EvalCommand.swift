@@ -144,12 +144,7 @@ enum EvalCommand {
     /// A log of several runs is scored on its last alone (one clock each), which is said.
     private static func load(_ path: String, from offset: Int = 0, code: ExitCode = .failure) throws(CommandFailure) -> Recording {
         let recording: Recording
-        if offset > 0, let data = FileManager.default.contents(atPath: path), data.count > offset {
-            let lines = String(decoding: data.dropFirst(offset), as: UTF8.self).split(separator: "\n")
-            recording = Recording.events(lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
-        } else {
-            do { recording = try Recording.load(path) } catch { throw CommandFailure(code: code, message: error.description) }
-        }
+        do { recording = try Recording.load(path, from: offset) } catch { throw CommandFailure(code: code, message: error.description) }
         if recording.runs > 1 { Terminal.err("\(path) holds \(recording.runs) runs; the last one is scored (its own clock)") }
         return recording
     }

@@ -1,3 +1,5 @@
+import Settings
+
 /// lookd's exit codes, as `lookd --help` lists them.
 enum ExitCode: Int32, CaseIterable {
     case done = 0, failure = 1, usage = 2, noPhoto = 3, noQuestion = 4, unreadablePhoto = 5, modelFailed = 6, badSource = 7
@@ -30,4 +32,14 @@ enum ExitCode: Int32, CaseIterable {
 struct CommandFailure: Error {
     let code: ExitCode
     let message: String
+}
+
+extension CommandFailure {
+    /// A model that cannot run (`ModelSettings.load`): a usage error, or a failed load (exit 6).
+    init(_ failure: ModelLoadFailure) {
+        switch failure {
+        case .usage(let text): self = usage(text)
+        case .failed(let text): self.init(code: .modelFailed, message: text)
+        }
+    }
 }

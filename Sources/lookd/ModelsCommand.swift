@@ -1,6 +1,7 @@
 import Foundation
 import LookCore
 import ModelStore
+import Settings
 import VLM
 
 /// `lookd models` (the catalog and what is in the cache) and `lookd pull ID`.
@@ -52,7 +53,8 @@ enum ModelsCommand {
     static func pull(_ words: [String]) throws(CommandFailure) {
         let args = try Arguments(words, valued: [], switches: [])
         guard args.positional.count == 1 else { throw usage("pull takes one model id (see lookd models)") }
-        let manifest = try ModelChoice.pull(args.positional[0])
+        let manifest: ModelCache.Manifest
+        do { manifest = try ModelSettings.pull(args.positional[0]) } catch { throw CommandFailure(error) }
         let paths = ModelCache().paths(manifest)
         print("\(manifest.id): \(paths.model)\n\(String(repeating: " ", count: manifest.id.count))  \(paths.mmproj)")
     }

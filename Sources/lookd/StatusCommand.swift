@@ -33,9 +33,8 @@ enum StatusCommand {
             }
             explicit = StatusFile.instancePath(name)
             guard FileManager.default.fileExists(atPath: explicit!) else {
-                let known = StatusFile.instances()
-                let list = known.isEmpty ? "none has a status file" : "those with a status file: \(known.joined(separator: ", "))"
-                throw CommandFailure(code: .failure, message: "No instance \(name): \(explicit!) does not exist (\(list)).")
+                throw CommandFailure(
+                    code: .failure, message: RecordsError.noInstance(name: name, path: explicit!, known: StatusFile.instances()).description)
             }
         } else if explicit == nil, !args.has("json"), !StatusFile.instances().isEmpty {
             return try list()

@@ -93,11 +93,11 @@ enum WatchCommand {
         }
         defer { withExtendedLifetime(trap) {} }
         let model: any VisionLanguageModel
-        do throws(CommandFailure) {
-            model = try ModelChoice.load(setup.model)
+        do throws(ModelLoadFailure) {
+            model = try setup.model.load()
         } catch {
-            run.failed(stage: "model", message: error.message)
-            throw error
+            run.failed(stage: "model", message: CommandFailure(error).message)
+            throw CommandFailure(error)
         }
         run.modelReady(model)
         let source: any FrameSource

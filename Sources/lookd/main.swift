@@ -14,6 +14,7 @@ let help = """
       lookd eval --source CLIP --rules R --truth T   score rules against a labelled clip (lookd eval --help)
       lookd tune --record RUN.json --truth T  replay a run's answers to choose firing settings
       lookd status                           what the running watch (the service) is doing
+      lookd history [--rule W] [--since T]   the fires kept, newest first (lookd history --help)
       lookd models                           the model catalog and the model cache
       lookd models inspect FILE [MMPROJ]     what a GGUF pair is and whether lookd runs it
       lookd pull ID                          download a model into the cache
@@ -35,7 +36,7 @@ func main() -> Int32 {
     words.removeFirst()
     let helps = [
         "ask": AskCommand.help, "watch": WatchCommand.help, "check": CheckCommand.help, "status": StatusCommand.help,
-        "models": ModelsCommand.help, "pull": ModelsCommand.help, "eval": EvalCommand.help, "tune": EvalCommand.help,
+        "models": ModelsCommand.help, "pull": ModelsCommand.help, "eval": EvalCommand.help, "tune": EvalCommand.help, "history": HistoryCommand.help,
     ]
     if let text = helps[command], words.contains("--help") || words.contains("-h") {
         print(text)
@@ -49,6 +50,7 @@ func main() -> Int32 {
         case "eval": try EvalCommand.run(words)
         case "tune": try EvalCommand.tune(words)
         case "status": try StatusCommand.run(words)
+        case "history": try HistoryCommand.run(words)
         case "models":
             if words.first == "inspect" {
                 try ModelsCommand.inspect(Array(words.dropFirst()))

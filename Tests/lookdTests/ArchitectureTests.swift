@@ -116,7 +116,7 @@ final class ArchitectureTests: XCTestCase {
     /// (`--dim`, in Outputs/Web), other programs' flags, and bench-gate's own.
     func testEveryOptionTheSourcesNameIsOneTheCommandsDeclare() throws {
         var declared: Set<String> = []
-        for command in [[], ["watch"], ["ask"], ["check"], ["eval"], ["status"], ["models"]] {
+        for command in [[], ["watch"], ["ask"], ["check"], ["eval"], ["status"], ["models"], ["history"]] {
             let help = try Subprocess.run(Fixtures.lookd, command + ["--help"])
             for match in (help.stdout + help.stderr).matches(of: /(?:^|[^-\w])--([a-z][a-z0-9-]+)/) { declared.insert(String(match.1)) }
         }

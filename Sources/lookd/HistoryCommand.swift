@@ -1,0 +1,37 @@
+import Foundation
+import History
+import LookCore
+
+/// `lookd history`: the fires the watch kept, newest first.
+enum HistoryCommand {
+    static let help = """
+        Usage: lookd history [--rule WORDS] [--since T] [--until T] [--limit N] [--json] [--db FILE]
+
+        Lists the fires a watch kept in its history (lookd-history.sqlite), newest first: the time, the
+        rule, the reaction, P(yes), the description and the snapshot. Without --db: the running watch's
+        history (its status file names it), else ./lookd-history.sqlite, else the service's
+        /var/lib/lookd/lookd-history.sqlite.
+          --rule WORDS          fires of the rules whose words hold WORDS (any case)
+          --since T             from T: 2026-12-03, "2026-12-03 08:30", an ISO 8601 time, or back from now: 30m, 2h, 7d
+          --until T             before T (the same forms)
+          --limit N             the newest N (default 50)
+          --json                the fires as a JSON array
+        """
+
+    static func run(_ words: [String]) throws(CommandFailure) {
+        let args = try Arguments(words, valued: ["rule", "since", "until", "limit", "db"], switches: ["json"])
+        guard args.positional.isEmpty else { throw usage("history takes options only (lookd history --help)") }
+        let times = ["since", "until"].map { args.value($0).map { ($0, HistoryQuery.time($0, now: Date())) } }
+        if let bad = times.compactMap({ $0 }).first(where: { $0.1 == nil })?.0 {
+            throw usage("\"\(bad)\" is not a time: 2026-12-03, \"2026-12-03 08:30\", or 30m, 2h, 7d back")
+        }
+        let limit = try args.integer("limit", default: 50, in: 1...1_000_000)
+        guard let path = args.value("db") ?? HistoryListing.found() else { throw CommandFailure(code: .failure, message: HistoryListing.noneFound) }
+        let query = HistoryQuery(rule: args.value("rule"), since: times[0]?.1, until: times[1]?.1, limit: limit)
+        let fires: [HistoryFire]
+        do { fires = try HistoryStore(path: path, readOnly: true).fires(query) } catch {
+            throw CommandFailure(code: .failure, message: "\(path): \(error).")
+        }
+        print(args.has("json") ? JSON.array(fires.map(\.json)).text(indent: 1) : HistoryListing.table(fires, path: path))
+    }
+}
