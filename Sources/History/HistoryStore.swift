@@ -106,6 +106,14 @@ public final class HistoryStore {
         return fires
     }
 
+    /// Every rule's words the history has a fire of, in order.
+    public func conditions() throws(SQLiteError) -> [String] {
+        let statement = try db.prepare("SELECT DISTINCT condition FROM fires ORDER BY condition")
+        var names: [String] = []
+        while try statement.step() { names.append(statement.text(0) ?? "") }
+        return names
+    }
+
     private static func box(_ text: String) -> Box? {
         let n = text.split(separator: ",").compactMap { Int($0) }
         return n.count == 4 ? Box(left: n[0], top: n[1], right: n[2], bottom: n[3]) : nil

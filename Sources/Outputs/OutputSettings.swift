@@ -65,7 +65,7 @@ public struct OutputSettings: Sendable {
             MQTTOutput(broker: $0, name: name, discoveryPrefix: mqttDiscovery, capacity: mqttQueue, version: version, page: http?.url)
         }
         let states: [any OutputState] = mqtt.map { [$0] } ?? []
-        let web = http.map { WebOutput(listen: $0, token: httpToken, snapshotsDir: snapshotsDir, states: states, truth: truth) }
+        let web = http.map { WebOutput(listen: $0, token: httpToken, snapshotsDir: snapshotsDir, history: historyPath, states: states, truth: truth) }
         let service = ServiceOutput(
             statusPath: statusPath, source: source, eventsPath: eventsPath, historyPath: historyPath, notifier: notifier, clock: clock,
             states: states, listeners: web.map { [$0] } ?? [])

@@ -146,6 +146,55 @@ final class WebTests: XCTestCase {
         XCTAssertGreaterThan((try? FileManager.default.attributesOfItem(atPath: path("page.png"))[.size] as? Int) ?? 0, 10_000, "a screenshot")
     }
 
+    /// The review page: the history's fires in headless Chromium, newest first, each with its
+    /// snapshot and rule; the filters (a rule, a day, a page) both in the page and in /api/history.
+    func testTheHistoryPageListsTheFiresAndItsFiltersWork() throws {
+        let port = LoopbackPort.free()
+        let p = try watch("a test card=count|a cat=log", script: ["!wait 0.05 1. Yes\\n2. No", "!wait 0.05 1. No\\n2. Yes"], port: port)
+        defer { if p.isRunning { p.terminate() } }
+        waitForPage(port)
+        EventLogFile.waitForLines(path("events.jsonl"), containing: "\"condition\":\"a cat\"")
+        usleep(300_000)
+        let api = try fetch("http://127.0.0.1:\(port)/api/history")
+        XCTAssertEqual(api.code, 200, api.body)
+        let data = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(api.body.utf8)) as? [String: Any])
+        let fires = try XCTUnwrap(data["fires"] as? [[String: Any]])
+        XCTAssertGreaterThanOrEqual(fires.count, 2, api.body)
+        XCTAssertEqual(Set(data["rules"] as? [String] ?? []), ["a test card", "a cat"])
+        XCTAssertTrue(fires.allSatisfy { ($0["snapshot_url"] as? String)?.hasPrefix("/snapshots/fire-") == true }, api.body)
+        let snapshot = try XCTUnwrap(fires.first?["snapshot_url"] as? String)
+        XCTAssertEqual(try fetch("http://127.0.0.1:\(port)\(snapshot)").code, 200, "its snapshot is served")
+        // Filters: a rule, a day (today has them, another day none), a page.
+        let cats = try fetch("http://127.0.0.1:\(port)/api/history?rule=cat").body
+        let catFires = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(cats.utf8)) as? [String: Any])["fires"] as? [[String: Any]]
+        XCTAssertEqual(catFires?.compactMap { $0["condition"] as? String }, ["a cat"], cats)
+        let day = DateFormatter()
+        day.dateFormat = "yyyy-MM-dd"
+        XCTAssertTrue(try fetch("http://127.0.0.1:\(port)/api/history?day=\(day.string(from: Date()))").body.contains("a cat"))
+        XCTAssertTrue(try fetch("http://127.0.0.1:\(port)/api/history?day=2001-01-01").body.contains("\"fires\":[]"))
+        XCTAssertEqual(try fetch("http://127.0.0.1:\(port)/api/history?day=soon").code, 400)
+        // The page, in Chromium: every fire listed, then only the cat's when the address asks.
+        let dump = { (query: String) throws -> String in
+            let args = ["--headless", "--no-sandbox", "--disable-gpu", "--timeout=2500", "--user-data-dir=\(self.path("chromium"))", "--dump-dom"]
+            return try Subprocess.run("/usr/bin/chromium", args + ["http://127.0.0.1:\(port)/history\(query)"]).stdout
+        }
+        let all = try dump("")
+        XCTAssertTrue(all.contains(#"data-rule="a cat""#) && all.contains(#"data-rule="a test card""#), all)
+        XCTAssertTrue(all.contains(#"<img src="/snapshots/fire-"#), all)
+        let filtered = try dump("?rule=a%20cat")
+        XCTAssertTrue(filtered.contains(#"data-rule="a cat""#), filtered)
+        XCTAssertFalse(filtered.contains(#"data-rule="a test card""#), filtered)
+        XCTAssertTrue(try dom(port).contains(#"href="/history""#), "the live page links to it")
+        _ = try Subprocess.run(
+            "/usr/bin/chromium",
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--timeout=2500", "--user-data-dir=\(path("chromium"))",
+                "--window-size=1000,700", "--screenshot=\(path("history.png"))", "http://127.0.0.1:\(port)/history",
+            ])
+        print("SCREENSHOT the history page: \(path("history.png"))")
+        XCTAssertGreaterThan((try? FileManager.default.attributesOfItem(atPath: path("history.png"))[.size] as? Int) ?? 0, 10_000, "a screenshot")
+    }
+
     func testMetricsPassPromtoolAndMatchTheEventLog() throws {
         let port = LoopbackPort.free()
         // Six answered frames (two fires of the card, one of the cat), then the model takes its time,

@@ -4,8 +4,8 @@ import LookCore
 import Records
 import Rules
 
-/// `--http ADDR:PORT`: the page (`/`), `/api/status`, `/api/fires`, `/api/events` (server-sent
-/// events), `/frame.jpg`, `/snapshots/<fire>.jpg` and `/metrics`, read-only, on threads of the
+/// `--http ADDR:PORT`: the page (`/`), the history's review page (`/history`, `/api/history`),
+/// `/api/status`, `/api/fires`, `/api/events` (server-sent events), `/frame.jpg`, `/snapshots/<fire>.jpg` and `/metrics`, read-only, on threads of the
 /// server's own. With a token (required off loopback), every request must carry it, as
 /// `Authorization: Bearer TOKEN` or `?token=TOKEN`.
 public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
@@ -49,12 +49,16 @@ public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
     private let listen: Listen
     private let token: String?
     private let snapshotsDir: String?
+    /// The history's database (`/history`), when it is on.
+    private let history: String?
     private let lock = NSLock()
     private var server: WebServer?
 
     /// Serves on `listen` once started; `states` are the other outputs whose drops `/metrics` counts.
-    init(listen: Listen, token: String?, snapshotsDir: String?, states: [any OutputState] = [], truth: TruthFile? = nil) {
-        self.listen = listen
+    init(
+        listen: Listen, token: String?, snapshotsDir: String?, history: String? = nil, states: [any OutputState] = [], truth: TruthFile? = nil
+    ) {
+        (self.listen, self.history) = (listen, history)
         timeline = LiveTimeline(truth: truth)
         self.token = token
         self.snapshotsDir = snapshotsDir
@@ -117,6 +121,11 @@ public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
         case "/", "/index.html": return .text(200, WebPage.html(state: state.pageState), type: "text/html; charset=utf-8")
         case "/api/status": return .text(200, state.statusText, type: "application/json")
         case "/api/fires": return .text(200, state.firesText, type: "application/json")
+        case "/history":
+            return .text(200, HistoryPage.html(initial: HistoryPage.json(path: history, query: request.query).body), type: "text/html; charset=utf-8")
+        case "/api/history":
+            let (status, body) = HistoryPage.json(path: history, query: request.query)
+            return .text(status, body, type: "application/json")
         case "/metrics": return .text(200, metrics.text(), type: "text/plain; version=0.0.4; charset=utf-8")
         case "/frame.jpg":
             guard let jpeg = state.frameJPEG() else { return .text(404, "no frame answered yet\n") }
@@ -132,7 +141,10 @@ public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
             return .stream(next: { reader.next() }, closed: { state.unsubscribe(reader) })
         default:
             if request.path.hasPrefix("/snapshots/") { return snapshot(String(request.path.dropFirst("/snapshots/".count))) }
-            return .text(404, "404: lookd serves /, /api/status, /api/fires, /api/events, /frame.jpg, /timeline.svg, /snapshots/ and /metrics\n")
+            return .text(
+                404,
+                "404: lookd serves /, /history, /api/status, /api/fires, /api/history, /api/events, /frame.jpg, /timeline.svg, /snapshots/ and /metrics\n"
+            )
         }
     }
 

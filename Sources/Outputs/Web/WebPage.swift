@@ -39,7 +39,7 @@ enum WebPage {
           * { box-sizing: border-box; }
           body { margin: 0; background: var(--bg); color: #eee; font: 15px/1.4 system-ui, sans-serif; }
           header { display: flex; justify-content: space-between; align-items: baseline; padding: 10px 14px; }
-          header h1 { font-size: 18px; margin: 0; }
+          header h1 { font-size: 18px; margin: 0; } header a { color: var(--dim); }
           #state { color: var(--dim); font-size: 13px; }
           main { display: grid; gap: 10px; padding: 0 10px 14px; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); }
           @media (max-width: 800px) { main { grid-template-columns: 1fr; } }
@@ -64,7 +64,7 @@ enum WebPage {
         </style>
         </head>
         <body>
-        <header><h1>lookd <span id="name"></span></h1><span id="state">connecting…</span></header>
+        <header><h1>lookd <span id="name"></span></h1><a id="history" href="/history">history</a><span id="state">connecting…</span></header>
         <main>
           <section id="picture"><h2>What the model sees</h2><img id="frame" alt="the latest frame the model answered"><div id="frameinfo">no frame yet</div></section>
           <section><h2>Rules</h2><table id="rules"></table></section>
@@ -81,6 +81,7 @@ enum WebPage {
           const s = q.toString();
           return s ? path + "?" + s : path;
         };
+        document.getElementById("history").href = withToken("/history");
         const $ = (id) => document.getElementById(id);
         const text = (tag, content, cls) => { const e = document.createElement(tag); e.textContent = content; if (cls) e.className = cls; return e; };
         const answerClass = { yes: "yes", no: "no", "?": "unread" };

@@ -1,0 +1,142 @@
+import Foundation
+import History
+import LookCore
+
+/// The review page `/history` and its data `/api/history`: the fires the history keeps, newest
+/// first, each with its snapshot, rule, time and description, filtered by rule and by day, a page
+/// of `pageSize` at a time. The page is one HTML file with its script; the fires' words are set as
+/// text, never as markup.
+enum HistoryPage {
+    static let pageSize = 20
+
+    /// `/api/history?rule=WORDS&day=YYYY-MM-DD&page=N` from the history at `path`: `fires`, `rules`
+    /// (every rule the history has, for the filter), `page` and `more`. The day is this machine's.
+    static func json(path: String?, query: [String: String], zone: TimeZone = .current) -> (status: Int, body: String) {
+        guard let path else { return (404, #"{"error":"the history is off (--history off)"}"#) }
+        var filter = HistoryQuery(rule: query["rule"].flatMap { $0.isEmpty ? nil : $0 }, limit: pageSize + 1)
+        let page = max(1, min(Int(query["page"] ?? "") ?? 1, 100_000))
+        filter.offset = (page - 1) * pageSize
+        if let day = query["day"], !day.isEmpty {
+            guard let start = HistoryQuery.time(day, now: Date(), zone: zone), day.count == 10 else {
+                return (400, #"{"error":"day is YYYY-MM-DD"}"#)
+            }
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = zone
+            (filter.since, filter.until) = (start, calendar.date(byAdding: .day, value: 1, to: start))
+        }
+        guard FileManager.default.fileExists(atPath: path) else {
+            return (200, JSON.object([("fires", .array([])), ("rules", .array([])), ("page", .int(page)), ("more", .bool(false))]).text())
+        }
+        do throws(SQLiteError) {
+            let store = try HistoryStore(path: path, readOnly: true)
+            let fires = try store.fires(filter)
+            let shown = fires.prefix(pageSize).map { fire -> JSON in
+                guard case .object(var fields) = fire.json else { return fire.json }
+                let name = fire.snapshot.map { ($0 as NSString).lastPathComponent }
+                fields.append(("snapshot_url", .optional(name.map { "/snapshots/" + $0 })))
+                return .object(fields)
+            }
+            return (
+                200,
+                JSON.object([
+                    ("fires", .array(shown)), ("rules", .strings(try store.conditions())), ("page", .int(page)),
+                    ("more", .bool(fires.count > pageSize)),
+                ]).text()
+            )
+        } catch {
+            return (500, JSON.object([("error", .string("the history cannot be read: \(error)"))]).text())
+        }
+    }
+
+    /// The page with its first page of fires in it (`initial`: `/api/history`'s JSON for the
+    /// address's filters), so that it shows them at its first paint.
+    static func html(initial: String) -> String {
+        template.replacingOccurrences(of: "/*INITIAL*/null", with: WebPage.scriptSafe(initial))
+    }
+
+    static let template = #"""
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>lookd: history</title>
+        <style>
+          :root { color-scheme: dark; --bg: #111; --band: #1b1b1d; --line: #2c2c30; --dim: #9a9aa2; }
+          * { box-sizing: border-box; }
+          body { margin: 0; background: var(--bg); color: #eee; font: 15px/1.4 system-ui, sans-serif; }
+          header { display: flex; gap: 14px; align-items: baseline; flex-wrap: wrap; padding: 10px 14px; }
+          header h1 { font-size: 18px; margin: 0; } header a { color: var(--dim); }
+          form { display: flex; gap: 8px; align-items: center; }
+          select, input, button { background: var(--band); color: #eee; border: 1px solid var(--line); border-radius: 6px; padding: 4px 8px; }
+          main { padding: 0 10px 14px; display: flex; flex-direction: column; gap: 8px; }
+          article { background: var(--band); border-radius: 10px; padding: 8px 10px; display: flex; gap: 12px; align-items: flex-start; }
+          article img { width: 200px; border-radius: 6px; background: #000; }
+          .when, .meta { color: var(--dim); font-size: 13px; }
+          .description { color: #cfcfd6; font-style: italic; margin: 4px 0 0; }
+          nav { display: flex; gap: 8px; align-items: center; padding: 0 14px 14px; }
+          .empty { color: var(--dim); padding: 0 4px; }
+        </style>
+        </head>
+        <body>
+        <header><h1>lookd: history</h1><a id="live" href="/">the live page</a>
+          <form id="filters"><select id="rule"><option value="">every rule</option></select><input id="day" type="date"></form></header>
+        <main id="fires"><span class="empty">loading…</span></main>
+        <nav><button id="newer" type="button">newer</button><span id="page"></span><button id="older" type="button">older</button></nav>
+        <script>
+        "use strict";
+        const params = new URLSearchParams(location.search);
+        const token = params.get("token");
+        const withToken = (path, more) => {
+          const q = new URLSearchParams(more || {});
+          if (token) q.set("token", token);
+          const s = q.toString();
+          return s ? path + "?" + s : path;
+        };
+        document.getElementById("live").href = withToken("/");
+        // The first filters may come in the address (/history?rule=cat&day=2026-12-03&page=2).
+        let page = Math.max(1, Number(params.get("page")) || 1);
+        let wanted = params.get("rule") || "";
+        document.getElementById("day").value = params.get("day") || "";
+        const el = (tag, cls, text) => { const e = document.createElement(tag); if (cls) e.className = cls; if (text != null) e.textContent = text; return e; };
+        async function load() {
+          const rule = wanted !== null ? wanted : document.getElementById("rule").value, day = document.getElementById("day").value;
+          const r = await fetch(withToken("/api/history", { rule, day, page }));
+          render(await r.json());
+        }
+        function render(data) {
+          const list = document.getElementById("fires");
+          list.replaceChildren();
+          if (data.error) { list.append(el("span", "empty", data.error)); return; }
+          const select = document.getElementById("rule");
+          for (const name of data.rules) {
+            if (![...select.options].some(o => o.value === name)) select.append(new Option(name, name));
+          }
+          if (wanted !== null) { select.value = wanted; wanted = null; }
+          if (!data.fires.length) list.append(el("span", "empty", "no fires"));
+          for (const f of data.fires) {
+            const item = el("article", "fire");
+            item.dataset.rule = f.condition;
+            if (f.snapshot_url) { const img = el("img"); img.src = withToken(f.snapshot_url); img.alt = "snapshot of " + f.condition; item.append(img); }
+            const text = el("div");
+            text.append(el("strong", null, f.condition), el("div", "when", new Date(f.time).toLocaleString()),
+              el("div", "meta", f.reaction + (f.confidence != null ? " · P(yes) " + f.confidence.toFixed(2) : "") + " · frame " + f.frame));
+            if (f.description) text.append(el("p", "description", f.description));
+            item.append(text);
+            list.append(item);
+          }
+          document.getElementById("page").textContent = "page " + data.page;
+          document.getElementById("newer").disabled = page <= 1;
+          document.getElementById("older").disabled = !data.more;
+        }
+        document.getElementById("rule").onchange = () => { page = 1; load(); };
+        document.getElementById("day").onchange = () => { page = 1; load(); };
+        document.getElementById("newer").onclick = () => { page = Math.max(1, page - 1); load(); };
+        document.getElementById("older").onclick = () => { page += 1; load(); };
+        const initial = /*INITIAL*/null;
+        if (initial) render(initial); else load();
+        </script>
+        </body>
+        </html>
+        """#
+}
