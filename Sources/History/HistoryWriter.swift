@@ -3,10 +3,15 @@ import LookCore
 import Records
 
 /// The history as an output: every fire (and its description when it comes) goes into the
-/// history's SQLite database, on a thread of its own, so a slow disk never holds the loop. At most
-/// `capacity` writes wait; past that a fire is dropped and counted. A database that cannot be opened
-/// or written is reported once (a `warning` event and the journal) and the watch goes on.
-public final class HistoryWriter: WatchOutput, @unchecked Sendable {
+/// history's SQLite database, on a thread of its own. It takes a fire before the event log writes
+/// its line and waits for the fire's row at most `fireWait` seconds (a commit in WAL mode takes well
+/// under a millisecond), so that a fire in the log is in the history too, even after a SIGKILL,
+/// and a slow disk holds the loop no longer than that. At most `capacity` writes wait; past that a
+/// fire is dropped and counted. A database that cannot be opened or written is reported once (a
+/// `warning` event and the journal) and the watch goes on.
+public final class HistoryWriter: AheadOfTheLog, @unchecked Sendable {
+    /// The longest the emitter waits for a fire's row.
+    public static let fireWait = 0.1
     public let name = "history"
     public let path: String
     /// The run's id in the history: its start, seconds since 1970.
@@ -17,6 +22,8 @@ public final class HistoryWriter: WatchOutput, @unchecked Sendable {
     private let lock = NSLock()
     private var waiting = 0
     private var dropped = 0
+    /// Fires whose row took longer than `fireWait` (the loop went on without waiting further).
+    private var slow = 0
     /// Only on `queue`.
     private var store: HistoryStore?
     private var outage = Outage()
@@ -43,7 +50,11 @@ public final class HistoryWriter: WatchOutput, @unchecked Sendable {
         case .fired(let fire, _, _):
             guard let context = fire.context else { return }
             let fire = HistoryFire(run: run, fire: context)
-            enqueue { (store) throws(SQLiteError) in try store.add(fire) }
+            let written = DispatchSemaphore(value: 0)
+            guard enqueue({ (store) throws(SQLiteError) in try store.add(fire) }, then: written) else { return }
+            if written.wait(timeout: .now() + Self.fireWait) == .timedOut {
+                lock.withLock { slow += 1 }
+            }
         case .described(let outcome, let fire):
             guard let text = outcome.text else { return }
             let (run, number) = (run, fire.number)
@@ -56,12 +67,17 @@ public final class HistoryWriter: WatchOutput, @unchecked Sendable {
     public func stop() {
         queue.sync {
             store = nil
-            let lost = lock.withLock { dropped }
+            let (lost, late) = lock.withLock { (dropped, slow) }
             if lost > 0 { Log.shared.warning("history: \(Quantity.count(lost, "fire")) not written: the writes waiting were over \(capacity)") }
+            if late > 0 {
+                Log.shared.notice("history: \(Quantity.count(late, "fire")) took over \(Self.fireWait) s to write; the watch did not wait for them")
+            }
         }
     }
 
-    private func enqueue(_ write: @escaping @Sendable (HistoryStore) throws(SQLiteError) -> Void) {
+    /// Queues `write`; `then` is signalled once it is done. False when the queue was full.
+    @discardableResult
+    private func enqueue(_ write: @escaping @Sendable (HistoryStore) throws(SQLiteError) -> Void, then done: DispatchSemaphore? = nil) -> Bool {
         let admitted = lock.withLock { () -> Bool in
             guard waiting < capacity else {
                 dropped += 1
@@ -70,9 +86,12 @@ public final class HistoryWriter: WatchOutput, @unchecked Sendable {
             waiting += 1
             return true
         }
-        guard admitted else { return }
+        guard admitted else { return false }
         queue.async { [self] in
-            defer { lock.withLock { waiting -= 1 } }
+            defer {
+                lock.withLock { waiting -= 1 }
+                done?.signal()
+            }
             guard let store else { return }
             do throws(SQLiteError) {
                 try write(store)
@@ -81,6 +100,7 @@ public final class HistoryWriter: WatchOutput, @unchecked Sendable {
                 if outage.failed(error.description) { report("history: \(path): \(error); fires are not kept in it until it can be written") }
             }
         }
+        return true
     }
 
     private func report(_ message: String) {

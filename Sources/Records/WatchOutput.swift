@@ -28,6 +28,10 @@ extension WatchOutput {
     public func stop() {}
 }
 
+/// An output that takes each event before the event log writes its line, so that what the log has
+/// it has too, even after a SIGKILL (the history). It must keep its wait on the emitter short.
+public protocol AheadOfTheLog: WatchOutput {}
+
 /// Why an output could not start, in words.
 public struct OutputFailure: Error, Sendable, CustomStringConvertible {
     public let description: String

@@ -74,7 +74,8 @@ public final class WatchRun {
         let (kept, stateProblem) = config.statePath.map(KeptState.load) ?? (KeptState(), nil)
         self.kept = kept
         let keeper: [any WatchOutput] = config.statePath.map { [KeptStateWriter(path: $0, initial: kept)] } ?? []
-        stream = EventStream([recorder] + keeper + outputs)
+        let first = outputs.filter { $0 is any AheadOfTheLog } // the history: a fire the log has, it has
+        stream = EventStream(first + [recorder] + keeper + outputs.filter { !($0 is any AheadOfTheLog) })
         started = clock.now()
         stream.emit(.started(version: version, pid: Int(getpid()), args: Secrets.masked(arguments: Array(CommandLine.arguments.dropFirst()))))
         if let stateProblem { stream.emit(.warning(stage: "state", message: stateProblem)) }

@@ -74,13 +74,15 @@ final class HistoryCommandTests: XCTestCase {
             {
                 usleep(20_000)
             }
-            usleep(300_000) // the history's writer is off the loop: a moment for it
-            kill(process.processIdentifier, SIGKILL)
+            kill(process.processIdentifier, SIGKILL) // at once: a fire the log has, the history has
+
         }
         XCTAssertEqual(r.status, SIGKILL, r.stderr)
         let listed = try history(["--db", path("records/lookd-history.sqlite"), "--json"])
         let fires = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]], listed.stderr)
         XCTAssertEqual(Set(fires.compactMap { $0["condition"] as? String }), ["a test card", "a cat"])
+        let logged = try EventLogFile.read(log).filter { $0["event"] as? String == "fire" }.count
+        XCTAssertGreaterThanOrEqual(fires.count, logged, "every fire the event log has is in the history")
     }
 }
 
