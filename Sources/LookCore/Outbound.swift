@@ -113,6 +113,9 @@ public struct FireContext: Sendable, Equatable {
     /// The fire's description, for outputs that waited for it; why there is none, when none came.
     public var description: String?
     public var descriptionProblem: String?
+    /// Where a person reviews the fire (the page's `/history`, when `--http` is on): a
+    /// notification's link when its rule names none.
+    public var page: String?
 
     public init(
         fire: Int, rule: Int, condition: String, reaction: String, frame: Int, time: Date, edge: String = "appear",

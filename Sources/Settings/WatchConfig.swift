@@ -44,6 +44,8 @@ public struct WatchConfig: Sendable {
     public var gateMode: Bool?
     /// This instance's name: `LOOKD_INSTANCE` for commands (and MQTT's topics, in the outputs' settings).
     public var name = WatchConfig.defaultName
+    /// Where a fire is reviewed (the page's `/history`, or the page), when `--http` is on.
+    public var reviewPage: String?
     public var commands = CommandRunner.Settings()
     public var posts = Poster.Settings()
     /// At most `describeLimit` fires of one frame are described (the rest are skipped and counted).

@@ -35,6 +35,7 @@ extension WatchSettings {
         setup.watch.statePath = statePath(setup.state, source: setup.watch.source, recordDir: setup.watch.recordDir)
         setup.outputs.historyPath =
             setup.history == "off" ? nil : setup.history ?? (setup.watch.recordDir as NSString).appendingPathComponent(HistoryStore.fileName)
+        setup.watch.reviewPage = setup.outputs.http.map { $0.url + (setup.outputs.historyPath == nil ? "/" : "/history") }
         setup.watch.posts.connectLimit = min(setup.watch.posts.connectLimit, setup.watch.posts.timeLimit)
         setup.outputs.httpToken = try httpToken(setup, given: given)
         if let http = setup.outputs.http, let named = given["http"]?.named("http"), !http.isLoopback && setup.outputs.httpToken == nil {

@@ -14,7 +14,7 @@ final class NotifyTests: XCTestCase {
     override func setUpWithError() throws { dir = try Fixtures.scratch() }
     private func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
 
-    private func watch(_ rule: String, snapshots: Bool = true) throws -> (Subprocess, [PostServer.Request]) {
+    private func watch(_ rule: String, snapshots: Bool = true, extra: [String] = []) throws -> (Subprocess, [PostServer.Request]) {
         let server = try PostServer()
         let rules = path("rules.yaml")
         try rule.replacingOccurrences(of: "SERVER", with: server.url("")).write(toFile: rules, atomically: true, encoding: .utf8)
@@ -24,7 +24,7 @@ final class NotifyTests: XCTestCase {
             [
                 "watch", "--source", try TestMedia.photoFolder(in: dir), "--rules", rules, "--model", "script:" + script, "--photo-seconds", "0",
                 "--no-sound", "--record", dir.path, "--log", path("events.jsonl"), "--seconds", "0.5",
-            ] + (snapshots ? ["--snapshots", path("snaps")] : []),
+            ] + (snapshots ? ["--snapshots", path("snaps")] : []) + extra,
             environment: ["LOOKD_NOTIFY_TOKEN": "tk_lookd_test", "LOOKD_NOTIFY_USER": "u_lookd_test"])
         return (r, server.requests)
     }
@@ -96,6 +96,16 @@ final class NotifyTests: XCTestCase {
         let file = try writeRules("settings:\n  snapshots: \(path("snaps"))\nrules:\n  - when: a cat\n    notify:\n      service: pushover\n")
         let check = try Subprocess.run(Fixtures.lookd, ["check", file])
         XCTAssertTrue(check.stdout.contains("api.pushover.net/1/messages.json (pushover, with the snapshot"), check.stdout + check.stderr)
+    }
+
+    /// Without a click of its own, a tap on the notification opens the page's review of the fires.
+    func testWithThePageOnATapOpensItsHistory() throws {
+        let port = LoopbackPort.free()
+        let (r, requests) = try watch("rules:\n  - when: a cat\n    notify: SERVER/ok\n", extra: ["--http", "127.0.0.1:\(port)"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try XCTUnwrap(requests.first, r.stderr).headers["Click"], "http://127.0.0.1:\(port)/history")
+        let (_, without) = try watch("rules:\n  - when: a cat\n    notify: SERVER/ok\n")
+        XCTAssertNil(try XCTUnwrap(without.first).headers["Click"], "no page, no link")
     }
 
     private func writeRules(_ text: String) throws -> String {

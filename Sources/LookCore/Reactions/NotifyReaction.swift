@@ -15,7 +15,7 @@ import Foundation
 ///       title: At the door                         # default: the rule's words
 ///       priority: high                             # min, low, default, high, urgent, or 1–5
 ///       tags: [door, warning]
-///       click: http://127.0.0.1:8470/              # what a tap opens
+///       click: http://127.0.0.1:8470/              # what a tap opens (default: the page's /history)
 ///       picture: false                             # default true: the snapshot (needs --snapshots)
 ///       wait: description                          # the fire's sentence as the message
 ///       service: gotify                            # default ntfy; pushover needs no url
@@ -148,7 +148,7 @@ public struct NotifyReaction: ReactionKind {
             var headers = [("Title", title)]
             if let priority { headers.append(("Priority", String(priority))) }
             if !tags.isEmpty { headers.append(("Tags", tags.joined(separator: ","))) }
-            if let click { headers.append(("Click", click)) }
+            if let click = click ?? fire.page { headers.append(("Click", click)) }
             if let token { headers.append(("Authorization", "Bearer " + token)) }
             if picture, let snapshot = fire.snapshot {
                 headers += [("Filename", (snapshot as NSString).lastPathComponent), ("Message", message)]
@@ -168,7 +168,7 @@ public struct NotifyReaction: ReactionKind {
             var fields = [("token", token ?? ""), ("user", environment[Self.userVariable] ?? ""), ("title", title), ("message", message)]
             // ntfy's 1–5 over Pushover's -2…1 (its 2, an emergency, must be acknowledged).
             if let priority { fields.append(("priority", String([1: -2, 2: -1, 3: 0, 4: 1, 5: 1][priority]!))) }
-            if let click { fields.append(("url", click)) }
+            if let click = click ?? fire.page { fields.append(("url", click)) }
             post.body = .form(fields.map { Post.Header(name: $0.0, value: $0.1) }, attachment: picture ? "attachment" : nil)
         }
         return post

@@ -33,10 +33,11 @@ final class FireStage {
         // The snapshot is saved first: commands, posts and MQTT are handed its path.
         let snapshot = snapshots.flatMap { $0.save(source.original() ?? frame.image, fire: count, epoch: holds.epoch) }
         lastSnapshot = snapshot ?? lastSnapshot
-        let context = FireContext(
+        var context = FireContext(
             fire: count, rule: i + 1, condition: rule.condition, reaction: rule.reaction.name, frame: index, time: parts.clock.date(),
             edge: state.lastEdge?.rawValue ?? "appear", confidence: state.confidence, snapshot: snapshot, box: place?.editBox,
             instance: config.name)
+        context.page = config.reviewPage
         let result = reactor.perform(rule.reaction, fire: context)
         let now = parts.clock.now()
         var fire = FireOutcome(
