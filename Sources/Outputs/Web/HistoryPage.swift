@@ -62,11 +62,8 @@ enum HistoryPage {
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>lookd: history</title>
         <style>
-          :root { color-scheme: dark; --bg: #111; --band: #1b1b1d; --line: #2c2c30; --dim: #9a9aa2; }
-          * { box-sizing: border-box; }
-          body { margin: 0; background: var(--bg); color: #eee; font: 15px/1.4 system-ui, sans-serif; }
+        \#(WebPage.baseStyle)
           header { display: flex; gap: 14px; align-items: baseline; flex-wrap: wrap; padding: 10px 14px; }
-          header h1 { font-size: 18px; margin: 0; } header a { color: var(--dim); }
           form { display: flex; gap: 8px; align-items: center; }
           select, input, button { background: var(--band); color: #eee; border: 1px solid var(--line); border-radius: 6px; padding: 4px 8px; }
           main { padding: 0 10px 14px; display: flex; flex-direction: column; gap: 8px; }
@@ -84,21 +81,12 @@ enum HistoryPage {
         <main id="fires"><span class="empty">loading…</span></main>
         <nav><button id="newer" type="button">newer</button><span id="page"></span><button id="older" type="button">older</button></nav>
         <script>
-        "use strict";
-        const params = new URLSearchParams(location.search);
-        const token = params.get("token");
-        const withToken = (path, more) => {
-          const q = new URLSearchParams(more || {});
-          if (token) q.set("token", token);
-          const s = q.toString();
-          return s ? path + "?" + s : path;
-        };
+        \#(WebPage.baseScript)
         document.getElementById("live").href = withToken("/");
         // The first filters may come in the address (/history?rule=cat&day=2026-12-03&page=2).
         let page = Math.max(1, Number(params.get("page")) || 1);
         let wanted = params.get("rule") || "";
         document.getElementById("day").value = params.get("day") || "";
-        const el = (tag, cls, text) => { const e = document.createElement(tag); if (cls) e.className = cls; if (text != null) e.textContent = text; return e; };
         async function load() {
           const rule = wanted !== null ? wanted : document.getElementById("rule").value, day = document.getElementById("day").value;
           const r = await fetch(withToken("/api/history", { rule, day, page }));
@@ -107,22 +95,23 @@ enum HistoryPage {
         function render(data) {
           const list = document.getElementById("fires");
           list.replaceChildren();
-          if (data.error) { list.append(el("span", "empty", data.error)); return; }
+          if (data.error) { list.append(text("span", data.error, "empty")); return; }
           const select = document.getElementById("rule");
           for (const name of data.rules) {
             if (![...select.options].some(o => o.value === name)) select.append(new Option(name, name));
           }
           if (wanted !== null) { select.value = wanted; wanted = null; }
-          if (!data.fires.length) list.append(el("span", "empty", "no fires"));
+          if (!data.fires.length) list.append(text("span", "no fires", "empty"));
           for (const f of data.fires) {
-            const item = el("article", "fire");
+            const item = document.createElement("article");
+            item.className = "fire";
             item.dataset.rule = f.condition;
-            if (f.snapshot_url) { const img = el("img"); img.src = withToken(f.snapshot_url); img.alt = "snapshot of " + f.condition; item.append(img); }
-            const text = el("div");
-            text.append(el("strong", null, f.condition), el("div", "when", new Date(f.time).toLocaleString()),
-              el("div", "meta", f.reaction + (f.confidence != null ? " · P(yes) " + f.confidence.toFixed(2) : "") + " · frame " + f.frame));
-            if (f.description) text.append(el("p", "description", f.description));
-            item.append(text);
+            if (f.snapshot_url) { const img = document.createElement("img"); img.src = withToken(f.snapshot_url); img.alt = "snapshot of " + f.condition; item.append(img); }
+            const words = document.createElement("div");
+            words.append(text("strong", f.condition), text("div", new Date(f.time).toLocaleString(), "when"),
+              text("div", f.reaction + (f.confidence != null ? " · P(yes) " + f.confidence.toFixed(2) : "") + " · frame " + f.frame, "meta"));
+            if (f.description) words.append(text("p", f.description, "description"));
+            item.append(words);
             list.append(item);
           }
           document.getElementById("page").textContent = "page " + data.page;

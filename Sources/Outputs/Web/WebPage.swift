@@ -27,6 +27,28 @@ enum WebPage {
         return out
     }
 
+    /// The style and script both pages start with: the colours, the page's box, and in the script
+    /// the address's query (`params`), its token (`withToken` keeps it on every link and request)
+    /// and `text`, which makes an element whose words are text, never markup.
+    static let baseStyle = #"""
+          :root { color-scheme: dark; --bg: #111; --band: #1b1b1d; --line: #2c2c30; --dim: #9a9aa2; --yes: #3ecf6e; --no: #6b6b73; --unread: #e0b040; }
+          * { box-sizing: border-box; }
+          body { margin: 0; background: var(--bg); color: #eee; font: 15px/1.4 system-ui, sans-serif; }
+          header h1 { font-size: 18px; margin: 0; } header a { color: var(--dim); }
+        """#
+    static let baseScript = #"""
+        "use strict";
+        const params = new URLSearchParams(location.search);
+        const token = params.get("token");
+        const withToken = (path, more) => {
+          const q = new URLSearchParams(more || {});
+          if (token) q.set("token", token);
+          const s = q.toString();
+          return s ? path + "?" + s : path;
+        };
+        const text = (tag, content, cls) => { const e = document.createElement(tag); e.textContent = content; if (cls) e.className = cls; return e; };
+        """#
+
     static let template = #"""
         <!doctype html>
         <html lang="en">
@@ -35,11 +57,8 @@ enum WebPage {
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>lookd</title>
         <style>
-          :root { color-scheme: dark; --bg: #111; --band: #1b1b1d; --line: #2c2c30; --dim: #9a9aa2; --yes: #3ecf6e; --no: #6b6b73; --unread: #e0b040; }
-          * { box-sizing: border-box; }
-          body { margin: 0; background: var(--bg); color: #eee; font: 15px/1.4 system-ui, sans-serif; }
+        \#(baseStyle)
           header { display: flex; justify-content: space-between; align-items: baseline; padding: 10px 14px; }
-          header h1 { font-size: 18px; margin: 0; } header a { color: var(--dim); }
           #state { color: var(--dim); font-size: 13px; }
           main { display: grid; gap: 10px; padding: 0 10px 14px; grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); }
           @media (max-width: 800px) { main { grid-template-columns: 1fr; } }
@@ -73,17 +92,9 @@ enum WebPage {
           <section><h2>Log</h2><pre id="log" class="empty">none yet</pre></section>
         </main>
         <script>
-        "use strict";
-        const token = new URLSearchParams(location.search).get("token");
-        const withToken = (path, more) => {
-          const q = new URLSearchParams(more || {});
-          if (token) q.set("token", token);
-          const s = q.toString();
-          return s ? path + "?" + s : path;
-        };
+        \#(baseScript)
         document.getElementById("history").href = withToken("/history");
         const $ = (id) => document.getElementById(id);
-        const text = (tag, content, cls) => { const e = document.createElement(tag); e.textContent = content; if (cls) e.className = cls; return e; };
         const answerClass = { yes: "yes", no: "no", "?": "unread" };
 
         // The header names the frame the picture shows, once there is one: the status comes at most
