@@ -28,11 +28,12 @@ final class ReloadStage {
     /// The reload's result when one was asked for or the file changed; nil otherwise.
     func reloadIfAsked(_ book: RuleBook, config: WatchConfig, info: SourceInfo) -> Result? {
         var why = "SIGHUP"
-        if !requests.take() {
+        if requests.take() {
+            stamp = Self.modified(config.rulesSpec)
+        } else {
             guard config.watchRules, let changed = Self.modified(config.rulesSpec), changed != stamp else { return nil }
-            why = "the file changed"
+            (why, stamp) = ("the file changed", changed)
         }
-        stamp = Self.modified(config.rulesSpec)
         let events = parts.events
         events.emit(.reloading)
         do throws(RulesError) {
