@@ -16,6 +16,8 @@ public final class MediaFile {
     private var frame: UnsafeMutablePointer<AVFrame> { frameHandle.pointer }
     let streamIndex: Int32
     private var draining = false
+    /// Where each of the stream's packets is also kept as it is read (a live source's pre-roll).
+    public var feed: ClipFeed?
 
     /// The stored picture size before any reduction.
     public let storedWidth: Int
@@ -79,6 +81,34 @@ public final class MediaFile {
         return ticks == Int64.min ? 0 : Double(ticks - startTicks) * timeBase
     }
 
+    /// The video stream's codec and parameters, for a clip of its packets.
+    public func clipStream() throws(MediaError) -> ClipStream {
+        try ClipStream(copying: format.pointee.streams[Int(streamIndex)]!.pointee.codecpar)
+    }
+
+    /// A packet as a clip keeps it: its bytes and its times in seconds into the stream.
+    private func clipPacket(_ p: UnsafeMutablePointer<AVPacket>) -> ClipPacket {
+        let data = p.pointee.data.map { [UInt8](UnsafeBufferPointer(start: $0, count: Int(p.pointee.size))) } ?? []
+        let pts = p.pointee.pts != Int64.min ? p.pointee.pts : p.pointee.dts
+        let dts = p.pointee.dts != Int64.min ? p.pointee.dts : pts
+        let seconds = { (ticks: Int64) in ticks == Int64.min ? self.lastPacketSeconds : Double(ticks - self.startTicks) * self.timeBase }
+        let packet = ClipPacket(data: data, pts: seconds(pts), dts: seconds(dts), key: p.pointee.flags & AV_PKT_FLAG_KEY != 0)
+        lastPacketSeconds = packet.pts
+        return packet
+    }
+    private var lastPacketSeconds = 0.0
+
+    /// The stream's next packet, undecoded (a file cut for a clip); nil at the end.
+    public func nextPacket() throws(MediaError) -> ClipPacket? {
+        while true {
+            let read = av_read_frame(format, packet)
+            if read == cffmpeg_averror_eof() { return nil }
+            guard read >= 0 else { throw .failed(FFmpegLogging.describe(read)) }
+            defer { av_packet_unref(packet) }
+            if packet.pointee.stream_index == streamIndex { return clipPacket(packet) }
+        }
+    }
+
     /// Jumps to the last key frame at or before `seconds`; decoding goes on from there.
     public func seek(to seconds: Double) {
         guard timeBase > 0 else { return }
@@ -112,6 +142,7 @@ public final class MediaFile {
             }
             defer { av_packet_unref(packet) }
             if packet.pointee.stream_index != streamIndex { continue }
+            if let feed { feed.add(clipPacket(packet)) }
             let sent = avcodec_send_packet(codec, packet)
             if sent < 0 && sent != cffmpeg_averror_eagain() { throw .failed(FFmpegLogging.describe(sent)) }
         }

@@ -1,0 +1,109 @@
+import Foundation
+import LookCore
+import Media
+import TestSupport
+import XCTest
+
+/// Clips cut from what a source keeps (`ClipFeed`) and written by `ClipWriter`, checked with the
+/// real ffprobe: the span asked for, within one keyframe interval, as H.264 yuv420p in MP4 with
+/// its index at the front.
+final class ClipTests: XCTestCase {
+    private var dir: URL!
+    override func setUpWithError() throws { dir = try Fixtures.scratch() }
+
+    /// What ffprobe says of a clip: codec, pixel format, duration, frames, and where the index is.
+    struct Probe {
+        var codec: String
+        var pixelFormat: String
+        var duration: Double
+        var frames: Int
+        var moovFirst: Bool
+
+        init(_ path: String) throws {
+            let out = try Subprocess.shell(
+                "ffprobe -v error -select_streams v:0 -count_frames -show_entries stream=codec_name,pix_fmt,nb_read_frames:format=duration -of default=nw=1 '\(path)'"
+            ).stdout
+            var fields: [String: String] = [:]
+            for line in out.split(separator: "\n") {
+                let parts = line.split(separator: "=", maxSplits: 1).map(String.init)
+                if parts.count == 2 { fields[parts[0]] = parts[1] }
+            }
+            codec = fields["codec_name"] ?? ""
+            pixelFormat = fields["pix_fmt"] ?? ""
+            duration = Double(fields["duration"] ?? "") ?? -1
+            frames = Int(fields["nb_read_frames"] ?? "") ?? -1
+            let head = try XCTUnwrap(FileManager.default.contents(atPath: path)).prefix(4096)
+            let moov = head.range(of: Data("moov".utf8)), mdat = head.range(of: Data("mdat".utf8))
+            moovFirst = moov != nil && (mdat == nil || moov!.lowerBound < mdat!.lowerBound)
+        }
+    }
+
+    func testAnH264FileIsCutOnKeyframesAndCopied() throws {
+        let video = dir.appendingPathComponent("in.mp4").path
+        try TestMedia.clip(video, seconds: 20, fps: 30, width: 640, height: 480) // a keyframe every second
+        let feed = ClipFeed(keep: 11, budget: 64 << 20)
+        feed.useFile(video)
+        let material = try XCTUnwrap(try feed.material(from: 7.5, to: 12.5))
+        XCTAssertTrue(material.stream.copies)
+        XCTAssertEqual(material.packets.first?.pts ?? -1, 7, accuracy: 0.001, "it starts on the keyframe before 7.5 s")
+        let path = dir.appendingPathComponent("clip.mp4").path
+        let written = try ClipWriter.write(material, to: path)
+        XCTAssertTrue(written.copied)
+        XCTAssertEqual(written.start, 7, accuracy: 0.001)
+        XCTAssertEqual(written.duration, 5.5, accuracy: 0.05)
+        XCTAssertEqual(written.frames, 166)
+        let probe = try Probe(path)
+        XCTAssertEqual(probe.codec, "h264")
+        XCTAssertEqual(probe.pixelFormat, "yuv420p")
+        XCTAssertEqual(probe.duration, 5.5, accuracy: 0.05)
+        XCTAssertEqual(probe.frames, 166)
+        XCTAssertTrue(probe.moovFirst, "faststart: the index comes before the pictures")
+        XCTAssertEqual(written.bytes, Int(try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber).intValue))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path + ".part"))
+    }
+
+    func testAnotherCodecIsEncodedAsH264AtTheCapsRateAndSize() throws {
+        let video = dir.appendingPathComponent("in.avi").path
+        try Subprocess.shell(
+            "ffmpeg -v error -y -f lavfi -i 'testsrc2=s=1280x720:r=30:d=6' -c:v mjpeg -q:v 5 '\(video)'")
+        let feed = ClipFeed(keep: 11, budget: 64 << 20)
+        feed.useFile(video)
+        let material = try XCTUnwrap(try feed.material(from: 1, to: 4))
+        XCTAssertFalse(material.stream.copies)
+        XCTAssertEqual(material.stream.codec, "mjpeg")
+        let path = dir.appendingPathComponent("clip.mp4").path
+        let written = try ClipWriter.write(material, to: path, maxSide: 640, fps: 15)
+        XCTAssertFalse(written.copied)
+        XCTAssertEqual(written.duration, 3.0 + 1.0 / 15, accuracy: 0.08)
+        XCTAssertEqual(written.frames, 46, accuracy: 1)
+        let probe = try Probe(path)
+        XCTAssertEqual([probe.codec, probe.pixelFormat], ["h264", "yuv420p"])
+        XCTAssertEqual(probe.frames, written.frames)
+        XCTAssertTrue(probe.moovFirst)
+        let size = try Subprocess.shell("ffprobe -v error -select_streams v:0 -show_entries stream=width,height -of csv=p=0 '\(path)'").stdout
+        XCTAssertEqual(size.trimmingCharacters(in: .whitespacesAndNewlines), "640,360")
+    }
+
+    func testTheFeedKeepsItsSecondsFromAKeyframeAndItsBudget() throws {
+        let stream = try ClipStream(camera: true, width: 64, height: 48)
+        let feed = ClipFeed(keep: 2, budget: 10_000)
+        feed.begin(stream)
+        // 10 packets a second of 100 bytes, a keyframe each second.
+        for i in 0..<50 { feed.add(ClipPacket(data: [UInt8](repeating: 0, count: 100), pts: Double(i) / 10, key: i % 10 == 0)) }
+        var usage = feed.usage
+        XCTAssertEqual(usage.packets, 30, "from the last keyframe at least 2 s before 4.9 s (2.0 s) on")
+        XCTAssertEqual(usage.bytes, 3000)
+        XCTAssertEqual(feed.reach ?? -1, 4.9, accuracy: 1e-9)
+        let material = try XCTUnwrap(try feed.material(from: 3.5, to: 4.2))
+        XCTAssertEqual(material.packets.map(\.pts).first ?? -1, 3, accuracy: 1e-9)
+        XCTAssertEqual(material.packets.map(\.pts).last ?? -1, 4.2, accuracy: 1e-9)
+        // Over the budget (big packets): the oldest go, keyframe to keyframe.
+        for i in 50..<60 { feed.add(ClipPacket(data: [UInt8](repeating: 0, count: 900), pts: Double(i) / 10, key: i % 10 == 0)) }
+        usage = feed.usage
+        XCTAssertEqual(usage.bytes, 10_000)
+        XCTAssertEqual(usage.overBudget, 10, "the second from 3 s went before its time")
+        XCTAssertEqual(try XCTUnwrap(try feed.material(from: 0, to: 9)).packets.first?.pts ?? -1, 4, accuracy: 1e-9, "a clip starts on a keyframe")
+        feed.begin(stream)
+        XCTAssertNil(feed.reach, "a reopened source starts afresh")
+    }
+}
