@@ -29,11 +29,14 @@ public final class LiveStreamSource: LiveSource, @unchecked Sendable {
 
     /// Opens the stream; one that cannot be opened at the start is an error (a wrong URL is not
     /// retried for ever). `stallTimeout`: seconds without data after which the stream counts as lost.
-    public init(url: String, maxSide: Int = 448, clock: any Clock = MonotonicClock(), stallTimeout: Double = 10) throws(CaptureError) {
+    /// `clips`: where its packets are kept for clips (each reopening starts it afresh).
+    public init(
+        url: String, maxSide: Int = 448, clock: any Clock = MonotonicClock(), stallTimeout: Double = 10, clips: ClipFeed? = nil
+    ) throws(CaptureError) {
         let file: MediaFile
         let pictures = PictureWatch(clock: clock, limit: stallTimeout)
         do {
-            file = try Self.open(url, stallTimeout: stallTimeout, pictures: pictures)
+            file = try Self.open(url, stallTimeout: stallTimeout, pictures: pictures, clips: clips)
         } catch {
             throw .unopenableVideo(source: url, reason: error.reason)
         }
@@ -44,7 +47,7 @@ public final class LiveStreamSource: LiveSource, @unchecked Sendable {
             kind: "stream", name: url, width: file.storedWidth, height: file.storedHeight,
             fps: file.fps > 0 ? file.fps : nil, duration: nil, pace: "live")
         reader = Reader(file: file, clock: clock, pictures: pictures) { () throws(MediaError) -> MediaFile in
-            try Self.open(url, stallTimeout: stallTimeout, pictures: pictures)
+            try Self.open(url, stallTimeout: stallTimeout, pictures: pictures, clips: clips)
         }
         let thread = Thread { [reader] in reader.run() }
         thread.name = "lookd stream reader"
@@ -53,10 +56,15 @@ public final class LiveStreamSource: LiveSource, @unchecked Sendable {
 
     deinit { reader.stop() }
 
-    private static func open(_ url: String, stallTimeout: Double, pictures: PictureWatch) throws(MediaError) -> MediaFile {
+    private static func open(_ url: String, stallTimeout: Double, pictures: PictureWatch, clips: ClipFeed?) throws(MediaError) -> MediaFile {
         let micros = String(Int(stallTimeout * 1_000_000))
         pictures.opened()
-        return try MediaFile(path: url, options: ["rw_timeout": micros, "timeout": micros], interrupt: { pictures.overdue })
+        let file = try MediaFile(path: url, options: ["rw_timeout": micros, "timeout": micros], interrupt: { pictures.overdue })
+        if let clips {
+            clips.begin(try file.clipStream())
+            file.feed = clips
+        }
+        return file
     }
 
     /// When the stream last gave a picture (or was opened): data that goes on arriving with no

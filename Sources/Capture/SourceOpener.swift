@@ -1,5 +1,6 @@
 import Foundation
 import LookCore
+import Media
 
 /// Opens what `--source` names: a folder of photos, a URL (a stream), a camera device or a video file.
 public enum SourceOpener {
@@ -11,6 +12,8 @@ public enum SourceOpener {
         public var maxSide: Int = 448
         /// The largest picture asked of a camera (its long side); lookd takes the camera's own size up to it.
         public var cameraMaxSide: Int = 1280
+        /// Where a video, a stream or a camera keeps what its clips are cut from (`--clips`); nil: no clips.
+        public var clips: ClipFeed?
         public init() {}
     }
 
@@ -40,18 +43,25 @@ public enum SourceOpener {
     public static func open(_ spec: String, options: Options = Options(), clock: any Clock = MonotonicClock()) throws(CaptureError) -> any FrameSource
     {
         if spec.hasPrefix("/dev/") {
-            return try CameraSource(device: spec, cameraMaxSide: options.cameraMaxSide, maxSide: options.maxSide, clock: clock)
+            return try CameraSource(
+                device: spec, cameraMaxSide: options.cameraMaxSide, maxSide: options.maxSide, clock: clock, clips: options.clips)
         }
         if spec.hasPrefix("file://") {
-            return try VideoFileSource(path: String(spec.dropFirst(7)), pace: options.pace, maxSide: options.maxSide, clock: clock)
+            return try video(String(spec.dropFirst(7)), options: options, clock: clock)
         }
         if spec.contains("://") {
-            return try LiveStreamSource(url: spec, maxSide: options.maxSide, clock: clock)
+            return try LiveStreamSource(url: spec, maxSide: options.maxSide, clock: clock, clips: options.clips)
         }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: spec, isDirectory: &isDirectory), isDirectory.boolValue {
             return try PhotoFolderSource(folder: spec, hold: options.photoSeconds, maxSide: options.maxSide, clock: clock)
         }
-        return try VideoFileSource(path: spec, pace: options.pace, maxSide: options.maxSide, clock: clock)
+        return try video(spec, options: options, clock: clock)
+    }
+
+    private static func video(_ path: String, options: Options, clock: any Clock) throws(CaptureError) -> VideoFileSource {
+        let source = try VideoFileSource(path: path, pace: options.pace, maxSide: options.maxSide, clock: clock)
+        options.clips?.useFile(path) // a file holds its own seconds before and after a fire
+        return source
     }
 }

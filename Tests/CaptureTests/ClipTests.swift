@@ -85,7 +85,9 @@ final class ClipTests: XCTestCase {
     }
 
     func testTheFeedKeepsItsSecondsFromAKeyframeAndItsBudget() throws {
-        let stream = try ClipStream(camera: true, width: 64, height: 48)
+        let video = dir.appendingPathComponent("in.mp4").path
+        try TestMedia.clip(video, seconds: 1, fps: 10)
+        let stream = try MediaFile(path: video).clipStream()
         let feed = ClipFeed(keep: 2, budget: 10_000)
         feed.begin(stream)
         // 10 packets a second of 100 bytes, a keyframe each second.
@@ -105,5 +107,19 @@ final class ClipTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(try feed.material(from: 0, to: 9)).packets.first?.pts ?? -1, 4, accuracy: 1e-9, "a clip starts on a keyframe")
         feed.begin(stream)
         XCTAssertNil(feed.reach, "a reopened source starts afresh")
+    }
+
+    func testACamerasRawPicturesAreThinnedToTheRateTheBudgetAffords() throws {
+        // 11 s of 640 × 480 RGB pictures in 64 MiB: one every 0.153 s (6.5 a second), not 30.
+        let feed = ClipFeed(keep: 11, budget: 64 << 20)
+        feed.begin(try ClipStream(rgbWidth: 640, height: 480), clockStamped: true)
+        XCTAssertTrue(feed.isClockStamped)
+        let picture = [UInt8](repeating: 7, count: 640 * 480 * 3)
+        for i in 0..<(30 * 20) { feed.add(ClipPacket(data: picture, pts: 100 + Double(i) / 30, key: true)) }
+        let usage = feed.usage
+        XCTAssertLessThanOrEqual(usage.bytes, 64 << 20)
+        XCTAssertEqual(usage.overBudget, 0, "thinned, the seconds kept fit")
+        XCTAssertEqual(usage.seconds, 11, accuracy: 0.2)
+        XCTAssertEqual(Double(usage.packets) / usage.seconds, 6.5, accuracy: 0.5)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import LookCore
+import Media
 
 /// A V4L2 camera (`/dev/video0`). A thread of its own takes every picture the camera sends and keeps
 /// only the newest, so the frame the loop takes is never a stale one from a queue; its age is
@@ -25,12 +26,15 @@ public final class CameraSource: LiveSource, @unchecked Sendable {
 
     /// Opens the camera (errors as sentences: missing, permission, busy, no usable format).
     /// `cameraMaxSide`: the largest picture asked of the camera; `maxSide`: the frames the model gets.
-    public init(device: String, cameraMaxSide: Int = 1280, maxSide: Int = 448, clock: any Clock = MonotonicClock()) throws(CaptureError) {
+    /// `clips`: where its pictures are kept for clips, stamped with the clock.
+    public init(
+        device: String, cameraMaxSide: Int = 1280, maxSide: Int = 448, clock: any Clock = MonotonicClock(), clips: ClipFeed? = nil
+    ) throws(CaptureError) {
         let camera = try CameraDevice(path: device, maxSide: cameraMaxSide)
         self.maxSide = maxSide
         self.clock = clock
         info = SourceInfo(kind: "camera", name: device, width: camera.width, height: camera.height, pace: "live · \(camera.native)")
-        reader = Reader(device: camera, path: device, maxSide: cameraMaxSide, clock: clock)
+        reader = Reader(device: camera, path: device, maxSide: cameraMaxSide, clock: clock, clips: clips)
         let thread = Thread { [reader] in reader.run() }
         thread.name = "lookd camera"
         thread.start()
@@ -82,12 +86,21 @@ public final class CameraSource: LiveSource, @unchecked Sendable {
         /// A camera that sends nothing for this long (on the source's clock) is treated as lost.
         let stallSeconds = 10.0
         private let clock: any Clock
+        private let clips: ClipFeed?
 
-        init(device: CameraDevice, path: String, maxSide: Int, clock: any Clock) {
+        init(device: CameraDevice, path: String, maxSide: Int, clock: any Clock, clips: ClipFeed?) {
             self.device = device
             self.path = path
             self.maxSide = maxSide
             self.clock = clock
+            self.clips = clips
+            began(device)
+        }
+
+        /// The camera opened (again): its pictures start afresh in the clip feed, at its size.
+        private func began(_ camera: CameraDevice) {
+            guard let clips, let stream = try? ClipStream(rgbWidth: camera.width, height: camera.height) else { return }
+            clips.begin(stream, clockStamped: true)
         }
 
         func stop() {
@@ -105,6 +118,7 @@ public final class CameraSource: LiveSource, @unchecked Sendable {
                     if let (image, stamp) = try camera.read(timeout: 0.5) {
                         let now = MonotonicClock().now()
                         lastPicture = now
+                        clips?.add(ClipPacket(data: image.pixels, pts: clock.now(), key: true))
                         condition.withLock {
                             sequence += 1
                             latest = (image, stamp.map { min($0, now) } ?? now, sequence)
@@ -127,6 +141,7 @@ public final class CameraSource: LiveSource, @unchecked Sendable {
                 () -> Result<(CameraDevice, width: Int, height: Int, native: String), LiveReopening.Failure> in
                 do throws(CaptureError) {
                     let camera = try CameraDevice(path: path, maxSide: maxSide)
+                    began(camera)
                     return .success((camera, camera.width, camera.height, camera.native))
                 } catch {
                     return .failure(LiveReopening.Failure(reason: error.description))

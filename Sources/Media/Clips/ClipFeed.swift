@@ -5,6 +5,9 @@ import LookCore
 /// its last seconds here at its own rate (the pre-roll, the post-roll and a keyframe's slack),
 /// within a memory budget: compressed, as the source gives them. A video file needs none of that:
 /// the file holds every second before and after a fire already, and is read again for the clip.
+/// A camera's pictures are raw (RGB, as libv4l gives them to lookd): they are kept thinned to the
+/// rate the budget affords for the seconds kept (15 a second at most), and their times are the
+/// run's clock (`clockStamped`), as a camera's frames have no time of their own.
 public final class ClipFeed: @unchecked Sendable {
     /// Seconds of packets kept, and the bytes they may take at most.
     public let keep: Double
@@ -17,6 +20,11 @@ public final class ClipFeed: @unchecked Sendable {
     private var file: String?
     private var ended = false
     private var trimmed = 0
+    private var clockStamped = false
+    /// Raw pictures: the least time between two kept.
+    private var gap = 0.0
+    /// The rate clips are encoded at, at most.
+    public static let encodedRate = 15.0
 
     /// What the feed holds now, for `/metrics`: bytes, packets, seconds, and the packets the budget
     /// dropped before their time.
@@ -30,12 +38,18 @@ public final class ClipFeed: @unchecked Sendable {
     public init(keep: Double, budget: Int) { (self.keep, self.budget) = (keep, budget) }
 
     /// A live source opened (again): its packets start afresh (a stream's times start over).
-    public func begin(_ stream: ClipStream) {
+    /// `clockStamped`: their times are the run's clock, not the stream's.
+    public func begin(_ stream: ClipStream, clockStamped: Bool = false) {
         lock.withLock {
             self.stream = stream
-            (packets, head, bytes, ended) = ([], 0, 0, false)
+            (packets, head, bytes, ended, self.clockStamped) = ([], 0, 0, false, clockStamped)
+            let picture = Double(stream.width * stream.height * 3)
+            gap = stream.isRaw ? max(1 / Self.encodedRate, keep * picture / Double(max(1, budget))) : 0
         }
     }
+
+    /// Whether its times are the run's clock (a camera's), so a fire's time is its frame's capture.
+    public var isClockStamped: Bool { lock.withLock { clockStamped } }
 
     /// A video file: clips are cut from the file itself.
     public func useFile(_ path: String) { lock.withLock { file = path } }
@@ -46,6 +60,7 @@ public final class ClipFeed: @unchecked Sendable {
     /// Keeps one packet (in decoding order); what is older than `keep` goes, from keyframe to keyframe.
     public func add(_ packet: ClipPacket) {
         lock.withLock {
+            if gap > 0, let last = packets.last, head < packets.count, packet.pts - last.pts < gap - 1e-6 { return }
             packets.append(packet)
             bytes += packet.data.count
             let cutoff = packet.pts - keep

@@ -29,17 +29,21 @@ public final class ClipStream: @unchecked Sendable {
         (width, height) = (Int(made.pointee.width), Int(made.pointee.height))
     }
 
-    /// A camera's pictures as V4L2 gives them: MJPEG, or packed YUYV 4:2:2 (one raw picture a packet).
-    public init(camera mjpeg: Bool, width: Int, height: Int) throws(MediaError) {
+    /// A camera's pictures as lookd takes them: RGB24 (libv4l converts the camera's own format), one
+    /// picture a packet, each a keyframe.
+    public init(rgbWidth width: Int, height: Int) throws(MediaError) {
         guard let made = avcodec_parameters_alloc() else { throw .failed("out of memory") }
         parameters = made
         made.pointee.codec_type = AVMEDIA_TYPE_VIDEO
-        made.pointee.codec_id = mjpeg ? AV_CODEC_ID_MJPEG : AV_CODEC_ID_RAWVIDEO
-        made.pointee.format = mjpeg ? AV_PIX_FMT_YUVJ422P.rawValue : AV_PIX_FMT_YUYV422.rawValue
+        made.pointee.codec_id = AV_CODEC_ID_RAWVIDEO
+        made.pointee.format = AV_PIX_FMT_RGB24.rawValue
         made.pointee.width = Int32(width)
         made.pointee.height = Int32(height)
         (self.width, self.height) = (width, height)
     }
+
+    /// Whether its packets are whole raw pictures (kept thinned, to fit the budget).
+    public var isRaw: Bool { parameters.pointee.codec_id == AV_CODEC_ID_RAWVIDEO }
 
     deinit {
         var p: UnsafeMutablePointer<AVCodecParameters>? = parameters
