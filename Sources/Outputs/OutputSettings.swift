@@ -23,6 +23,8 @@ public struct OutputSettings: Sendable {
     public var httpToken: String?
     /// lookd's version, for Home Assistant's device.
     public var version = "lookd"
+    /// Clips of fires (`--clips`): what the source keeps for them, where they go, and their lengths; nil: off.
+    public var clips: ClipPlan?
     /// The truth a labelled clip's watch is scored against (`--truth FILE`), drawn on the page's timelines.
     public var truth: TruthFile?
 
@@ -70,6 +72,7 @@ public struct OutputSettings: Sendable {
             statusPath: statusPath, source: source, eventsPath: eventsPath, historyPath: historyPath, notifier: notifier, clock: clock,
             states: states, listeners: web.map { [$0] } ?? [])
         let history = historyPath.map { HistoryWriter(path: $0, clock: clock) }
-        return [service] + (history.map { [$0] } ?? []) + (mqtt.map { [$0] } ?? []) + (web.map { [$0] } ?? [])
+        let clips = self.clips.map { ClipOutput(feed: $0.feed, folder: $0.folder, preRoll: $0.preRoll, postRoll: $0.postRoll, clock: clock) }
+        return [service] + (history.map { [$0] } ?? []) + (clips.map { [$0] } ?? []) + (mqtt.map { [$0] } ?? []) + (web.map { [$0] } ?? [])
     }
 }

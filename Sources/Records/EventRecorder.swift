@@ -34,6 +34,9 @@ public final class EventRecorder: WatchOutput, @unchecked Sendable {
         case .report(let report):
             write(event)
             record?.add(report)
+        case .clip(let clip):
+            write(event)
+            record?.add(clip)
         case .rules(let change):
             write(event)
             if change.action == .reloaded { record?.reloaded(change.rules, why: change.why ?? "") }

@@ -52,6 +52,9 @@ public final class RunRecord: @unchecked Sendable {
     private var timers: Recent<JSON>
     private var commands: Recent<JSON>
     private var posts: Recent<JSON>
+    private var clips: Recent<JSON>
+    /// Clips written and failed, and their bytes.
+    private var clipCounts = (written: 0, failed: 0, bytes: 0)
 
     /// Keeps a later report (a sound played, a line spoken, a timer's end); safe from any thread.
     public func add(_ report: ReactionReport) {
@@ -64,6 +67,14 @@ public final class RunRecord: @unchecked Sendable {
             case .command: commands.append(entry)
             case .post: posts.append(entry)
             }
+        }
+    }
+
+    /// A fire's clip (or why it has none); safe from any thread.
+    public func add(_ clip: ClipOutcome) {
+        reportLock.withLock {
+            clips.append(.object(clip.eventFields))
+            if clip.path == nil { clipCounts.failed += 1 } else { (clipCounts.written, clipCounts.bytes) = (clipCounts.written + 1, clipCounts.bytes + clip.bytes) }
         }
     }
 
@@ -100,7 +111,7 @@ public final class RunRecord: @unchecked Sendable {
         self.window = window
         (frames, fires, suppressed, failures) = (Recent(limit: window), Recent(limit: window), Recent(limit: window), Recent(limit: window))
         (sounds, speech, timers, holds) = (Recent(limit: window), Recent(limit: window), Recent(limit: window), Recent(limit: window))
-        (commands, posts) = (Recent(limit: window), Recent(limit: window))
+        (commands, posts, clips) = (Recent(limit: window), Recent(limit: window), Recent(limit: window))
         adopt(rules)
     }
 
@@ -240,6 +251,12 @@ public final class RunRecord: @unchecked Sendable {
             ("cells_named", table(cellsNamed)),
             ("fires_with_box", .int(firesWithBox)),
             ("fires_with_cell", .int(firesWithCell)),
+            (
+                "clips",
+                reportLock.withLock {
+                    .object([("written", .int(clipCounts.written)), ("failed", .int(clipCounts.failed)), ("bytes", .int(clipCounts.bytes))])
+                }
+            ),
         ]
         if scored > 0 { fields += [("answers_scored", .int(scored)), ("answers_matched", .int(matched))] }
         return .object(fields)
@@ -259,6 +276,7 @@ public final class RunRecord: @unchecked Sendable {
                 ("timers", .array(reportLock.withLock { timers.all })),
                 ("commands", .array(reportLock.withLock { commands.all })),
                 ("posts", .array(reportLock.withLock { posts.all })),
+                ("clips", .array(reportLock.withLock { clips.all })),
                 ("summary", summary(stopReason: stopReason, seconds: seconds)),
             ])
         try SafeFile.write(json.text(indent: 1) + "\n", to: path)

@@ -20,6 +20,7 @@ extension WatchEvent {
         case .fired(let fire, _, _): return ("fire", fire.eventFields)
         case .held(let fire): return fire.holdEventFields.map { ("hold", $0) }
         case .described(let description, _): return ("described", description.eventFields)
+        case .clip(let clip): return ("clip", clip.eventFields)
         case .frameFailed(let failure, _): return ("frame_failed", failure.eventFields)
         case .report(let report): return (report.event, report.fields)
         case .live(let live): return live.line

@@ -31,6 +31,8 @@ public enum WatchEvent: Sendable {
     case held(FireOutcome)
     /// A fire's description came (or failed), after the frame's fires went out.
     case described(DescribeOutcome, fire: FireOutcome)
+    /// A fire's clip was written (or failed), after the post-roll, from the clips' own thread.
+    case clip(ClipOutcome)
     /// A frame is complete, with its fires and holds; `shown` is the picture the model got.
     case frame(FrameOutcome, shown: RGBImage?, WatchSnapshot)
     /// The change gate skipped a frame.

@@ -14,6 +14,7 @@ import LookCore
 ///       region: [0, 0.5, 0.5, 0.5]   # asked about the bottom left quarter
 ///       enabled: false          # kept in the file, not asked
 ///       device_class: door      # what Home Assistant shows its answer as (default occupancy)
+///       clip: false             # no clip of its fires (with --clips on)
 public struct RuleSettings: Sendable, Equatable {
     public enum Edge: String, Sendable, Equatable, CaseIterable {
         case appear, disappear, both
@@ -38,6 +39,8 @@ public struct RuleSettings: Sendable, Equatable {
     public var describe: Describe?
     /// Home Assistant's binary sensor class for the rule's answer; nil: `occupancy`.
     public var deviceClass: String?
+    /// Whether its fires get a clip (`clip: false` turns them off when `--clips` is on).
+    public var clip = true
 
     /// Home Assistant's binary sensor classes (as of its 2024 releases).
     public static let deviceClasses = [
@@ -62,6 +65,7 @@ public struct RuleSettings: Sendable, Equatable {
         if let region { parts.append("region \(region.text)") }
         if !enabled { parts.append("disabled") }
         if let deviceClass { parts.append("shown as \(deviceClass)") }
+        if !clip { parts.append("no clip") }
         switch describe {
         case .standard?: parts.append("describe")
         case .question(let text)?: parts.append("describe \"\(text)\"")
@@ -73,7 +77,7 @@ public struct RuleSettings: Sendable, Equatable {
     private static func number(_ x: Double) -> String { x.plainText }
 
     /// The keys a rule in the file may have besides `when:` and its reaction.
-    static let fileKeys = ["cooldown", "confirm", "min_confidence", "on", "enabled", "when_active", "describe", "device_class"]
+    static let fileKeys = ["cooldown", "confirm", "min_confidence", "on", "enabled", "when_active", "describe", "device_class", "clip"]
 
     /// Reads one setting from the file; the problem in words when it is wrong.
     mutating func set(_ key: String, _ text: String) -> Problem? {
@@ -110,6 +114,9 @@ public struct RuleSettings: Sendable, Equatable {
         case "on":
             guard let edge = Edge(rawValue: t) else { return "on: is appear, disappear or both, not \"\(text)\"" }
             on = edge
+        case "clip":
+            guard ["true", "yes", "on", "false", "no", "off"].contains(t) else { return "clip: is true or false, not \"\(text)\"" }
+            clip = ["true", "yes", "on"].contains(t)
         default:
             guard ["true", "yes", "on", "false", "no", "off"].contains(t) else { return "enabled: is true or false, not \"\(text)\"" }
             enabled = ["true", "yes", "on"].contains(t)

@@ -1,6 +1,7 @@
 import Foundation
 import History
 import LookCore
+import Media
 import Outputs
 import Rules
 
@@ -35,6 +36,7 @@ extension WatchSettings {
         setup.watch.statePath = statePath(setup.state, source: setup.watch.source, recordDir: setup.watch.recordDir)
         setup.outputs.historyPath =
             setup.history == "off" ? nil : setup.history ?? (setup.watch.recordDir as NSString).appendingPathComponent(HistoryStore.fileName)
+        try clips(&setup)
         setup.watch.reviewPage = setup.outputs.http.map { $0.url + (setup.outputs.historyPath == nil ? "/" : "/history") }
         setup.watch.posts.connectLimit = min(setup.watch.posts.connectLimit, setup.watch.posts.timeLimit)
         setup.outputs.httpToken = try httpToken(setup, given: given)
@@ -57,6 +59,21 @@ extension WatchSettings {
             }
         }
         return setup
+    }
+
+    /// `--clips`: on for the service unless given; the feed the source fills and the clip output
+    /// reads, and the folder beside the history. A folder of photos has no seconds before a fire.
+    static func clips(_ setup: inout WatchSetup, environment: [String: String] = ProcessInfo.processInfo.environment) throws(SettingProblem) {
+        let photos = SourceKinds.isFolder(setup.watch.source)
+        guard setup.clips ?? (environment["NOTIFY_SOCKET"] != nil && !photos), !setup.watch.source.isEmpty else { return }
+        if photos { throw SettingProblem("--clips needs a video, a stream or a camera: a folder of photos has no seconds before a fire") }
+        let home = setup.outputs.historyPath.map { ($0 as NSString).deletingLastPathComponent } ?? setup.watch.recordDir
+        // A keyframe interval's slack (4 s) before the pre-roll, so that a clip can start on one.
+        let feed = ClipFeed(keep: setup.preRoll + setup.postRoll + 4, budget: setup.clipMemory << 20)
+        setup.watch.sourceOptions.clips = feed
+        setup.outputs.clips = ClipPlan(
+            feed: feed, folder: ((home.isEmpty ? "." : home) as NSString).appendingPathComponent("clips"), preRoll: setup.preRoll,
+            postRoll: setup.postRoll)
     }
 
     /// The page's token: from `--http-token-file FILE` (its first line), LOOKD_HTTP_TOKEN, or

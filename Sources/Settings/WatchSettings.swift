@@ -16,6 +16,11 @@ public struct WatchSetup {
     public var truth: String?
     public var state: String?
     public var history: String?
+    /// `--clips`: nil, on for the service only; the seconds before and after a fire; the feed's memory (MiB).
+    public var clips: Bool?
+    public var preRoll = 5.0
+    public var postRoll = 5.0
+    public var clipMemory = 64
     public var httpToken: String?
     public var httpTokenFile: String?
 
@@ -205,6 +210,16 @@ public enum WatchSettings {
             .text(
                 "history", \.history, "FILE|off", group: group,
                 help: "the history of fires (SQLite; lookd history lists it)", defaultWords: "DIR/lookd-history.sqlite"),
+            .onOff(
+                "clips", \.clips, group: group,
+                help: "write a clip of each fire (MP4, H.264): --pre-roll seconds before its frame and --post-roll after, in the "
+                    + "history's folder, clips/ (clip: false on a rule: none of its fires)",
+                defaultWords: "on for the service, off otherwise"),
+            .number("pre-roll", \.preRoll, in: 0...60, group: group, help: "seconds of a clip before the fire's frame"),
+            .number("post-roll", \.postRoll, in: 0...60, group: group, help: "seconds of a clip after the fire's frame"),
+            .integer(
+                "clip-memory", \.clipMemory, in: 8...4096, group: group,
+                help: "MiB a camera's or a stream's last seconds may take for clips (a camera's pictures are thinned to fit)"),
             .text(
                 "truth", \.truth, "FILE|\"photo:yes,no,…;…\"", group: group,
                 help: "what each photo shows, rule by rule (the record scores the answers), or a truth file (lookd eval --help): "

@@ -1,0 +1,182 @@
+import Foundation
+import LookCore
+import Media
+import Records
+import Rules
+
+/// A clip of every fire: the `--pre-roll` seconds before its frame and the `--post-roll` seconds
+/// after, cut from what the source keeps (`ClipFeed`) and written as MP4 (`ClipWriter`) on a
+/// thread of its own, never the loop's. A fire waits for its post-roll; one that comes while an
+/// earlier clip still waits extends it, and both fires get that one clip. At most `queue` clips
+/// wait; a fire past that gets none (counted). Each clip, or why there is none, is a `clip` event.
+public final class ClipOutput: WatchOutput, @unchecked Sendable {
+    public let name = "clips"
+    public var note: String? { "clips in \(folder)" }
+    public let feed: ClipFeed
+    let folder: String
+    let preRoll: Double
+    let postRoll: Double
+    /// Clips that may wait at once, and how long one waits at most for a live source's post-roll.
+    let queue = 8
+    static let patience = 15.0
+    private let clock: any Clock
+    private let lock = NSCondition()
+    private var jobs: [Job] = []
+    private var busy = false
+    private var stopping = false
+    private var ended = false
+    private var usable = true
+    private var events: (any EventSink)?
+    /// The time of each answered frame in the source (a camera's: on the clock), newest only.
+    private var lastFrame: (index: Int, time: Double)?
+    /// Fires that got no clip because too many waited.
+    public private(set) var refused = 0
+
+    /// One clip to write: its span in the source, the fires it is for, and when its last fire came.
+    struct Job {
+        var from: Double
+        var to: Double
+        var fires: [(fire: FireOutcome, time: Double, at: Double)]
+        var lastFire: Double
+        var deadline: Double
+    }
+
+    public init(feed: ClipFeed, folder: String, preRoll: Double, postRoll: Double, clock: any Clock = MonotonicClock()) {
+        (self.feed, self.folder, self.preRoll, self.postRoll, self.clock) = (feed, folder, preRoll, postRoll, clock)
+    }
+
+    /// Makes the clips' folder (this user's only) and starts the writing thread. A folder it cannot
+    /// use turns clips off with a warning; the watch goes on.
+    public func start(events: any EventSink) throws(OutputFailure) {
+        self.events = events
+        let parent = (folder as NSString).deletingLastPathComponent
+        try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        if let problem = PrivateFolder.problem(folder) {
+            lock.withLock { usable = false }
+            events.emit(.warning(stage: "clips", message: "no clips: \(problem)"))
+            return
+        }
+        let thread = Thread { [self] in run() }
+        thread.name = "lookd clips"
+        thread.start()
+    }
+
+    public func receive(_ event: WatchEvent) {
+        switch event {
+        case .answered(let outcome):
+            let time = outcome.sourceT ?? (feed.isClockStamped ? clock.now() - outcome.done - outcome.age : nil)
+            lock.withLock { lastFrame = time.map { (outcome.index, $0) } }
+        case .fired(let fire, let rule, _):
+            guard rule.settings.clip else { return }
+            add(fire)
+        case .stopping:
+            // The clips still waiting are written now, with what the source has, before the run record.
+            lock.withLock {
+                stopping = true
+                lock.broadcast()
+            }
+            clock.wait(upTo: 30, every: 0.02) { lock.withLock { jobs.isEmpty && !busy } }
+        default: break
+        }
+    }
+
+    private func add(_ fire: FireOutcome) {
+        let now = clock.now()
+        lock.withLock {
+            guard usable, let frame = lastFrame, frame.index == fire.frame else { return }
+            let (from, to) = (frame.time - preRoll, frame.time + postRoll)
+            if var last = jobs.last, from <= last.to {
+                last.to = max(last.to, to)
+                last.fires.append((fire, frame.time, now))
+                last.lastFire = now
+                last.deadline = now + postRoll + Self.patience
+                jobs[jobs.count - 1] = last
+            } else if jobs.count < queue {
+                jobs.append(Job(from: from, to: to, fires: [(fire, frame.time, now)], lastFire: now, deadline: now + postRoll + Self.patience))
+            } else {
+                refused += 1
+                Log.shared.warning("fire \(fire.number) (\(fire.condition)) gets no clip: \(queue) clips are waiting to be written")
+            }
+            lock.broadcast()
+        }
+    }
+
+    public func stop() {
+        lock.withLock {
+            ended = true
+            lock.broadcast()
+        }
+    }
+
+    /// The writing thread: the first clip waiting, once its post-roll is in (or the run stops, or
+    /// a live source has kept it waiting too long).
+    private func run() {
+        while true {
+            lock.lock()
+            while !ended && (jobs.isEmpty || !ready(jobs[0])) {
+                _ = lock.wait(until: Date().addingTimeInterval(0.05))
+            }
+            if ended {
+                lock.unlock()
+                return
+            }
+            let job = jobs.removeFirst()
+            busy = true
+            lock.unlock()
+            let outcomes = write(job)
+            for outcome in outcomes { events?.emit(.clip(outcome)) }
+            lock.withLock { busy = false }
+        }
+    }
+
+    private func ready(_ job: Job) -> Bool {
+        if stopping || clock.now() > job.deadline { return true }
+        let reached = (feed.reach ?? -.infinity) >= job.to || feed.isEnded
+        return reached && clock.now() >= job.lastFire + postRoll
+    }
+
+    /// Writes one clip; the outcome for each of its fires.
+    private func write(_ job: Job) -> [ClipOutcome] {
+        let started = clock.now()
+        let first = job.fires[0].fire
+        let stamp = Int(clock.date().timeIntervalSince1970)
+        let path = (folder as NSString).appendingPathComponent("clip-\(stamp)-\(first.number).mp4")
+        var written: ClipWriter.Written?
+        var failure: String?
+        do throws(MediaError) {
+            if let material = try feed.material(from: job.from, to: job.to) {
+                written = try ClipWriter.write(material, to: path)
+            } else {
+                failure = "the source kept nothing of \(Reaction.number(job.from))–\(Reaction.number(job.to)) s (no keyframe yet)"
+            }
+        } catch {
+            failure = error.reason
+        }
+        if let failure { Log.shared.warning("fire \(first.number) (\(first.condition)) has no clip: \(failure)") }
+        let writing = clock.now() - started
+        let numbers = job.fires.map(\.fire.number)
+        let done = clock.now()
+        return job.fires.map { fire, time, at in
+            guard let written else {
+                return ClipOutcome(fire: fire.number, rule: fire.rule, condition: fire.condition, path: nil, fires: numbers, error: failure)
+            }
+            return ClipOutcome(
+                fire: fire.number, rule: fire.rule, condition: fire.condition, path: path, start: written.start, duration: written.duration,
+                before: time - written.start, frames: written.frames, bytes: written.bytes, seconds: done - at,
+                writing: writing, method: written.copied ? "copy" : "libx264", fires: numbers)
+        }
+    }
+}
+
+/// What `--clips` chose: the feed the source fills, the clips' folder, and the seconds before and
+/// after a fire.
+public struct ClipPlan: Sendable {
+    public var feed: ClipFeed
+    public var folder: String
+    public var preRoll: Double
+    public var postRoll: Double
+
+    public init(feed: ClipFeed, folder: String, preRoll: Double, postRoll: Double) {
+        (self.feed, self.folder, self.preRoll, self.postRoll) = (feed, folder, preRoll, postRoll)
+    }
+}
