@@ -19,7 +19,7 @@ public enum HistoryListing {
     }
 
     /// One line a fire, newest first: its local time, the rule, the reaction, P(yes), the
-    /// description and the snapshot; what the fires' own words hold is shown, never obeyed.
+    /// description, the snapshot and the clip; what the fires' own words hold is shown, never obeyed.
     public static func table(_ fires: [HistoryFire], path: String, zone: TimeZone = .current) -> String {
         guard !fires.isEmpty else { return "No fires in \(path) match." }
         let format = DateFormatter()
@@ -27,10 +27,10 @@ public enum HistoryListing {
         let rows = fires.map { fire in
             [
                 format.string(from: fire.time), fire.condition, fire.reaction, fire.confidence.map { String(format: "%.2f", $0) } ?? "–",
-                fire.description ?? "", fire.snapshot ?? "",
+                fire.description ?? "", fire.snapshot ?? "", fire.clip ?? "",
             ].map { $0.withVisibleControls() }
         }
-        let header = ["time", "rule", "reaction", "P(yes)", "description", "snapshot"]
+        let header = ["time", "rule", "reaction", "P(yes)", "description", "snapshot", "clip"]
         let widths = header.indices.map { i in ([header] + rows).map { $0[i].count }.max() ?? 0 }
         let line = { (cells: [String]) in
             zip(cells, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ")

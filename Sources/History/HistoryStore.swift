@@ -11,6 +11,7 @@ public final class HistoryStore {
     private let db: SQLiteDatabase
     private let insert: SQLiteStatement
     private let describe: SQLiteStatement
+    private let clipped: SQLiteStatement
 
     static let schema = """
         CREATE TABLE IF NOT EXISTS fires (
@@ -34,6 +35,7 @@ public final class HistoryStore {
             "INSERT OR REPLACE INTO fires (run, fire, rule, condition, reaction, time, frame, edge, confidence, box, snapshot, description) "
                 + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
         describe = try db.prepare("UPDATE fires SET description = ? WHERE run = ? AND fire = ?")
+        clipped = try db.prepare("UPDATE fires SET clip = ? WHERE run = ? AND fire = ?")
     }
 
     /// Opens the history at `path`; one that is damaged or locked is set aside and a new one made.
@@ -70,6 +72,12 @@ public final class HistoryStore {
     public func described(run: Int64, fire: Int, text: String) throws(SQLiteError) {
         try describe.bind([.text(text), .int(run), .int(Int64(fire))])
         _ = try describe.step()
+    }
+
+    /// Adds a fire's clip when it is written.
+    public func clipped(run: Int64, fire: Int, path: String) throws(SQLiteError) {
+        try clipped.bind([.text(path), .int(run), .int(Int64(fire))])
+        _ = try clipped.step()
     }
 
     /// The fires `query` asks for, newest first.

@@ -2,7 +2,7 @@ import Foundation
 import LookCore
 import Records
 
-/// The history as an output: every fire (and its description when it comes) goes into the
+/// The history as an output: every fire (and its description and clip when they come) goes into the
 /// history's SQLite database, on a thread of its own. It takes a fire before the event log writes
 /// its line and waits for the fire's row at most `fireWait` seconds (a commit in WAL mode takes well
 /// under a millisecond), so that a fire in the log is in the history too, even after a SIGKILL,
@@ -59,6 +59,10 @@ public final class HistoryWriter: AheadOfTheLog, @unchecked Sendable {
             guard let text = outcome.text else { return }
             let (run, number) = (run, fire.number)
             enqueue { (store) throws(SQLiteError) in try store.described(run: run, fire: number, text: text) }
+        case .clip(let clip):
+            guard let path = clip.path else { return }
+            let (run, number) = (run, clip.fire)
+            enqueue { (store) throws(SQLiteError) in try store.clipped(run: run, fire: number, path: path) }
         default: break
         }
     }

@@ -67,12 +67,14 @@ public struct OutputSettings: Sendable {
             MQTTOutput(broker: $0, name: name, discoveryPrefix: mqttDiscovery, capacity: mqttQueue, version: version, page: http?.url)
         }
         let states: [any OutputState] = mqtt.map { [$0] } ?? []
-        let web = http.map { WebOutput(listen: $0, token: httpToken, snapshotsDir: snapshotsDir, history: historyPath, states: states, truth: truth) }
+        let web = http.map { WebOutput(
+                listen: $0, token: httpToken, snapshotsDir: snapshotsDir, history: historyPath, states: states, truth: truth, clips: clips)
+        }
         let service = ServiceOutput(
             statusPath: statusPath, source: source, eventsPath: eventsPath, historyPath: historyPath, notifier: notifier, clock: clock,
             states: states, listeners: web.map { [$0] } ?? [])
         let history = historyPath.map { HistoryWriter(path: $0, clock: clock) }
-        let clips = self.clips.map { ClipOutput(feed: $0.feed, folder: $0.folder, preRoll: $0.preRoll, postRoll: $0.postRoll, clock: clock) }
-        return [service] + (history.map { [$0] } ?? []) + (clips.map { [$0] } ?? []) + (mqtt.map { [$0] } ?? []) + (web.map { [$0] } ?? [])
+        let clipping = clips.map { ClipOutput(feed: $0.feed, folder: $0.folder, preRoll: $0.preRoll, postRoll: $0.postRoll, clock: clock) }
+        return [service] + (history.map { [$0] } ?? []) + (clipping.map { [$0] } ?? []) + (mqtt.map { [$0] } ?? []) + (web.map { [$0] } ?? [])
     }
 }

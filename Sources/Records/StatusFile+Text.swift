@@ -47,6 +47,12 @@ extension StatusFile {
                     + "\(Int((share * 100).rounded())) % skipped\(hour)")
         }
         if let snapshot = s["last_snapshot"] as? String { lines.append("last fire's snapshot: \(snapshot)") }
+        if let clips = s["clips"] as? [String: Any], let written = clips["written"] as? Int, let failed = clips["failed"] as? Int,
+            written + failed > 0
+        {
+            let last = (clips["last"] as? String).map { ", the last \($0)" } ?? ""
+            lines.append("clips: \(written) written\(failed > 0 ? ", \(failed) failed" : "")\(last)")
+        }
         if let outputs = s["outputs"] as? [String: Any] { lines += outputLines(outputs) }
         if let events = s["events"] as? String { lines.append("events: \(events)") }
         lines.append("status: \(path)")

@@ -55,7 +55,7 @@ struct HomeAssistantDiscovery: Sendable {
     /// The configs of one rule's entities, (topic, JSON):
     /// - `binary_sensor`: its answer (`device_class:` in the rules file, else occupancy), with the
     ///   last fire as its attributes;
-    /// - `event`: its fires (`fired`, then `described` when a description comes);
+    /// - `event`: its fires (`fired`, then `described` when a description comes, and `clip` when its clip is written);
     /// - `image`: its last fire's snapshot;
     /// - `switch`: whether it is watched (turned off, it is neither asked nor fired);
     /// - for a count rule, a `sensor` (its count) and a `button` that resets it.
@@ -97,7 +97,7 @@ struct HomeAssistantDiscovery: Sendable {
                 ]),
             entity(
                 "event", id, "_event", "\(rule.condition): fired",
-                [("state_topic", .string(topic + "/event")), ("event_types", .strings(["fired", "described"]))]),
+                [("state_topic", .string(topic + "/event")), ("event_types", .strings(["fired", "described", "clip"]))]),
             entity(
                 "image", id, "_snapshot", "\(rule.condition): last fire",
                 [("image_topic", .string(topic + "/snapshot")), ("content_type", .string("image/jpeg"))]),

@@ -11,7 +11,7 @@ import Rules
 /// - `rule/<id>/fired`: the rule's last fire as JSON, retained; `rule/<id>/snapshot`: its JPEG,
 ///   retained; `rule/<id>/count`: a count rule's count, retained; `rule/<id>/switch`: `ON` while the
 ///   rule is watched, `OFF` once switched off, retained;
-/// - `rule/<id>/event`: each fire (`event_type` `fired`) and its description (`described`), for
+/// - `rule/<id>/event`: each fire (`event_type` `fired`), its description (`described`) and its clip (`clip`), for
 ///   Home Assistant's event entity; `events`: each fire and description as JSON (not retained);
 /// and, unless discovery is off, Home Assistant's discovery configs (`HomeAssistantDiscovery`).
 /// It takes commands on `rule/<id>/set` (`ON`, `OFF`: the rule's switch) and `rule/<id>/reset`
@@ -111,6 +111,7 @@ public final class MQTTOutput: CommandingOutput, OutputState, @unchecked Sendabl
         case .answered(let frame): states(frame.answers)
         case .fired(let fire, let rule, let count): fired(fire, rule: rule, count: count)
         case .described(let description, let fire): described(description, fire: fire)
+        case .clip(let clip): clipped(clip)
         case .live(let change):
             let up: Bool
             switch change.change {
@@ -288,6 +289,22 @@ public final class MQTTOutput: CommandingOutput, OutputState, @unchecked Sendabl
         let topic = "\(base)/rule/\(HomeAssistantDiscovery.id(fire.condition))"
         publisher.retain("\(topic)/fired", context.json.text())
         publisher.send([(base + "/events", message.text()), ("\(topic)/event", Self.event("described", context.json))])
+    }
+
+    /// A fire's clip: a `clip` message on the events topic, and a `clip` event on the rule's event
+    /// entity with the clip's link on the page (its path when the page is off).
+    private func clipped(_ clip: ClipOutcome) {
+        guard let publisher = lock.withLock({ publisher }), let path = clip.path else { return }
+        let url = page.map { $0 + "/clips/" + (path as NSString).lastPathComponent } ?? path
+        let fields: [(String, JSON)] = [
+            ("fire", .int(clip.fire)), ("rule", .int(clip.rule + 1)), ("condition", .string(clip.condition)), ("clip", .string(url)),
+            ("duration_s", .number(clip.duration, places: 3)), ("before_s", .number(clip.before, places: 3)),
+        ]
+        let topic = "\(base)/rule/\(HomeAssistantDiscovery.id(clip.condition))"
+        publisher.send([
+            (base + "/events", JSON.object([("event", .string("clip"))] + clip.eventFields).text()),
+            ("\(topic)/event", Self.event("clip", .object(fields))),
+        ])
     }
 
     /// A payload as a log line shows it: its first 40 characters, control characters as `?`.

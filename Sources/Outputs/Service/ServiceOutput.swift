@@ -35,6 +35,8 @@ public final class ServiceOutput: WatchOutput, @unchecked Sendable {
     private let source: String
     private let eventsPath: String?
     private let historyPath: String?
+    /// Clips written and failed, and the newest (from the clips' thread, one event at a time).
+    private var clips: (written: Int, failed: Int, last: String?) = (0, 0, nil)
     private let clock: any Clock
     private let started = Date()
     private var engine = ""
@@ -165,6 +167,11 @@ public final class ServiceOutput: WatchOutput, @unchecked Sendable {
             }
             state = "stopping (\(reason))"
             writeStatus(snapshot)
+        case .clip(let clip):
+            clips.written += clip.path == nil ? 0 : 1
+            clips.failed += clip.path == nil ? 1 : 0
+            clips.last = clip.path ?? clips.last
+            if let latest { writeStatus(latest) }
         case .done(_, _, let record, let snapshot):
             state = "stopped"
             writeStatus(snapshot, extra: [("record", .string(record))])
@@ -201,6 +208,10 @@ public final class ServiceOutput: WatchOutput, @unchecked Sendable {
                 ("numbers", snapshot.numbers.map { .strings($0) } ?? .null),
                 ("gate", snapshot.gate.map { $0.json(at: snapshot.runT) } ?? .null),
                 ("last_snapshot", .optional(snapshot.lastSnapshot)), ("outputs", outputs),
+                (
+                    "clips",
+                    .object([("written", .int(clips.written)), ("failed", .int(clips.failed)), ("last", .optional(clips.last))])
+                ),
                 (
                     "failing",
                     failing.map { .object([("since_frame", .int($0.since)), ("in_a_row", .int($0.inARow)), ("reason", .string($0.reason))]) } ?? .null

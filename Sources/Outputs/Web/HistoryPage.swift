@@ -3,7 +3,7 @@ import History
 import LookCore
 
 /// The review page `/history` and its data `/api/history`: the fires the history keeps, newest
-/// first, each with its snapshot, rule, time and description, filtered by rule and by day, a page
+/// first, each with its snapshot, rule, time, description and clip (playing in the page), filtered by rule and by day, a page
 /// of `pageSize` at a time. The page is one HTML file with its script; the fires' words are set as
 /// text, never as markup.
 enum HistoryPage {
@@ -34,6 +34,7 @@ enum HistoryPage {
                 guard case .object(var fields) = fire.json else { return fire.json }
                 let name = fire.snapshot.map { ($0 as NSString).lastPathComponent }
                 fields.append(("snapshot_url", .optional(name.map { "/snapshots/" + $0 })))
+                fields.append(("clip_url", .optional(fire.clip.map { "/clips/" + ($0 as NSString).lastPathComponent })))
                 return .object(fields)
             }
             return (
@@ -68,7 +69,7 @@ enum HistoryPage {
           select, input, button { background: var(--band); color: #eee; border: 1px solid var(--line); border-radius: 6px; padding: 4px 8px; }
           main { padding: 0 10px 14px; display: flex; flex-direction: column; gap: 8px; }
           article { background: var(--band); border-radius: 10px; padding: 8px 10px; display: flex; gap: 12px; align-items: flex-start; }
-          article img { width: 200px; border-radius: 6px; background: #000; }
+          article img, article video { width: 200px; border-radius: 6px; background: #000; }
           .when, .meta { color: var(--dim); font-size: 13px; }
           .description { color: #cfcfd6; font-style: italic; margin: 4px 0 0; }
           nav { display: flex; gap: 8px; align-items: center; padding: 0 14px 14px; }
@@ -106,6 +107,12 @@ enum HistoryPage {
             const item = document.createElement("article");
             item.className = "fire";
             item.dataset.rule = f.condition;
+            if (f.clip_url) {
+              const video = document.createElement("video");
+              Object.assign(video, { controls: true, preload: "metadata", muted: true, src: withToken(f.clip_url) });
+              video.setAttribute("aria-label", "clip of " + f.condition);
+              item.append(video);
+            }
             if (f.snapshot_url) { const img = document.createElement("img"); img.src = withToken(f.snapshot_url); img.alt = "snapshot of " + f.condition; item.append(img); }
             const words = document.createElement("div");
             words.append(text("strong", f.condition), text("div", new Date(f.time).toLocaleString(), "when"),

@@ -1,5 +1,6 @@
 import Foundation
 import LookCore
+import Media
 import Records
 
 /// The watch's counters, kept as outcomes arrive (on the loop's and the reactions' threads) and
@@ -32,7 +33,19 @@ final class Metrics: @unchecked Sendable {
     /// The outputs whose dropped messages count as failures (MQTT's), read when scraped.
     private let states: [any OutputState]
 
-    init(states: [any OutputState] = []) { self.states = states }
+    private var clips: [String: Int] = ["written": 0, "failed": 0]
+    private var clipBytes = 0
+    /// What the source keeps for clips, when clips are on.
+    private let feed: ClipFeed?
+
+    init(states: [any OutputState] = [], feed: ClipFeed? = nil) { (self.states, self.feed) = (states, feed) }
+
+    func clip(_ clip: ClipOutcome) {
+        lock.withLock {
+            clips[clip.path == nil ? "failed" : "written", default: 0] += 1
+            clipBytes += clip.path == nil ? 0 : clip.bytes
+        }
+    }
 
     func answered(_ frame: FrameOutcome) {
         lock.withLock {
@@ -82,8 +95,8 @@ final class Metrics: @unchecked Sendable {
     func text() -> String {
         lock.lock()
         var failures = self.failures
-        let (frames, fires, model, firstToken, frameTime, reloads, sourceUp) =
-            (self.frames, self.fires, self.model, self.firstToken, self.frameTime, self.reloads, self.sourceUp)
+        let (frames, fires, model, firstToken, frameTime, reloads, sourceUp, clips, clipBytes) =
+            (self.frames, self.fires, self.model, self.firstToken, self.frameTime, self.reloads, self.sourceUp, self.clips, self.clipBytes)
         lock.unlock()
         failures["mqtt"] = states.map(\.dropped).reduce(0, +)
         var out = ""
@@ -116,6 +129,18 @@ final class Metrics: @unchecked Sendable {
             "lookd_output_failures_total", "counter",
             "Reactions and outputs that failed: sounds, spoken lines, commands, posts, MQTT messages dropped.")
         for key in ["sound", "speech", "run", "post", "mqtt"] { sample("lookd_output_failures_total", [("output", key)], String(failures[key] ?? 0)) }
+        if let usage = feed?.usage {
+            family("lookd_clips_total", "counter", "Clips of fires, by result: written, or failed (the fire went on without one).")
+            for key in ["written", "failed"] { sample("lookd_clips_total", [("result", key)], String(clips[key] ?? 0)) }
+            family("lookd_clip_bytes_total", "counter", "Bytes of the clips written.")
+            sample("lookd_clip_bytes_total", [], String(clipBytes))
+            family("lookd_preroll_bytes", "gauge", "Bytes the source's last seconds take in memory for clips (--clip-memory bounds them).")
+            sample("lookd_preroll_bytes", [], String(usage.bytes))
+            family("lookd_preroll_seconds", "gauge", "Seconds of the source kept in memory for clips.")
+            sample("lookd_preroll_seconds", [], Self.number(usage.seconds))
+            family("lookd_preroll_dropped_total", "counter", "Packets dropped before their time to keep within --clip-memory.")
+            sample("lookd_preroll_dropped_total", [], String(usage.overBudget))
+        }
         family("process_resident_memory_bytes", "gauge", "Resident memory size in bytes.")
         sample("process_resident_memory_bytes", [], String(SystemStats.residentBytes() ?? 0))
         return out

@@ -51,18 +51,21 @@ public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
     private let snapshotsDir: String?
     /// The history's database (`/history`), when it is on.
     private let history: String?
+    /// The clips' folder (`--clips`): `/clips/<name>.mp4` serves from it only.
+    private let clipsDir: String?
     private let lock = NSLock()
     private var server: WebServer?
 
     /// Serves on `listen` once started; `states` are the other outputs whose drops `/metrics` counts.
     init(
-        listen: Listen, token: String?, snapshotsDir: String?, history: String? = nil, states: [any OutputState] = [], truth: TruthFile? = nil
+        listen: Listen, token: String?, snapshotsDir: String?, history: String? = nil, states: [any OutputState] = [], truth: TruthFile? = nil,
+        clips: ClipPlan? = nil
     ) {
-        (self.listen, self.history) = (listen, history)
+        (self.listen, self.history, clipsDir) = (listen, history, clips?.folder)
         timeline = LiveTimeline(truth: truth)
         self.token = token
         self.snapshotsDir = snapshotsDir
-        metrics = Metrics(states: states)
+        metrics = Metrics(states: states, feed: clips?.feed)
         address = "http://\(listen.host.contains(":") ? "[\(listen.host)]" : listen.host):\(listen.port)/"
     }
 
@@ -88,6 +91,7 @@ public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
         case .reloaded(let accepted, _): metrics.reloaded(accepted)
         case .report(let report): metrics.reported(report)
         case .described(_, let fire): if let json = Self.shown(fire) { state.fire(json) }
+        case .clip(let clip): metrics.clip(clip)
         case .live(let live):
             switch live.change {
             case .lost: metrics.source(up: false)
@@ -141,9 +145,10 @@ public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
             return .stream(next: { reader.next() }, closed: { state.unsubscribe(reader) })
         default:
             if request.path.hasPrefix("/snapshots/") { return snapshot(String(request.path.dropFirst("/snapshots/".count))) }
+            if request.path.hasPrefix("/clips/") { return clip(String(request.path.dropFirst("/clips/".count))) }
             return .text(
                 404,
-                "404: lookd serves /, /history, /api/status, /api/fires, /api/history, /api/events, /frame.jpg, /timeline.svg, /snapshots/ and /metrics\n"
+                "404: lookd serves /, /history, /api/status, /api/fires, /api/history, /api/events, /frame.jpg, /timeline.svg, /snapshots/, /clips/ and /metrics\n"
             )
         }
     }
@@ -157,6 +162,17 @@ public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
             return .text(404, "no such snapshot\n")
         }
         return .bytes(status: 200, type: "image/jpeg", body: bytes)
+    }
+
+    /// A fire's clip, by its file name only (`clip-<epoch>-<n>.mp4`), from the clips' folder only,
+    /// never through a link.
+    private func clip(_ name: String) -> WebServer.Response {
+        let valid =
+            name.hasPrefix("clip-") && name.hasSuffix(".mp4") && name.dropFirst(5).dropLast(4).allSatisfy { $0.isASCII && ($0.isNumber || $0 == "-") }
+        guard valid, let dir = clipsDir, let bytes = RegularFile.read((dir as NSString).appendingPathComponent(name), limit: 512 << 20) else {
+            return .text(404, "no such clip\n")
+        }
+        return .bytes(status: 200, type: "video/mp4", body: bytes)
     }
 
     /// The token, compared in constant time.
