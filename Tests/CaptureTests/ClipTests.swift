@@ -1,4 +1,5 @@
 import Foundation
+import Capture
 import LookCore
 import Media
 import TestSupport
@@ -121,5 +122,40 @@ final class ClipTests: XCTestCase {
         XCTAssertEqual(usage.overBudget, 0, "thinned, the seconds kept fit")
         XCTAssertEqual(usage.seconds, 11, accuracy: 0.2)
         XCTAssertEqual(Double(usage.packets) / usage.seconds, 6.5, accuracy: 0.5)
+    }
+
+    func testAStreamsPacketsAreKeptAndCopiedAroundAFrame() throws {
+        let port = Int.random(in: 20_000...40_000)
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        server.arguments = [
+            "-v", "error", "-re", "-f", "lavfi", "-i", "testsrc2=s=320x180:r=25", "-t", "20",
+            "-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-g", "25",
+            "-f", "mpegts", "udp://127.0.0.1:\(port)?pkt_size=1316",
+        ]
+        try server.run()
+        defer { server.terminate(); server.waitUntilExit() }
+        let feed = ClipFeed(keep: 2 + 2 + 4, budget: 64 << 20)
+        let source = try LiveStreamSource(url: "udp://127.0.0.1:\(port)", maxSide: 160, stallTimeout: 10, clips: feed)
+        var frame = try XCTUnwrap(try source.next())
+        while (frame.sourceTime ?? 0) < 3.5 { frame = try XCTUnwrap(try source.next()) }
+        let fired = try XCTUnwrap(frame.sourceTime)
+        let deadline = Date().addingTimeInterval(10)
+        while (feed.reach ?? 0) < fired + 2, Date() < deadline { usleep(50_000) }
+        XCTAssertGreaterThanOrEqual(feed.reach ?? 0, fired + 2, "the post-roll came in")
+        let material = try XCTUnwrap(try feed.material(from: fired - 2, to: fired + 2))
+        XCTAssertTrue(material.stream.copies)
+        let start = try XCTUnwrap(material.packets.first?.pts)
+        XCTAssertLessThanOrEqual(start, fired - 2 + 1e-6)
+        XCTAssertGreaterThan(start, fired - 3.05, "within one keyframe interval (1 s) before the pre-roll")
+        let path = dir.appendingPathComponent("stream.mp4").path
+        let written = try ClipWriter.write(material, to: path)
+        XCTAssertTrue(written.copied)
+        let probe = try Probe(path)
+        XCTAssertEqual([probe.codec, probe.pixelFormat], ["h264", "yuv420p"])
+        XCTAssertEqual(probe.duration, fired + 2 - start, accuracy: 0.15)
+        XCTAssertEqual(probe.frames, written.frames)
+        XCTAssertTrue(probe.moovFirst)
+        XCTAssertGreaterThan(feed.usage.bytes, 0)
     }
 }
