@@ -195,6 +195,45 @@ final class WebTests: XCTestCase {
         XCTAssertGreaterThan((try? FileManager.default.attributesOfItem(atPath: path("history.png"))[.size] as? Int) ?? 0, 10_000, "a screenshot")
     }
 
+    func testAFiresClipPlaysInTheHistoryPageWithItsLength() throws {
+        let port = LoopbackPort.free()
+        let video = path("in.mp4")
+        try TestMedia.clip(video, seconds: 30, fps: 30, width: 640, height: 480)
+        let script = try Fixtures.script(["!wait 1 1. No", "!wait 1 1. No", "!wait 1 1. Yes", "!wait 1 1. No"], in: dir)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Fixtures.lookd)
+        p.arguments = [
+            "watch", "--source", video, "--rules", "a test card=log", "--model", "script:" + script, "--no-sound", "--record", dir.path,
+            "--log", path("events.jsonl"), "--status", path("status.json"), "--state", "off", "--seconds", "60", "--http", "127.0.0.1:\(port)",
+            "--clips", "on", "--pre-roll", "2", "--post-roll", "2",
+        ]
+        p.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try p.run()
+        defer { if p.isRunning { p.terminate() } }
+        EventLogFile.waitForLines(path("events.jsonl"), containing: "\"event\":\"clip\"")
+        let clip = try XCTUnwrap(try EventLogFile.read(path("events.jsonl")).first { $0["event"] as? String == "clip" })
+        let seconds = try XCTUnwrap(clip["duration_s"] as? Double)
+        XCTAssertEqual(seconds, 4, accuracy: 1.05, "2 s before the fire's frame and 2 s after, from a keyframe (one a second)")
+        let api = try fetch("http://127.0.0.1:\(port)/api/history").body
+        let fire = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(api.utf8)) as? [String: Any])?["fires"] as? [[String: Any]])
+        let url = try XCTUnwrap(fire.first?["clip_url"] as? String, api)
+        XCTAssertTrue(url.hasPrefix("/clips/clip-") && url.hasSuffix(".mp4"), url)
+        let served = try fetch("http://127.0.0.1:\(port)\(url)")
+        XCTAssertEqual(served.code, 200)
+        XCTAssertEqual(try fetch("http://127.0.0.1:\(port)/clips/..%2Fin.mp4").code, 404, "only a clip's own name")
+        // Chromium plays it: the page's <video> reads its index and says its length.
+        var page = ""
+        for _ in 0..<5 {
+            let args = ["--headless", "--no-sandbox", "--disable-gpu", "--timeout=4000", "--user-data-dir=\(path("chromium"))", "--dump-dom"]
+            page = try Subprocess.run("/usr/bin/chromium", args + ["http://127.0.0.1:\(port)/history"]).stdout
+            if page.contains("data-clip-seconds") { break }
+        }
+        XCTAssertTrue(page.contains("<video"), page)
+        let range = try XCTUnwrap(page.range(of: #"data-clip-seconds="[0-9.]+""#, options: .regularExpression), page)
+        let shown = Double(page[range].dropFirst(19).dropLast()) ?? -1
+        XCTAssertEqual(shown, seconds, accuracy: 0.1, "Chromium reads the clip's length as lookd wrote it")
+    }
+
     func testMetricsPassPromtoolAndMatchTheEventLog() throws {
         let port = LoopbackPort.free()
         // Six answered frames (two fires of the card, one of the cat), then the model takes its time,

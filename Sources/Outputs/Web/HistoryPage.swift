@@ -107,16 +107,21 @@ enum HistoryPage {
             const item = document.createElement("article");
             item.className = "fire";
             item.dataset.rule = f.condition;
+            if (f.snapshot_url) { const img = document.createElement("img"); img.src = withToken(f.snapshot_url); img.alt = "snapshot of " + f.condition; item.append(img); }
+            const words = document.createElement("div");
+            const meta = text("div", f.reaction + (f.confidence != null ? " · P(yes) " + f.confidence.toFixed(2) : "") + " · frame " + f.frame, "meta");
+            words.append(text("strong", f.condition), text("div", new Date(f.time).toLocaleString(), "when"), meta);
             if (f.clip_url) {
               const video = document.createElement("video");
               Object.assign(video, { controls: true, preload: "metadata", muted: true, src: withToken(f.clip_url) });
               video.setAttribute("aria-label", "clip of " + f.condition);
+              // Its length once the browser has read the clip's index (at the front: faststart).
+              video.onloadedmetadata = () => {
+                item.dataset.clipSeconds = video.duration.toFixed(2);
+                meta.append(" · clip " + video.duration.toFixed(1) + " s");
+              };
               item.append(video);
             }
-            if (f.snapshot_url) { const img = document.createElement("img"); img.src = withToken(f.snapshot_url); img.alt = "snapshot of " + f.condition; item.append(img); }
-            const words = document.createElement("div");
-            words.append(text("strong", f.condition), text("div", new Date(f.time).toLocaleString(), "when"),
-              text("div", f.reaction + (f.confidence != null ? " · P(yes) " + f.confidence.toFixed(2) : "") + " · frame " + f.frame, "meta"));
             if (f.description) words.append(text("p", f.description, "description"));
             item.append(words);
             list.append(item);
