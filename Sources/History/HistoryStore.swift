@@ -80,6 +80,29 @@ public final class HistoryStore {
         _ = try clipped.step()
     }
 
+    /// Drops the fires whose clip `path` was removed (retention); the files their rows named
+    /// besides (their snapshots), to remove with them.
+    public func removeFires(withClip path: String) throws(SQLiteError) -> [String] {
+        let statement = try db.prepare("DELETE FROM fires WHERE clip = ? RETURNING snapshot")
+        try statement.bind([.text(path)])
+        var files: [String] = []
+        while try statement.step() { if let snapshot = statement.text(0) { files.append(snapshot) } }
+        return files
+    }
+
+    /// Drops the fires from before `time` (`--keep-days`); the files their rows named (snapshots
+    /// and clips), to remove with them, and how many rows went.
+    public func removeFires(before time: Date) throws(SQLiteError) -> (files: [String], rows: Int) {
+        let statement = try db.prepare("DELETE FROM fires WHERE time < ? RETURNING snapshot, clip")
+        try statement.bind([.real(time.timeIntervalSince1970)])
+        var (files, rows) = ([String](), 0)
+        while try statement.step() {
+            rows += 1
+            files += [statement.text(0), statement.text(1)].compactMap { $0 }
+        }
+        return (files, rows)
+    }
+
     /// The fires `query` asks for, newest first.
     public func fires(_ query: HistoryQuery) throws(SQLiteError) -> [HistoryFire] {
         var sql = "SELECT run, fire, rule, condition, reaction, time, frame, edge, confidence, box, snapshot, description, clip FROM fires WHERE 1"

@@ -29,8 +29,18 @@ public final class HistoryWriter: AheadOfTheLog, @unchecked Sendable {
     private var outage = Outage()
     private var events: (any EventSink)?
 
-    public init(path: String, clock: any Clock, capacity: Int = 1000) {
-        (self.path, self.clock, self.capacity) = (path, clock, capacity)
+    /// Seconds a fire is kept (`--keep-days`): older rows go, with the snapshots and clips they name.
+    private let keepAge: Double
+    /// When rows were last checked for their age (on the clock); only on `queue`.
+    private var lastAgeCheck: Double?
+
+    /// The folders whose snapshots and clips it may remove with their rows (the rows' own words
+    /// name no other file it removes).
+    private let folders: Set<String>
+
+    public init(path: String, clock: any Clock, capacity: Int = 1000, keepAge: Double = .infinity, folders: [String] = []) {
+        (self.path, self.clock, self.capacity, self.keepAge) = (path, clock, capacity, keepAge)
+        self.folders = Set(folders.map { ($0 as NSString).standardizingPath })
         run = Int64(clock.date().timeIntervalSince1970)
     }
 
@@ -42,6 +52,7 @@ public final class HistoryWriter: AheadOfTheLog, @unchecked Sendable {
             let (store, note) = HistoryStore.open(path, clock: clock)
             self.store = store
             if let note { report(note) }
+            if let store { removeOld(store) }
         }
     }
 
@@ -51,7 +62,12 @@ public final class HistoryWriter: AheadOfTheLog, @unchecked Sendable {
             guard let context = fire.context else { return }
             let fire = HistoryFire(run: run, fire: context)
             let written = DispatchSemaphore(value: 0)
-            guard enqueue({ (store) throws(SQLiteError) in try store.add(fire) }, then: written) else { return }
+            guard
+                enqueue(
+                    { [self] (store) throws(SQLiteError) in
+                        try store.add(fire); removeOld(store)
+                    }, then: written)
+            else { return }
             if written.wait(timeout: .now() + Self.fireWait) == .timedOut {
                 lock.withLock { slow += 1 }
             }
@@ -59,12 +75,41 @@ public final class HistoryWriter: AheadOfTheLog, @unchecked Sendable {
             guard let text = outcome.text else { return }
             let (run, number) = (run, fire.number)
             enqueue { (store) throws(SQLiteError) in try store.described(run: run, fire: number, text: text) }
+        case .clipsRemoved(let removed):
+            let paths = removed.paths
+            enqueue { [self] (store) throws(SQLiteError) in
+                for path in paths { for file in try store.removeFires(withClip: path) { remove(file) } }
+            }
         case .clip(let clip):
             guard let path = clip.path else { return }
             let (run, number) = (run, clip.fire)
             enqueue { (store) throws(SQLiteError) in try store.clipped(run: run, fire: number, path: path) }
         default: break
         }
+    }
+
+    /// Drops the rows past `--keep-days`, with the files they name; checked at most once a minute.
+    /// Only on `queue`.
+    private func removeOld(_ store: HistoryStore) {
+        let now = clock.now()
+        guard keepAge.isFinite, lastAgeCheck.map({ now - $0 >= 60 }) ?? true else { return }
+        lastAgeCheck = now
+        do throws(SQLiteError) {
+            let (files, rows) = try store.removeFires(before: clock.date().addingTimeInterval(-keepAge))
+            for file in files { remove(file) }
+            if rows > 0 { Log.shared.notice("history: \(Quantity.count(rows, "fire")) older than \(Quantity.duration(keepAge)) removed") }
+        } catch {
+            report("\(path): old fires could not be removed: \(error)")
+        }
+    }
+
+    /// Removes a snapshot or clip a removed row named: only one of lookd's own names
+    /// (`fire-….jpg`, `clip-….mp4`) in one of `folders`.
+    private func remove(_ file: String) {
+        let name = (file as NSString).lastPathComponent
+        let own = (name.hasPrefix("fire-") && name.hasSuffix(".jpg")) || (name.hasPrefix("clip-") && name.hasSuffix(".mp4"))
+        guard own, folders.contains(((file as NSString).deletingLastPathComponent as NSString).standardizingPath) else { return }
+        unlink(file)
     }
 
     /// Writes what waits (within the queue's own pace) and closes the database.

@@ -23,6 +23,8 @@ public struct OutputSettings: Sendable {
     public var httpToken: String?
     /// lookd's version, for Home Assistant's device.
     public var version = "lookd"
+    /// How long the history keeps fires (`--keep-days`, seconds): older rows go with their snapshots and clips.
+    public var keepAge = 30 * 86400.0
     /// Clips of fires (`--clips`): what the source keeps for them, where they go, and their lengths; nil: off.
     public var clips: ClipPlan?
     /// The truth a labelled clip's watch is scored against (`--truth FILE`), drawn on the page's timelines.
@@ -67,14 +69,17 @@ public struct OutputSettings: Sendable {
             MQTTOutput(broker: $0, name: name, discoveryPrefix: mqttDiscovery, capacity: mqttQueue, version: version, page: http?.url)
         }
         let states: [any OutputState] = mqtt.map { [$0] } ?? []
-        let web = http.map { WebOutput(
+        let web = http.map {
+            WebOutput(
                 listen: $0, token: httpToken, snapshotsDir: snapshotsDir, history: historyPath, states: states, truth: truth, clips: clips)
         }
         let service = ServiceOutput(
             statusPath: statusPath, source: source, eventsPath: eventsPath, historyPath: historyPath, notifier: notifier, clock: clock,
             states: states, listeners: web.map { [$0] } ?? [])
-        let history = historyPath.map { HistoryWriter(path: $0, clock: clock) }
-        let clipping = clips.map { ClipOutput(feed: $0.feed, folder: $0.folder, preRoll: $0.preRoll, postRoll: $0.postRoll, clock: clock) }
+        let history = historyPath.map {
+            HistoryWriter(path: $0, clock: clock, keepAge: keepAge, folders: [snapshotsDir, clips?.folder].compactMap { $0 })
+        }
+        let clipping = clips.map { ClipOutput($0, clock: clock) }
         return [service] + (history.map { [$0] } ?? []) + (clipping.map { [$0] } ?? []) + (mqtt.map { [$0] } ?? []) + (web.map { [$0] } ?? [])
     }
 }

@@ -47,3 +47,19 @@ public struct ClipOutcome: Sendable, Equatable {
         ]
     }
 }
+
+/// Clips removed to keep within `--keep-days` and `--keep-size`, oldest first, and why; the
+/// history drops their fires' rows (and those rows' snapshots) with them.
+public struct ClipsRemoved: Sendable, Equatable {
+    public var paths: [String]
+    public var bytes: Int
+    /// `older than 30 d`, `over 2 GiB`.
+    public var why: String
+
+    public init(paths: [String], bytes: Int, why: String) { (self.paths, self.bytes, self.why) = (paths, bytes, why) }
+
+    /// The `clips_removed` event line's fields.
+    public var eventFields: [(String, JSON)] {
+        [("count", .int(paths.count)), ("bytes", .int(bytes)), ("why", .string(why)), ("clips", .strings(paths))]
+    }
+}

@@ -74,7 +74,11 @@ public final class RunRecord: @unchecked Sendable {
     public func add(_ clip: ClipOutcome) {
         reportLock.withLock {
             clips.append(.object(clip.eventFields))
-            if clip.path == nil { clipCounts.failed += 1 } else { (clipCounts.written, clipCounts.bytes) = (clipCounts.written + 1, clipCounts.bytes + clip.bytes) }
+            if clip.path == nil {
+                clipCounts.failed += 1
+            } else {
+                (clipCounts.written, clipCounts.bytes) = (clipCounts.written + 1, clipCounts.bytes + clip.bytes)
+            }
         }
     }
 

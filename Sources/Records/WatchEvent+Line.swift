@@ -21,6 +21,7 @@ extension WatchEvent {
         case .held(let fire): return fire.holdEventFields.map { ("hold", $0) }
         case .described(let description, _): return ("described", description.eventFields)
         case .clip(let clip): return ("clip", clip.eventFields)
+        case .clipsRemoved(let removed): return ("clips_removed", removed.eventFields)
         case .frameFailed(let failure, _): return ("frame_failed", failure.eventFields)
         case .report(let report): return (report.event, report.fields)
         case .live(let live): return live.line

@@ -33,6 +33,8 @@ public enum WatchEvent: Sendable {
     case described(DescribeOutcome, fire: FireOutcome)
     /// A fire's clip was written (or failed), after the post-roll, from the clips' own thread.
     case clip(ClipOutcome)
+    /// Clips went to keep within the retention limits (`--keep-days`, `--keep-size`).
+    case clipsRemoved(ClipsRemoved)
     /// A frame is complete, with its fires and holds; `shown` is the picture the model got.
     case frame(FrameOutcome, shown: RGBImage?, WatchSnapshot)
     /// The change gate skipped a frame.

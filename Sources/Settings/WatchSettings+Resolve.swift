@@ -36,6 +36,7 @@ extension WatchSettings {
         setup.watch.statePath = statePath(setup.state, source: setup.watch.source, recordDir: setup.watch.recordDir)
         setup.outputs.historyPath =
             setup.history == "off" ? nil : setup.history ?? (setup.watch.recordDir as NSString).appendingPathComponent(HistoryStore.fileName)
+        setup.outputs.keepAge = setup.keepDays * 86400
         try clips(&setup)
         setup.watch.reviewPage = setup.outputs.http.map { $0.url + (setup.outputs.historyPath == nil ? "/" : "/history") }
         setup.watch.posts.connectLimit = min(setup.watch.posts.connectLimit, setup.watch.posts.timeLimit)
@@ -73,7 +74,7 @@ extension WatchSettings {
         setup.watch.sourceOptions.clips = feed
         setup.outputs.clips = ClipPlan(
             feed: feed, folder: ((home.isEmpty ? "." : home) as NSString).appendingPathComponent("clips"), preRoll: setup.preRoll,
-            postRoll: setup.postRoll)
+            postRoll: setup.postRoll, keep: (setup.keepDays * 86400, Int(setup.keepSize)))
     }
 
     /// The page's token: from `--http-token-file FILE` (its first line), LOOKD_HTTP_TOKEN, or

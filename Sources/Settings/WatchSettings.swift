@@ -21,6 +21,9 @@ public struct WatchSetup {
     public var preRoll = 5.0
     public var postRoll = 5.0
     public var clipMemory = 64
+    /// `--keep-days` and `--keep-size` (bytes): the history's and the clips' limits.
+    public var keepDays = 30.0
+    public var keepSize: Int64 = 2_000_000_000
     public var httpToken: String?
     public var httpTokenFile: String?
 
@@ -218,8 +221,20 @@ public enum WatchSettings {
             .number("pre-roll", \.preRoll, in: 0...60, group: group, help: "seconds of a clip before the fire's frame"),
             .number("post-roll", \.postRoll, in: 0...60, group: group, help: "seconds of a clip after the fire's frame"),
             .integer(
-                "clip-memory", \.clipMemory, in: 8...4096, group: group,
+                "clip-memory", \.clipMemory, in: 8...4096, unit: "MIB", group: group,
                 help: "MiB a camera's or a stream's last seconds may take for clips (a camera's pictures are thinned to fit)"),
+            .number(
+                "keep-days", \.keepDays, in: 0.001...36500, unit: "D", group: group,
+                help: "days the history keeps a fire; older ones go, with their snapshots and clips"),
+            Setting(
+                "keep-size", "SIZE", group: group, help: "what the clips may take on the disk (500M, 2G); the oldest go first, with their fires",
+                show: { Quantity.bytes($0.keepSize) },
+                apply: { (setup, text) throws(SettingProblem) in
+                    guard let bytes = Quantity.parseBytes(text), bytes >= 1000 else {
+                        throw SettingProblem("is a size (500M, 2G, 1.5GB), not \"\(text)\"")
+                    }
+                    setup.keepSize = bytes
+                }),
             .text(
                 "truth", \.truth, "FILE|\"photo:yes,no,…;…\"", group: group,
                 help: "what each photo shows, rule by rule (the record scores the answers), or a truth file (lookd eval --help): "

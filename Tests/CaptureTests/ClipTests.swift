@@ -1,5 +1,5 @@
-import Foundation
 import Capture
+import Foundation
 import LookCore
 import Media
 import TestSupport

@@ -1,5 +1,6 @@
 import Foundation
 import LookCore
+import Records
 import TestSupport
 import XCTest
 
@@ -83,5 +84,38 @@ final class HistoryStoreTests: XCTestCase {
         XCTAssertEqual(HistoryQuery.time("2026-12-01T13:00:00+01:00", now: now), now)
         XCTAssertNil(HistoryQuery.time("yesterday", now: now))
         XCTAssertNil(HistoryQuery.time("-2h", now: now))
+    }
+
+    func testOldFiresGoWithTheirOwnFilesOnly() throws {
+        let snaps = dir.appendingPathComponent("snaps").path
+        try FileManager.default.createDirectory(atPath: snaps, withIntermediateDirectories: true)
+        let now = Date()
+        let store = try HistoryStore(path: path)
+        var files: [String] = []
+        for (n, daysAgo) in [(1, 40.0), (2, 31.0), (3, 2.0)] {
+            let snapshot = (snaps as NSString).appendingPathComponent("fire-\(n).jpg")
+            FileManager.default.createFile(atPath: snapshot, contents: Data([1]))
+            files.append(snapshot)
+            let time = now.addingTimeInterval(-daysAgo * 86400)
+            try store.add(
+                HistoryFire(
+                    run: 1, fire: FireContext(fire: n, rule: 0, condition: "a cat", reaction: "log", frame: n, time: time, snapshot: snapshot)))
+        }
+        // A row that names a file outside the folders it may clear (a crafted history): the row goes, the file stays.
+        let outside = dir.appendingPathComponent("fire-9.jpg").path
+        FileManager.default.createFile(atPath: outside, contents: Data([1]))
+        try store.add(
+            HistoryFire(
+                run: 1,
+                fire: FireContext(
+                    fire: 9, rule: 0, condition: "a cat", reaction: "log", frame: 9, time: now.addingTimeInterval(-50 * 86400), snapshot: outside)))
+        let clock = ManualClock()
+        clock.setDate(now)
+        let writer = HistoryWriter(path: path, clock: clock, keepAge: 30 * 86400, folders: [snaps])
+        try writer.start(events: try TestEvents(record: RunRecord(epoch: 0, rules: [])))
+        writer.stop()
+        XCTAssertEqual(try HistoryStore(path: path, readOnly: true).fires(HistoryQuery()).map(\.fire), [3])
+        XCTAssertEqual(files.map { FileManager.default.fileExists(atPath: $0) }, [false, false, true])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: outside))
     }
 }

@@ -101,4 +101,20 @@ final class ClipCommandTests: XCTestCase {
         XCTAssertEqual(r.status, 2)
         XCTAssertTrue(r.stderr.contains("--clips needs a video, a stream or a camera"), r.stderr)
     }
+
+    func testOverTheSizeTheOldestClipsGoWithTheirFires() throws {
+        // Three fires far apart (3 s, 10 s, 17 s), three clips; the size lets only the newest stay.
+        var answers = Array(repeating: "1. No", count: 20)
+        for i in [3, 10, 17] { answers[i] = "1. Yes" }
+        let events = try watch(answers, rules: "a test card=log", extra: ["--pre-roll", "2", "--post-roll", "2", "--keep-size", "1k"])
+        let clips = events.filter { $0["event"] as? String == "clip" }.compactMap { $0["clip"] as? String }
+        XCTAssertEqual(clips.count, 3)
+        let removed = events.filter { $0["event"] as? String == "clips_removed" }
+        XCTAssertEqual(removed.flatMap { $0["clips"] as? [String] ?? [] }, Array(clips.prefix(2)), "the oldest first")
+        XCTAssertTrue(removed.allSatisfy { ($0["why"] as? String) == "over 1.00 KB" }, "\(removed)")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: path("records/clips")), [(clips[2] as NSString).lastPathComponent])
+        let history = try Subprocess.run(Fixtures.lookd, ["history", "--json", "--db", path("records/lookd-history.sqlite")], environment: runtime)
+        let fires = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(history.stdout.utf8)) as? [[String: Any]], history.stdout)
+        XCTAssertEqual(fires.compactMap { $0["clip"] as? String }, [clips[2]], "their fires went with them")
+    }
 }

@@ -9,6 +9,8 @@ import Rules
 /// thread of its own, never the loop's. A fire waits for its post-roll; one that comes while an
 /// earlier clip still waits extends it, and both fires get that one clip. At most `queue` clips
 /// wait; a fire past that gets none (counted). Each clip, or why there is none, is a `clip` event.
+/// After each clip (and at the start) the folder is kept within its limits (`ClipRetention`): what
+/// goes is a `clipsRemoved` event, which the history follows.
 public final class ClipOutput: WatchOutput, @unchecked Sendable {
     public let name = "clips"
     public var note: String? { "clips in \(folder)" }
@@ -16,6 +18,7 @@ public final class ClipOutput: WatchOutput, @unchecked Sendable {
     let folder: String
     let preRoll: Double
     let postRoll: Double
+    let retention: ClipRetention
     /// Clips that may wait at once, and how long one waits at most for a live source's post-roll.
     let queue = 8
     static let patience = 15.0
@@ -41,8 +44,9 @@ public final class ClipOutput: WatchOutput, @unchecked Sendable {
         var deadline: Double
     }
 
-    public init(feed: ClipFeed, folder: String, preRoll: Double, postRoll: Double, clock: any Clock = MonotonicClock()) {
-        (self.feed, self.folder, self.preRoll, self.postRoll, self.clock) = (feed, folder, preRoll, postRoll, clock)
+    public init(_ plan: ClipPlan, clock: any Clock = MonotonicClock()) {
+        (feed, folder, preRoll, postRoll, self.clock) = (plan.feed, plan.folder, plan.preRoll, plan.postRoll, clock)
+        retention = ClipRetention(folder: plan.folder, age: plan.keep.age, bytes: plan.keep.bytes)
     }
 
     /// Makes the clips' folder (this user's only) and starts the writing thread. A folder it cannot
@@ -111,6 +115,7 @@ public final class ClipOutput: WatchOutput, @unchecked Sendable {
     /// The writing thread: the first clip waiting, once its post-roll is in (or the run stops, or
     /// a live source has kept it waiting too long).
     private func run() {
+        prune()
         while true {
             lock.lock()
             while !ended && (jobs.isEmpty || !ready(jobs[0])) {
@@ -125,7 +130,16 @@ public final class ClipOutput: WatchOutput, @unchecked Sendable {
             lock.unlock()
             let outcomes = write(job)
             for outcome in outcomes { events?.emit(.clip(outcome)) }
+            prune()
             lock.withLock { busy = false }
+        }
+    }
+
+    /// Keeps the folder within its limits; what went is told.
+    private func prune() {
+        for removed in retention.prune(now: clock.date()) where !removed.paths.isEmpty {
+            Log.shared.notice("clips: \(Quantity.count(removed.paths.count, "clip")) removed (\(removed.why))")
+            events?.emit(.clipsRemoved(removed))
         }
     }
 
@@ -175,8 +189,10 @@ public struct ClipPlan: Sendable {
     public var folder: String
     public var preRoll: Double
     public var postRoll: Double
+    /// How long clips are kept and the bytes they may take (`--keep-days`, `--keep-size`).
+    public var keep: (age: Double, bytes: Int)
 
-    public init(feed: ClipFeed, folder: String, preRoll: Double, postRoll: Double) {
-        (self.feed, self.folder, self.preRoll, self.postRoll) = (feed, folder, preRoll, postRoll)
+    public init(feed: ClipFeed, folder: String, preRoll: Double, postRoll: Double, keep: (age: Double, bytes: Int)) {
+        (self.feed, self.folder, self.preRoll, self.postRoll, self.keep) = (feed, folder, preRoll, postRoll, keep)
     }
 }
