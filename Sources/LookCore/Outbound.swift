@@ -9,6 +9,9 @@ public struct Command: Sendable, Equatable {
     /// `wait: description`: the command starts once the fire's description is in (or has failed,
     /// or its wait is over), with it in `LOOKD_DESCRIPTION` and its JSON.
     public var waitForDescription = false
+    /// `wait: clip`: the command starts once the fire's clip is written (or has failed, or its wait
+    /// is over), with its path in `LOOKD_CLIP` and its JSON.
+    public var waitForClip = false
 
     public init(arguments: [String], executable: String) {
         self.arguments = arguments
@@ -43,6 +46,9 @@ public struct Post: Sendable, Equatable {
     /// `wait: description`: the post goes once the fire's description is in (or has failed, or its
     /// wait is over), and carries it.
     public var waitForDescription = false
+    /// `wait: clip`: the post goes once the fire's clip is written (or has failed, or its wait is
+    /// over), and carries it as a part of a `multipart/form-data` body (`clip`, up to `clipLimit`).
+    public var waitForClip = false
     /// What it carries: the fire (as `format` says), or a reaction's own message.
     public var body = Body.fire
 
@@ -113,6 +119,9 @@ public struct FireContext: Sendable, Equatable {
     /// The fire's description, for outputs that waited for it; why there is none, when none came.
     public var description: String?
     public var descriptionProblem: String?
+    /// The fire's clip, for outputs that waited for it; why there is none, when none came.
+    public var clip: String?
+    public var clipProblem: String?
     /// Where a person reviews the fire (the page's `/history`, when `--http` is on): a
     /// notification's link when its rule names none.
     public var page: String?
@@ -151,7 +160,13 @@ public struct FireContext: Sendable, Equatable {
                 ("reaction", .string(reaction)), ("edge", .string(edge)), ("frame", .int(frame)), ("time", .string(isoTime)),
                 ("confidence", .optional(confidence, places: 4)), ("snapshot", .optional(snapshot)),
                 ("box", box.map { .ints([$0.left, $0.top, $0.right, $0.bottom]) } ?? .null),
-            ] + described)
+            ] + described + clipped)
+    }
+
+    /// A fire that waited for its clip carries it, or says why there is none.
+    private var clipped: [(String, JSON)] {
+        guard clip != nil || clipProblem != nil else { return [] }
+        return [("clip", .optional(clip)), ("clip_problem", .optional(clipProblem))]
     }
 
     /// A fire that waited for its description carries it, or says why there is none.
@@ -174,7 +189,7 @@ public struct FireContext: Sendable, Equatable {
             "LOOKD_INSTANCE": instance, "LOOKD_FIRE": String(fire), "LOOKD_RULE": String(rule), "LOOKD_CONDITION": condition,
             "LOOKD_REACTION": reaction, "LOOKD_EDGE": edge, "LOOKD_FRAME": String(frame), "LOOKD_TIME": isoTime,
             "LOOKD_CONFIDENCE": confidence.map { String(format: "%.4f", $0) } ?? "", "LOOKD_SNAPSHOT": snapshot ?? "",
-            "LOOKD_BOX": boxText ?? "", "LOOKD_DESCRIPTION": description ?? "",
+            "LOOKD_BOX": boxText ?? "", "LOOKD_DESCRIPTION": description ?? "", "LOOKD_CLIP": clip ?? "",
         ]
     }
 }

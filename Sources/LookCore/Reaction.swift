@@ -60,8 +60,9 @@ public enum Reaction: Sendable, Equatable {
             if p.snapshot { options.append("with the snapshot") }
             options += p.headers.map { "header \($0.name): \(Secrets.mask)" }
             if p.waitForDescription { options.append("wait: description") }
+            if p.waitForClip { options.append("wait: clip") }
             return shownForm + " (" + options.joined(separator: ", ") + ")"
-        case .run(let c): return inlineForm + (c.waitForDescription ? " (wait: description)" : "")
+        case .run(let c): return inlineForm + (c.waitForDescription ? " (wait: description)" : c.waitForClip ? " (wait: clip)" : "")
         case .kind(let k): return k.checkedForm
         case .sound, .say, .timer, .count, .log: return shownForm
         }
@@ -98,6 +99,15 @@ public enum Reaction: Sendable, Equatable {
         case .post(let p): p.waitForDescription
         case .kind(let k): k.waitsForDescription
         case .sound, .say, .timer, .count, .log, .effect: false
+        }
+    }
+
+    /// Whether it goes once the fire's clip is written (`wait: clip`).
+    public var waitsForClip: Bool {
+        switch self {
+        case .run(let c): c.waitForClip
+        case .post(let p): p.waitForClip
+        case .sound, .say, .timer, .count, .log, .effect, .kind: false
         }
     }
 

@@ -118,11 +118,13 @@ public final class Reactor: ReactionPerformer, ReactionServices, @unchecked Send
         case .effect(_, let sound):
             // The edit itself is drawn by the watch loop, which holds the frame; here, its sound.
             return play(sound.rawValue, fire: fire, condition: condition, shown: reaction.name)
+        case .run(let command) where command.waitForClip: return holdForClip(reaction, fire: context, shown: "run")
         case .run(let command) where command.waitForDescription: return holdForDescription(reaction, fire: context, shown: "run")
         case .run(let command):
             let started = commands.start(command, fire: context) { [weak self] ran in self?.commandEnded(ran) }
             if !started { return dropped("run", commands.dropped, "commands", commands.settings.limit, commands.settings.waiting) }
             return ReactionResult(performed: true, shown: "run")
+        case .post(let post) where post.waitForClip: return holdForClip(reaction, fire: context, shown: "post")
         case .post(let post) where post.waitForDescription: return holdForDescription(reaction, fire: context, shown: "post")
         case .post(let post): return send(post, fire: context, shown: "post")
         case .kind(let kind) where kind.waitsForDescription: return holdForDescription(reaction, fire: context, shown: kind.name)
@@ -257,14 +259,51 @@ public final class Reactor: ReactionPerformer, ReactionServices, @unchecked Send
         return ReactionResult(performed: true, shown: shown, note: "goes with its description")
     }
 
+    /// Holds a post or a command until its fire's clip is written, for at most the clip's wait; at
+    /// once, saying why, when clips are off.
+    private func holdForClip(_ reaction: Reaction, fire: FireContext, shown: String) -> ReactionResult {
+        lock.withLock { awaiting[fire.fire] = (reaction, fire) }
+        guard let limit = poster.settings.clipWait else {
+            clipped(fire: fire.fire, path: nil, problem: "clips are off (--clips on writes them)")
+            return ReactionResult(performed: true, shown: shown, note: "without a clip: clips are off")
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + limit) { [weak self] in
+            self?.clipped(fire: fire.fire, path: nil, problem: "no clip came within \(Reaction.number(limit)) s")
+        }
+        return ReactionResult(performed: true, shown: shown, note: "goes with its clip")
+    }
+
+    /// A fire's clip is written (nil: it failed, and `problem` says why): a post or command that
+    /// waits for it goes, with the clip (as a part, up to `Poster.clipLimit`; in `LOOKD_CLIP`).
+    public func clipped(fire number: Int, path: String?, problem: String?) {
+        var problem = problem
+        var st = stat()
+        if let path, lstat(path, &st) == 0, Int(st.st_size) > Poster.clipLimit {
+            problem = "the clip is over \(Quantity.bytes(Int64(Poster.clipLimit))); it is at \(path)"
+        }
+        sendAwaiting(number, waitingForClip: true) { fire in (fire.clip, fire.clipProblem) = (problem == nil ? path : nil, problem) }
+    }
+
     /// Sends a post or starts a command that waited for its fire's description: with it, or saying
     /// why there is none. Whichever comes first (the description, its time limit, the stop) sends it;
     /// the rest find nothing.
     private func sendAwaiting(_ number: Int, description: String?, problem: String?) {
-        guard let (reaction, context) = lock.withLock({ awaiting.removeValue(forKey: number) }) else { return }
+        sendAwaiting(number, waitingForClip: false) { fire in (fire.description, fire.descriptionProblem) = (description, problem) }
+    }
+
+    /// Sends what waited for fire `number`'s description or its clip (`waitingForClip`), filled in by `fill`.
+    private func sendAwaiting(_ number: Int, waitingForClip: Bool, fill: (inout FireContext) -> Void) {
+        let taken = lock.withLock { () -> (reaction: Reaction, fire: FireContext)? in
+            guard let held = awaiting[number], held.reaction.waitsForClip == waitingForClip else { return nil }
+            return awaiting.removeValue(forKey: number)
+        }
+        guard let (reaction, context) = taken else { return }
         var fire = context
-        (fire.description, fire.descriptionProblem) = (description, problem)
-        if let problem { log.notice("\(reaction.kind): \(fire.condition) (fire \(number)) goes without its description: \(problem)") }
+        fill(&fire)
+        if let problem = fire.descriptionProblem ?? fire.clipProblem {
+            let what = reaction.waitsForClip ? "clip" : "description"
+            log.notice("\(reaction.kind): \(fire.condition) (fire \(number)) goes without its \(what): \(problem)")
+        }
         switch reaction {
         case .post(let post): _ = send(post, fire: fire, shown: "post")
         case .kind(let kind): _ = kind.perform(fire, self)
@@ -276,9 +315,15 @@ public final class Reactor: ReactionPerformer, ReactionServices, @unchecked Send
         }
     }
 
-    /// The watch is stopping: posts and commands still waiting for a description go now, without it.
-    public func sendWhatWaitsForADescription() {
-        for number in lock.withLock({ Array(awaiting.keys) }) { sendAwaiting(number, description: nil, problem: "lookd stopped before it came") }
+    /// The watch is stopping: posts and commands still waiting for a description or a clip go now, without it.
+    public func sendWhatWaits() {
+        let stopped = "lookd stopped before it came"
+        for (number, held) in lock.withLock({ awaiting }) {
+            let clip = held.reaction.waitsForClip
+            sendAwaiting(number, waitingForClip: clip) { fire in
+                if clip { fire.clipProblem = stopped } else { fire.descriptionProblem = stopped }
+            }
+        }
     }
 
     /// After a reload: the state of rules whose words are gone is dropped (counts, running timers).

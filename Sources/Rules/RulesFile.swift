@@ -224,27 +224,34 @@ public enum RulesFile {
         }
         // A reaction that waits for the fire's description has one asked.
         if reaction.waitsForDescription, settings.describe == nil { settings.describe = .standard }
+        if reaction.waitsForClip, !settings.clip, let (_, value) = values["clip"] {
+            throw fail(value, "clip: false, and its \(reaction.kind) waits for the clip (wait: clip): one of the two")
+        }
         return Rule(condition: condition, reaction: reaction, line: when.key.mark.line, column: when.key.mark.column, settings: settings)
     }
 
-    /// `run: [program, arg, …]`, `run: program arg …` (split at spaces), or `run: {command: […], wait: description}`.
+    /// `run: [program, arg, …]`, `run: program arg …` (split at spaces), or `run: {command: […], wait: description|clip}`.
     private static func command(_ node: YAMLNode, fail: (YAMLNode, String) -> RulesError) throws(RulesError) -> Command {
         if case .mapping(let pairs, _) = node {
             var command: Command?
-            var wait = false
+            var wait = "none"
             for pair in pairs {
                 switch pair.key.text {
                 case "command": command = try Self.command(pair.value, fail: fail)
                 case "wait":
-                    guard let t = pair.value.text?.lowercased(), ["description", "none"].contains(t) else {
-                        throw fail(pair.value, "wait: is description (the command starts with the fire's description) or none")
+                    guard let t = pair.value.text?.lowercased(), ["description", "clip", "none"].contains(t) else {
+                        throw fail(
+                            pair.value,
+                            "wait: is description (the command starts with the fire's description), clip (with its clip, LOOKD_CLIP) or none")
                     }
-                    wait = t == "description"
+                    wait = t
                 default: throw fail(pair.key, "unknown key \"\(pair.key.text ?? "")\" in run:; use command or wait")
                 }
             }
-            guard var command, !command.waitForDescription else { throw fail(node, "run: as a map needs command: [program, argument, …]") }
-            command.waitForDescription = wait
+            guard var command, !command.waitForDescription, !command.waitForClip else {
+                throw fail(node, "run: as a map needs command: [program, argument, …]")
+            }
+            (command.waitForDescription, command.waitForClip) = (wait == "description", wait == "clip")
             return command
         }
         let words: [String]
@@ -265,13 +272,14 @@ public enum RulesFile {
         }
     }
 
-    /// `post: URL`, or `post:` with `url`, `format` (json|text), `headers` (a map) and `snapshot` (true|false).
+    /// `post: URL`, or `post:` with `url`, `format` (json|text), `headers` (a map), `snapshot` (true|false) and
+    /// `wait` (description|clip|none).
     private static func post(_ node: YAMLNode, fail: (YAMLNode, String) -> RulesError) throws(RulesError) -> Post {
         var url: String?
         var format: String?
         var headers: [(String, String)] = []
         var snapshot = false
-        var wait = false
+        var wait = "none"
         switch node {
         case .scalar(let text, _, _): url = text
         case .sequence: throw fail(node, "post: is a URL, or a map with url, format, headers and snapshot")
@@ -286,10 +294,10 @@ public enum RulesFile {
                     }
                     snapshot = ["true", "yes", "on"].contains(t)
                 case "wait":
-                    guard let t = pair.value.text?.lowercased(), ["description", "none"].contains(t) else {
-                        throw fail(pair.value, "wait: is description (the post goes with the fire's description) or none")
+                    guard let t = pair.value.text?.lowercased(), ["description", "clip", "none"].contains(t) else {
+                        throw fail(pair.value, "wait: is description (the post goes with the fire's description), clip (with its clip) or none")
                     }
-                    wait = t == "description"
+                    wait = t
                 case "headers":
                     guard case .mapping(let list, _) = pair.value else { throw fail(pair.value, "headers: is a map, like {Title: Door}") }
                     for header in list {
@@ -305,7 +313,7 @@ public enum RulesFile {
         }
         switch ReactionWords.post(url: url ?? "", format: format, headers: headers, snapshot: snapshot) {
         case .success(var p):
-            p.waitForDescription = wait
+            (p.waitForDescription, p.waitForClip) = (wait == "description", wait == "clip")
             return p
         case .failure(let problem): throw fail(node, problem.text)
         }

@@ -9,7 +9,8 @@ public struct RulesInForce {
     public let set: RuleSet
     public let source: String
     public let config: WatchConfig
-    /// Why `--tokens` is too small for these rules, and posts that ask for a snapshot none is taken for.
+    /// Why `--tokens` is too small for these rules, posts that ask for a snapshot none is taken for,
+    /// and posts and commands that wait for a clip none is written for.
     public let warnings: [String]
     public let settings: SettingsReread<WatchConfig>?
 
@@ -40,6 +41,11 @@ public struct RulesInForce {
             guard case .post(let post) = rule.reaction, post.snapshot else { continue }
             warnings.append(
                 "\"\(rule.condition)\" → post asks for the snapshot, and none is taken (--snapshots is off): it posts without the picture")
+        }
+        for rule in set.rules where rule.reaction.waitsForClip && config.posts.clipWait == nil {
+            warnings.append(
+                "\"\(rule.condition)\" → \(rule.reaction.kind) waits for the fire's clip, and clips are off (--clips on writes them): "
+                    + "it goes at once, without one")
         }
         return RulesInForce(set: set, source: source, config: config, warnings: warnings, settings: settings)
     }

@@ -72,6 +72,8 @@ extension WatchSettings {
         // A keyframe interval's slack (4 s) before the pre-roll, so that a clip can start on one.
         let feed = ClipFeed(keep: setup.preRoll + setup.postRoll + 4, budget: setup.clipMemory << 20)
         setup.watch.sourceOptions.clips = feed
+        // What waits for a clip (wait: clip) waits for the post-roll, a late live source and the writing.
+        setup.watch.posts.clipWait = setup.postRoll + ClipOutput.patience + 15
         setup.outputs.clips = ClipPlan(
             feed: feed, folder: ((home.isEmpty ? "." : home) as NSString).appendingPathComponent("clips"), preRoll: setup.preRoll,
             postRoll: setup.postRoll, keep: (setup.keepDays * 86400, Int(setup.keepSize)))

@@ -17,6 +17,8 @@ public final class WatchRun {
     let stream: EventStream
     let clock: any Clock
     private let outputs: [any WatchOutput]
+    /// Carries out the rules' reactions; it hears of clips for what waits for one.
+    private let reactor: Reactor
     /// The switches and counts kept from an earlier run (`statePath`), and the commands from outside.
     private let kept: KeptState
     private let commands = RuleCommands()
@@ -74,8 +76,9 @@ public final class WatchRun {
         let (kept, stateProblem) = config.statePath.map(KeptState.load) ?? (KeptState(), nil)
         self.kept = kept
         let keeper: [any WatchOutput] = config.statePath.map { [KeptStateWriter(path: $0, initial: kept)] } ?? []
+        reactor = Reactor(audio: config.sound ? Audio() : nil, commands: config.commands, posts: config.posts)
         let first = outputs.filter { $0 is any AheadOfTheLog } // the history: a fire the log has, it has
-        stream = EventStream(first + [recorder] + keeper + outputs.filter { !($0 is any AheadOfTheLog) })
+        stream = EventStream(first + [recorder] + keeper + outputs.filter { !($0 is any AheadOfTheLog) } + [ClipWaits(reactor)])
         started = clock.now()
         stream.emit(.started(version: version, pid: Int(getpid()), args: Secrets.masked(arguments: Array(CommandLine.arguments.dropFirst()))))
         if let stateProblem { stream.emit(.warning(stage: "state", message: stateProblem)) }
@@ -123,7 +126,6 @@ public final class WatchRun {
         // The outputs start before any wait, so that MQTT is connected and discovered by the first frame.
         for case let output as any CommandingOutput in outputs { output.accept(commands: commands) }
         var failure = startOutputs()
-        let reactor = Reactor(audio: config.sound ? Audio() : nil, commands: config.commands, posts: config.posts)
         reactor.onReport = { [stream] report in stream.emit(.report(report)) }
         let conditions = Set(rules.rules.map(\.condition))
         for (condition, count) in kept.counts where conditions.contains(condition) { reactor.setCount(count, for: condition) }
@@ -197,7 +199,7 @@ public final class WatchRun {
     /// reach the records; and commands and posts (5 s more at most). Then commands still running are
     /// killed with their groups, and they and posts still waiting are recorded as such.
     private static func settle(_ reactor: Reactor, clock: any Clock) {
-        reactor.sendWhatWaitsForADescription()
+        reactor.sendWhatWaits()
         clock.wait(upTo: 5, every: 0.02) { !reactor.outboundBusy }
         if reactor.outboundBusy {
             reactor.stopOutbound()

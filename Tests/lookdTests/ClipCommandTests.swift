@@ -117,4 +117,53 @@ final class ClipCommandTests: XCTestCase {
         let fires = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(history.stdout.utf8)) as? [[String: Any]], history.stdout)
         XCTAssertEqual(fires.compactMap { $0["clip"] as? String }, [clips[2]], "their fires went with them")
     }
+
+    func testAPostAndACommandThatWaitForTheClipGetIt() throws {
+        let server = try PostServer()
+        let rules = path("rules.yaml")
+        try """
+        rules:
+          - when: a test card
+            post: {url: "\(server.url("/ok"))", wait: clip}
+          - when: a cat
+            run: {command: [/bin/sh, -c, 'test -s "$LOOKD_CLIP" && echo written; echo "clip=$LOOKD_CLIP"'], wait: clip}
+        """.write(toFile: rules, atomically: true, encoding: .utf8)
+        let events = try watch(
+            Array(repeating: "1. No\\n2. No", count: 5) + ["1. Yes\\n2. Yes", "1. No\\n2. No"], rules: rules,
+            extra: ["--pre-roll", "1", "--post-roll", "1"])
+        let clips = events.filter { $0["event"] as? String == "clip" }
+        let file = try XCTUnwrap(clips.first?["clip"] as? String, "\(events)")
+        // The post: the fire as JSON with the clip named, and the clip itself as the part `clip`.
+        let deadline = Date().addingTimeInterval(10)
+        while server.requests.isEmpty && Date() < deadline { usleep(20_000) }
+        let request = try XCTUnwrap(server.requests.first)
+        let type = try XCTUnwrap(request.headers["Content-Type"])
+        let boundary = try XCTUnwrap(type.firstMatch(of: /multipart\/form-data; boundary=(\S+)/)?.1, type)
+        var parts: [String: Data] = [:]
+        for chunk in request.body.split(separator: Data("--\(boundary)".utf8)) {
+            guard let head = chunk.range(of: Data("\r\n\r\n".utf8)) else { continue }
+            let header = String(decoding: chunk[chunk.startIndex..<head.lowerBound], as: UTF8.self)
+            guard let name = header.firstMatch(of: /name="([^"]+)"/)?.1 else { continue }
+            parts[String(name)] = Data(chunk[head.upperBound...].dropLast(2))
+        }
+        XCTAssertEqual(parts["clip"], try Data(contentsOf: URL(fileURLWithPath: file)), "the clip as it is on the disk")
+        let fire = try XCTUnwrap(try JSONSerialization.jsonObject(with: try XCTUnwrap(parts["fire"])) as? [String: Any])
+        XCTAssertEqual(fire["clip"] as? String, file)
+        XCTAssertEqual(fire["condition"] as? String, "a test card")
+        // The command: the clip's path in LOOKD_CLIP (the same clip: the two fires overlapped).
+        let command = try XCTUnwrap(events.first { $0["event"] as? String == "command" }, "\(events)")
+        XCTAssertEqual(command["output"] as? String, "written\nclip=\(file)\n")
+        // The post went after the clip was written, not at the fire.
+        let order = events.compactMap { $0["event"] as? String }.filter { ["fire", "clip", "post"].contains($0) }
+        XCTAssertEqual(order, ["fire", "fire", "clip", "clip", "post"])
+    }
+
+    func testWaitForAClipWithClipFalseIsRefusedAtLoad() throws {
+        let rules = path("rules.yaml")
+        try "rules:\n  - when: a cat\n    post: {url: \"http://127.0.0.1:9/\", wait: clip}\n    clip: false\n".write(
+            toFile: rules, atomically: true, encoding: .utf8)
+        let check = try Subprocess.run(Fixtures.lookd, ["check", rules])
+        XCTAssertEqual(check.status, 2, check.stdout + check.stderr)
+        XCTAssertTrue(check.stderr.contains("clip: false, and its post waits for the clip (wait: clip): one of the two"), check.stderr)
+    }
 }

@@ -21,7 +21,7 @@ public final class ClipOutput: WatchOutput, @unchecked Sendable {
     let retention: ClipRetention
     /// Clips that may wait at once, and how long one waits at most for a live source's post-roll.
     let queue = 8
-    static let patience = 15.0
+    public static let patience = 15.0
     private let clock: any Clock
     private let lock = NSCondition()
     private var jobs: [Job] = []

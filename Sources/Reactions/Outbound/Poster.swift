@@ -19,6 +19,8 @@ public final class Poster: @unchecked Sendable {
         public var waiting: Int
         /// Seconds a `wait: description` post waits for the fire's description (`--describe-timeout`).
         public var descriptionWait = 15.0
+        /// Seconds a `wait: clip` post or command waits for the fire's clip; nil: clips are off.
+        public var clipWait: Double?
 
         public init(timeLimit: Double = 10, connectLimit: Double = 5, attempts: Int = 3, backoff: Double = 1, limit: Int = 4, waiting: Int = 32) {
             self.timeLimit = timeLimit
@@ -135,6 +137,8 @@ public final class Poster: @unchecked Sendable {
 
     /// The largest snapshot sent as a request's body (ntfy takes attachments up to 15 MB).
     static let pictureLimit = 15 << 20
+    /// The largest clip sent as a part (`wait: clip`); a larger one goes as its path only.
+    public static let clipLimit = 50 << 20
 
     /// What the request carries: the fire as JSON or a line (the snapshot as a second part when
     /// asked), a reaction's own text, or the snapshot itself.
@@ -153,12 +157,11 @@ public final class Poster: @unchecked Sendable {
             return .multipart(parts)
         case .fire:
             let text = post.format == .json ? fire.json.text() : fire.line
-            guard post.snapshot, let snapshot = fire.snapshot else {
-                return .bytes(Array(text.utf8), type: post.format == .json ? "application/json" : plain)
-            }
-            return .multipart([
-                .init(name: "fire", type: "application/json", data: Array(text.utf8)), .init(name: "snapshot", type: "image/jpeg", file: snapshot),
-            ])
+            var parts: [HTTPRequest.Part] = []
+            if post.snapshot, let snapshot = fire.snapshot { parts.append(.init(name: "snapshot", type: "image/jpeg", file: snapshot)) }
+            if post.waitForClip, let clip = fire.clip { parts.append(.init(name: "clip", type: "video/mp4", file: clip)) }
+            guard !parts.isEmpty else { return .bytes(Array(text.utf8), type: post.format == .json ? "application/json" : plain) }
+            return .multipart([.init(name: "fire", type: "application/json", data: Array(text.utf8))] + parts)
         }
     }
 }

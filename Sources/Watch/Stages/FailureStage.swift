@@ -1,4 +1,5 @@
 import LookCore
+import Records
 
 /// What the loop does when a frame's model call fails: the frame is recorded as failed and the run
 /// goes on, unless `limit` frames in a row fail with a model in-process (so that systemd restarts

@@ -1,5 +1,6 @@
 import Grounding
 import LookCore
+import Records
 import Rules
 import Settings
 
