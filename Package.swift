@@ -70,6 +70,8 @@ let package = Package(
             dependencies: ["LookCore", "Capture", "VLM", "Rules", "Records", "Reactions", "Gate", "Watch", "Settings"],
             path: "Sources/bench-gate"
         ),
+        // The clips' benchmark (tools/bench-clips): what keeping and writing a clip costs.
+        .executableTarget(name: "bench-clips", dependencies: ["LookCore", "Media", "Capture"], path: "Sources/bench-clips"),
 
         // Test doubles in memory (manual clock, scripted source, recording reactions and outputs,
         // generated media), and the fixtures that start real programs (mosquitto, llama-server,

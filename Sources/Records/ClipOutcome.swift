@@ -26,6 +26,9 @@ public struct ClipOutcome: Sendable, Equatable {
     /// The fires it covers (more than one when they overlapped).
     public var fires: [Int]
     public var error: String?
+    /// What the source's last seconds took in memory when it was cut (a file's: nothing), and their length.
+    public var prerollBytes = 0
+    public var prerollSeconds = 0.0
 
     public init(
         fire: Int, rule: Int, condition: String, path: String?, start: Double = 0, duration: Double = 0, before: Double = 0,
@@ -44,6 +47,7 @@ public struct ClipOutcome: Sendable, Equatable {
             ("before_s", .number(before, places: 3)), ("frames", .int(frames)), ("bytes", .int(bytes)),
             ("clip_ms", .number(seconds * 1000, places: 1)), ("write_ms", .number(writing * 1000, places: 1)),
             ("method", .string(method)), ("fires", .ints(fires)), ("error", .optional(error)),
+            ("preroll_bytes", .int(prerollBytes)), ("preroll_s", .number(prerollSeconds, places: 3)),
         ]
     }
 }

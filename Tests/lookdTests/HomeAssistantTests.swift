@@ -209,4 +209,45 @@ final class HomeAssistantTests: XCTestCase {
         let warnings = ha.log.split(separator: "\n").filter { ($0.contains("WARNING") || $0.contains("ERROR")) && $0.contains("components.mqtt") }
         XCTAssertEqual(warnings, [], "Home Assistant's MQTT integration warned")
     }
+
+    /// A fire's clip reaches Home Assistant as a `clip` event on the rule's event entity, after its
+    /// `fired` event, with the clip's link on lookd's page; the link serves the clip.
+    func testHomeAssistantGetsAFiresClipAsAnEventWithItsLink() throws {
+        let broker = try Mosquitto()
+        let ha = try HomeAssistant(mqttPort: broker.port)
+        let video = path("in.mp4")
+        try TestMedia.clip(video, seconds: 30, fps: 30, width: 640, height: 480)
+        let no = "!wait 0.5 1. No"
+        let script = try Fixtures.script([no, no, no, no, "!wait 0.5 1. Yes", no], in: dir)
+        let p = try FixtureProcess(
+            Fixtures.lookd,
+            [
+                "watch", "--source", video, "--rules", "a cat=log", "--model", "script:" + script, "--no-sound", "--record", dir.path,
+                "--log", log, "--state", "off", "--mqtt", broker.url, "--name", "hatest", "--seconds", "120", "--trigger", path("go"),
+                "--http", "127.0.0.1:\(page)", "--clips", "on", "--pre-roll", "1", "--post-roll", "1",
+            ])
+        defer { p.stop() }
+        let event = "event.lookd_hatest_a_cat_fired"
+        try waitFor("Home Assistant to set the new device up") { try ha.state(event) != nil }
+        let started = Date()
+        go()
+        try waitFor("the clip") { !lines("clip").isEmpty }
+        let clip = try XCTUnwrap(lines("clip").first)
+        let file = try XCTUnwrap(clip["clip"] as? String)
+        var clipEvent: [String: Any]?
+        try waitFor("Home Assistant's clip event") {
+            clipEvent = try ha.history(event, since: started).compactMap { $0["attributes"] as? [String: Any] }.first {
+                $0["event_type"] as? String == "clip"
+            }
+            return clipEvent != nil
+        }
+        let types = try ha.history(event, since: started).compactMap { ($0["attributes"] as? [String: Any])?["event_type"] as? String }
+        XCTAssertEqual(types.filter { $0 != "" }.reduce(into: [String]()) { if $1 != $0.last { $0.append($1) } }, ["fired", "clip"])
+        let link = try XCTUnwrap(clipEvent?["clip"] as? String, "\(clipEvent ?? [:])")
+        XCTAssertEqual(link, "http://127.0.0.1:\(page)/clips/" + (file as NSString).lastPathComponent)
+        XCTAssertEqual(clipEvent?["duration_s"] as? Double ?? -1, clip["duration_s"] as? Double ?? 0, accuracy: 0.001)
+        XCTAssertEqual(try Subprocess.run("/usr/bin/curl", ["-s", "--max-time", "10", "-o", path("served.mp4"), link]).status, 0)
+        let served = FileManager.default.contents(atPath: path("served.mp4"))
+        XCTAssertEqual(served, FileManager.default.contents(atPath: file), "the link serves the clip")
+    }
 }

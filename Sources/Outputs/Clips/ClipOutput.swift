@@ -170,14 +170,19 @@ public final class ClipOutput: WatchOutput, @unchecked Sendable {
         let writing = clock.now() - started
         let numbers = job.fires.map(\.fire.number)
         let done = clock.now()
+        let usage = feed.usage
         return job.fires.map { fire, time, at in
-            guard let written else {
-                return ClipOutcome(fire: fire.number, rule: fire.rule, condition: fire.condition, path: nil, fires: numbers, error: failure)
+            var outcome: ClipOutcome
+            if let written {
+                outcome = ClipOutcome(
+                    fire: fire.number, rule: fire.rule, condition: fire.condition, path: path, start: written.start,
+                    duration: written.duration, before: time - written.start, frames: written.frames, bytes: written.bytes,
+                    seconds: done - at, writing: writing, method: written.copied ? "copy" : "libx264", fires: numbers)
+            } else {
+                outcome = ClipOutcome(fire: fire.number, rule: fire.rule, condition: fire.condition, path: nil, fires: numbers, error: failure)
             }
-            return ClipOutcome(
-                fire: fire.number, rule: fire.rule, condition: fire.condition, path: path, start: written.start, duration: written.duration,
-                before: time - written.start, frames: written.frames, bytes: written.bytes, seconds: done - at,
-                writing: writing, method: written.copied ? "copy" : "libx264", fires: numbers)
+            (outcome.prerollBytes, outcome.prerollSeconds) = (usage.bytes, usage.seconds)
+            return outcome
         }
     }
 }
