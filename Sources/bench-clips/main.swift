@@ -36,12 +36,12 @@ func fireTime(_ feed: ClipFeed) -> Double { (feed.reach ?? 0) - post }
 
 func report(_ name: String, _ feed: ClipFeed, fill: Double, _ written: ClipWriter.Written, seconds: Double) {
     let usage = feed.usage
-    print(
-        String(
-            format: "%-22s feed %6.1f MB, %4d packets over %4.1f s (%.1f a second)   fill %7.2f ms/s of video   "
-                + "clip %5.2f s, %4d frames, %6.2f MB, written in %7.1f ms",
-            name, Double(usage.bytes) / 1e6, usage.packets, usage.seconds, Double(usage.packets) / max(usage.seconds, 1e-9), fill,
-            written.duration, written.frames, Double(written.bytes) / 1e6, seconds * 1000))
+    let numbers = String(
+        format: "feed %6.1f MB, %4d packets over %4.1f s (%.1f a second)   fill %5.2f ms/s of video   clip %5.2f s, %4d frames, %5.2f MB, "
+            + "written in %6.1f ms",
+        Double(usage.bytes) / 1e6, usage.packets, usage.seconds, Double(usage.packets) / max(usage.seconds, 1e-9), fill, written.duration,
+        written.frames, Double(written.bytes) / 1e6, seconds * 1000)
+    print(name.padding(toLength: 22, withPad: " ", startingAt: 0) + numbers)
 }
 
 for round in 1...rounds {
