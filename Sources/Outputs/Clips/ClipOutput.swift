@@ -32,8 +32,8 @@ public final class ClipOutput: WatchOutput, @unchecked Sendable {
     private var events: (any EventSink)?
     /// The time of each answered frame in the source (a camera's: on the clock), newest only.
     private var lastFrame: (index: Int, time: Double)?
-    /// Fires that got no clip because too many waited.
-    public private(set) var refused = 0
+    /// Fires that get no clip because too many waited: told by the writing thread as failed clips.
+    private var refused: [FireOutcome] = []
 
     /// One clip to write: its span in the source, the fires it is for, and when its last fire came.
     struct Job {
@@ -98,8 +98,7 @@ public final class ClipOutput: WatchOutput, @unchecked Sendable {
             } else if jobs.count < queue {
                 jobs.append(Job(from: from, to: to, fires: [(fire, frame.time, now)], lastFire: now, deadline: now + postRoll + Self.patience))
             } else {
-                refused += 1
-                Log.shared.warning("fire \(fire.number) (\(fire.condition)) gets no clip: \(queue) clips are waiting to be written")
+                refused.append(fire)
             }
             lock.broadcast()
         }
@@ -118,12 +117,23 @@ public final class ClipOutput: WatchOutput, @unchecked Sendable {
         prune()
         while true {
             lock.lock()
-            while !ended && (jobs.isEmpty || !ready(jobs[0])) {
+            while !ended && refused.isEmpty && (jobs.isEmpty || !ready(jobs[0])) {
                 _ = lock.wait(until: Date().addingTimeInterval(0.05))
             }
             if ended {
                 lock.unlock()
                 return
+            }
+            if !refused.isEmpty {
+                let fires = refused
+                refused = []
+                lock.unlock()
+                let why = "\(queue) clips were waiting to be written"
+                for fire in fires {
+                    Log.shared.warning("fire \(fire.number) (\(fire.condition)) has no clip: \(why)")
+                    events?.emit(.clip(ClipOutcome(fire: fire.number, rule: fire.rule, condition: fire.condition, path: nil, error: why)))
+                }
+                continue
             }
             let job = jobs.removeFirst()
             busy = true
@@ -154,18 +164,23 @@ public final class ClipOutput: WatchOutput, @unchecked Sendable {
         let started = clock.now()
         let first = job.fires[0].fire
         let stamp = Int(clock.date().timeIntervalSince1970)
-        let path = (folder as NSString).appendingPathComponent("clip-\(stamp)-\(first.number).mp4")
+        var path = ""
         var written: ClipWriter.Written?
         var failure: String?
-        do throws(MediaError) {
+        do {
+            // A name no other run has taken (two runs of one second share the folder).
+            path = try SafeFile.claim(in: folder, stem: "clip-\(stamp)-\(first.number)", ext: "mp4")
             if let material = try feed.material(from: job.from, to: job.to) {
                 written = try ClipWriter.write(material, to: path)
             } else {
                 failure = "the source kept nothing of \(Reaction.number(job.from))–\(Reaction.number(job.to)) s (no keyframe yet)"
             }
-        } catch {
+        } catch let error as MediaError {
             failure = error.reason
+        } catch {
+            failure = "\(error)"
         }
+        if written == nil, !path.isEmpty { unlink(path) }
         if let failure { Log.shared.warning("fire \(first.number) (\(first.condition)) has no clip: \(failure)") }
         let writing = clock.now() - started
         let numbers = job.fires.map(\.fire.number)
