@@ -1,5 +1,6 @@
 import Foundation
 import LookCore
+import VLM
 
 extension ModelCache {
     /// `lookd models`: one line a catalog model, whether it is in this cache (its size and folder)
@@ -15,7 +16,7 @@ extension ModelCache {
             let size = Quantity.bytes(Int64(present.model.size + present.mmproj.size))
             let tower: String
             switch VisionCopies(cache: self).state(of: paths(present).mmproj, choice: .default) {
-            case .asPublished: tower = "tower as published"
+            case .asPublished: tower = VisionWeights.default == .f16 ? "f16 tower (the faster on this CPU)" : "tower as published"
             case .copy: tower = "q8_0 tower made"
             case .toMake: tower = "q8_0 tower made on first load"
             }

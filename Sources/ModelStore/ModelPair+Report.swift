@@ -25,9 +25,11 @@ extension ModelPair {
         return lines.joined(separator: "\n")
     }
 
-    /// Which weights the tower runs by default (`--vision-weights q8_0`), and where they are.
+    /// Which weights the tower runs by default (the faster on this CPU), and where they are.
     static func tower(_ state: VisionCopies.State, published: String) -> String {
         switch state {
+        case .asPublished where VisionWeights.default == .f16:
+            return "\(published), as published (\(VisionWeights.defaultReason); --vision-weights q8_0 runs lookd's int8 copy)"
         case .asPublished: return "\(published), as published (nothing in it to make int8)"
         case .copy(let path): return "q8_0, lookd's copy \(path) (\(published) as published: --vision-weights f16)"
         case .toMake(let path): return "q8_0, lookd's copy, made on the first load at \(path) (\(published) as published: --vision-weights f16)"

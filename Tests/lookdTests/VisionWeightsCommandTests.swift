@@ -4,10 +4,19 @@ import TestSupport
 import XCTest
 
 /// `--vision-weights`: the int8 tower is made once, at pull (or at the first load of a local
-/// `--mmproj`), into the model cache and never beside the user's file; ask and watch use it by
-/// default and name it in their records; `f16` runs the file as published; a changed source is
+/// `--mmproj`), into the model cache and never beside the user's file; ask and watch use it when
+/// asked, and by default where the CPU has AVX-512 VNNI (else the F16 tower is the faster, and the
+/// default), and name it in their records; `f16` runs the file as published; a changed source is
 /// copied again.
 final class VisionWeightsCommandTests: XCTestCase {
+    /// Whether this CPU has what lookd's int8 kernel needs (the build is for this CPU): then the
+    /// int8 tower is the default.
+    private static let int8Default: Bool = {
+        let info = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
+        let flags = Set(info.split(separator: "\n").first { $0.hasPrefix("flags") }?.split(separator: " ").map(String.init) ?? [])
+        return flags.isSuperset(of: ["avx512f", "avx512bw", "avx512vl", "avx512_vnni"])
+    }()
+
     private func copies(_ cache: String) -> [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: cache + "/vision-q8_0")) ?? []).sorted()
     }
@@ -33,24 +42,34 @@ final class VisionWeightsCommandTests: XCTestCase {
             ["MiniCPM-V-4.7-1B-Q8_0.gguf", "mmproj-model-f16.gguf"], "nothing beside the pair")
 
         let models = try Subprocess.run(Fixtures.lookd, ["models"], environment: env)
-        XCTAssertTrue(models.stdout.contains("q8_0 tower made"), models.stdout)
+        XCTAssertTrue(models.stdout.contains(Self.int8Default ? "q8_0 tower made" : "f16 tower (the faster on this CPU)"), models.stdout)
         let inspect = try Subprocess.run(Fixtures.lookd, ["models", "inspect", "minicpm-v-4.7-1b"], environment: env)
-        XCTAssertTrue(inspect.stdout.contains("vision tower    q8_0, lookd's copy \(cache)/vision-q8_0/"), inspect.stdout)
+        XCTAssertTrue(
+            inspect.stdout.contains(
+                Self.int8Default
+                    ? "vision tower    q8_0, lookd's copy \(cache)/vision-q8_0/"
+                    : "vision tower    f32, as published (this CPU has no AVX-512 VNNI: the F16 tower is the faster here; "),
+            inspect.stdout)
 
         let photo = dir.appendingPathComponent("p.png").path
         try TestMedia.photo(photo, width: 64, height: 64)
-        let ask = ["ask", photo, "What?", "--model", "minicpm-v-4.7-1b", "--tokens", "2", "--json"]
+        let base = ["ask", photo, "What?", "--model", "minicpm-v-4.7-1b", "--tokens", "2"]
+        let ask = base + ["--vision-weights", "q8_0", "--json"]
         let first = try Subprocess.run(Fixtures.lookd, ask + [dir.appendingPathComponent("a.json").path], environment: env)
         XCTAssertEqual(first.status, 0, first.stderr)
         XCTAssertFalse(first.stderr.contains("Q8_0 tower"), "made at pull, not again: \(first.stderr)")
         XCTAssertEqual(try weights(dir.appendingPathComponent("a.json").path), "q8_0")
+        // Without the option, the faster on this CPU.
+        XCTAssertEqual(try Subprocess.run(Fixtures.lookd, base + ["--json", dir.appendingPathComponent("e.json").path], environment: env).status, 0)
+        XCTAssertEqual(try weights(dir.appendingPathComponent("e.json").path), Self.int8Default ? "q8_0" : "f32")
 
         let published = try Subprocess.run(
-            Fixtures.lookd, ask + [dir.appendingPathComponent("b.json").path, "--vision-weights", "f16"], environment: env)
+            Fixtures.lookd, base + ["--json", dir.appendingPathComponent("b.json").path, "--vision-weights", "f16"], environment: env)
         XCTAssertEqual(published.status, 0, published.stderr)
         XCTAssertEqual(try weights(dir.appendingPathComponent("b.json").path), "f32", "the fixture's mmproj as published is F32")
 
-        let bad = try Subprocess.run(Fixtures.lookd, ask + [dir.appendingPathComponent("c.json").path, "--vision-weights", "int4"], environment: env)
+        let bad = try Subprocess.run(
+            Fixtures.lookd, base + ["--json", dir.appendingPathComponent("c.json").path, "--vision-weights", "int4"], environment: env)
         XCTAssertEqual(bad.status, 2)
         XCTAssertTrue(bad.stderr.contains("--vision-weights takes q8_0"), bad.stderr)
 
@@ -80,7 +99,7 @@ final class VisionWeightsCommandTests: XCTestCase {
         let cache = dir.appendingPathComponent("cache").path
         let args = [
             "ask", photo, "What?", "--model", mine.appendingPathComponent("m.gguf").path, "--mmproj", mine.appendingPathComponent("p.gguf").path,
-            "--tokens", "2",
+            "--tokens", "2", "--vision-weights", "q8_0",
         ]
         let ask = try Subprocess.run(
             Fixtures.lookd, args + ["--json", dir.appendingPathComponent("a.json").path], environment: ["LOOKD_MODELS": cache])
