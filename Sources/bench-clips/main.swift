@@ -4,8 +4,8 @@ import LookCore
 import Media
 
 /// tools/bench-clips' measuring half: what a clip costs to keep and to write, on the paths lookd
-/// takes. A raw camera: its RGB pictures go into the feed as the camera's reader puts them
-/// (thinned to the memory budget), and a clip is encoded with libx264. An H.264 stream: its packets
+/// takes. A camera: its RGB pictures go into the feed as the camera's reader puts them (JPEG, 15 a
+/// second), and a clip is encoded with libx264. An H.264 stream: its packets
 /// go into the feed as the stream's reader reads them, and a clip copies them. The pictures and
 /// packets come from VIDEO (640 × 480, 30 fps), at its own rate; the feed keeps PRE + POST + 4 s.
 /// Prints numbers; asserts nothing.
@@ -46,27 +46,29 @@ func report(_ name: String, _ feed: ClipFeed, fill: Double, _ written: ClipWrite
 
 for round in 1...rounds {
     print("round \(round)")
-    // A raw camera: 30 RGB pictures a second, as the camera's reader keeps them.
+    // A camera: 30 RGB pictures a second, kept as the camera's reader keeps them (JPEG, 15 a second).
     do {
         let source = try VideoFileSource(path: video, pace: .frames(every: 1.0 / 30), maxSide: 4096)
         let feed = ClipFeed(keep: pre + post + 4, budget: memory)
-        feed.begin(try ClipStream(rgbWidth: source.info.width, height: source.info.height), clockStamped: true)
+        let compressor = try PictureCompressor(width: source.info.width, height: source.info.height)
+        feed.begin(try ClipStream(mjpegWidth: source.info.width, height: source.info.height), clockStamped: true, maxRate: ClipFeed.encodedRate)
         var filling = 0.0
         var span = 0.0
         while let frame = try source.next(), let image = source.original() {
+            let t = frame.sourceTime ?? 0
             let started = clock.now()
-            feed.add(ClipPacket(data: image.pixels, pts: frame.sourceTime ?? 0, key: true))
+            if feed.due(t) { feed.add(ClipPacket(data: try compressor.jpeg(image), pts: t, key: true)) }
             filling += clock.now() - started
-            span = frame.sourceTime ?? 0
+            span = t
             if span >= pre + post + 6 { break }
         }
         let t = fireTime(feed)
         let material = try feed.material(from: t - pre, to: t + post)!
         let started = clock.now()
-        let written = try ClipWriter.write(material, to: out + "/raw-\(round).mp4")
-        report("raw camera (libx264)", feed, fill: filling / span * 1000, written, seconds: clock.now() - started)
+        let written = try ClipWriter.write(material, to: out + "/camera-\(round).mp4")
+        report("camera (JPEG, libx264)", feed, fill: filling / span * 1000, written, seconds: clock.now() - started)
     } catch {
-        print("raw camera: \(error)")
+        print("camera: \(error)")
     }
     // An H.264 stream: its packets, as the stream's reader keeps them while it decodes.
     do {

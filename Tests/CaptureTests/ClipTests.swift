@@ -124,6 +124,45 @@ final class ClipTests: XCTestCase {
         XCTAssertEqual(Double(usage.packets) / usage.seconds, 6.5, accuracy: 0.5)
     }
 
+    func testACamerasPicturesAreKeptAsJPEGAt15ASecondAndEncoded() throws {
+        // 6 s of 640 × 480 pictures at 30 a second, as a camera's reader gets them (RGB).
+        let video = dir.appendingPathComponent("in.mp4").path
+        try TestMedia.clip(video, seconds: 6, fps: 30, width: 640, height: 480)
+        let source = try VideoFileSource(path: video, pace: .frames(every: 1.0 / 30), maxSide: 4096)
+        let feed = ClipFeed(keep: 10, budget: 64 << 20)
+        let compressor = try PictureCompressor(width: 640, height: 480)
+        feed.begin(try ClipStream(mjpegWidth: 640, height: 480), clockStamped: true, maxRate: ClipFeed.encodedRate)
+        var offered = 0
+        while let frame = try source.next(), let image = source.original() {
+            offered += 1
+            let t = 1000 + (frame.sourceTime ?? 0) // the run's clock
+            if feed.due(t) { feed.add(ClipPacket(data: try compressor.jpeg(image), pts: t, key: true)) }
+        }
+        XCTAssertEqual(offered, 180)
+        let usage = feed.usage
+        XCTAssertEqual(usage.packets, 90, "15 a second of the camera's 30")
+        XCTAssertLessThan(usage.bytes, 90 * 100_000, "JPEG, not 921,600 bytes a picture")
+        XCTAssertTrue(feed.isClockStamped)
+        let material = try XCTUnwrap(try feed.material(from: 1001, to: 1004))
+        let path = dir.appendingPathComponent("camera.mp4").path
+        let written = try ClipWriter.write(material, to: path)
+        XCTAssertFalse(written.copied)
+        let probe = try Probe(path)
+        XCTAssertEqual([probe.codec, probe.pixelFormat], ["h264", "yuv420p"])
+        XCTAssertEqual(probe.frames, 46, accuracy: 1, "3 s at 15 a second")
+        XCTAssertEqual(probe.duration, 3 + 1.0 / 15, accuracy: 0.08)
+        // The picture survives: a frame of the clip looks as the camera's picture at that time (4 × 4 colours).
+        func colours(_ file: String, at seconds: Double) throws -> [Int] {
+            try Subprocess.shell(
+                "ffmpeg -v error -ss \(seconds) -i '\(file)' -frames:v 1 -vf scale=4:4:flags=area -f rawvideo -pix_fmt rgb24 - | od -An -tu1"
+            ).stdout.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+        }
+        let (clipped, original) = (try colours(path, at: 1.5), try colours(video, at: 2.5))
+        XCTAssertEqual(clipped.count, 48)
+        let difference = zip(clipped, original).map { abs($0 - $1) }.reduce(0, +) / max(1, clipped.count)
+        XCTAssertLessThan(difference, 12, "\(clipped) against \(original)")
+    }
+
     func testAStreamsPacketsAreKeptAndCopiedAroundAFrame() throws {
         let port = Int.random(in: 20_000...40_000)
         let server = Process()

@@ -87,6 +87,8 @@ public final class CameraSource: LiveSource, @unchecked Sendable {
         let stallSeconds = 10.0
         private let clock: any Clock
         private let clips: ClipFeed?
+        /// Compresses the pictures kept for clips (made for the camera's size at each opening).
+        private var compressor: PictureCompressor?
 
         init(device: CameraDevice, path: String, maxSide: Int, clock: any Clock, clips: ClipFeed?) {
             self.device = device
@@ -97,10 +99,28 @@ public final class CameraSource: LiveSource, @unchecked Sendable {
             began(device)
         }
 
-        /// The camera opened (again): its pictures start afresh in the clip feed, at its size.
+        /// The camera opened (again): its pictures start afresh in the clip feed, at its size, as
+        /// JPEG (raw when no JPEG encoder can be had).
         private func began(_ camera: CameraDevice) {
-            guard let clips, let stream = try? ClipStream(rgbWidth: camera.width, height: camera.height) else { return }
-            clips.begin(stream, clockStamped: true)
+            guard let clips else { return }
+            compressor = try? PictureCompressor(width: camera.width, height: camera.height)
+            let stream =
+                compressor == nil
+                ? try? ClipStream(rgbWidth: camera.width, height: camera.height) : try? ClipStream(mjpegWidth: camera.width, height: camera.height)
+            if let stream { clips.begin(stream, clockStamped: true, maxRate: ClipFeed.encodedRate) }
+        }
+
+        /// Keeps a picture for clips, when the feed wants one now.
+        private func keep(_ image: RGBImage) {
+            guard let clips else { return }
+            let now = clock.now()
+            guard clips.due(now) else { return }
+            if let compressor {
+                guard let jpeg = try? compressor.jpeg(image) else { return }
+                clips.add(ClipPacket(data: jpeg, pts: now, key: true))
+            } else {
+                clips.add(ClipPacket(data: image.pixels, pts: now, key: true))
+            }
         }
 
         func stop() {
@@ -118,7 +138,7 @@ public final class CameraSource: LiveSource, @unchecked Sendable {
                     if let (image, stamp) = try camera.read(timeout: 0.5) {
                         let now = MonotonicClock().now()
                         lastPicture = now
-                        clips?.add(ClipPacket(data: image.pixels, pts: clock.now(), key: true))
+                        keep(image)
                         condition.withLock {
                             sequence += 1
                             latest = (image, stamp.map { min($0, now) } ?? now, sequence)

@@ -138,9 +138,13 @@ final class ClipEncoder {
     }
 }
 
-/// Converts decoded pictures to the encoder's yuv420p at its size (an `SwsContext` of its own).
+/// Converts decoded pictures to yuv420p at the target's size (an `SwsContext` of its own): limited
+/// range for H.264, full range for JPEG.
 final class YUVConverter {
     private var context: OpaquePointer?
+    private let fullRange: Bool
+
+    init(fullRange: Bool = false) { self.fullRange = fullRange }
 
     func convert(_ source: UnsafeMutablePointer<AVFrame>, into target: UnsafeMutablePointer<AVFrame>) throws(MediaError) {
         let s = source.pointee, t = target.pointee
@@ -148,6 +152,10 @@ final class YUVConverter {
             context, s.width, s.height, AVPixelFormat(rawValue: s.format), t.width, t.height, AV_PIX_FMT_YUV420P, Int32(SWS_BILINEAR), nil,
             nil, nil)
         guard let context else { throw .failed("cannot convert its pixel format") }
+        if fullRange {
+            let coefficients = sws_getCoefficients(SWS_CS_DEFAULT)
+            sws_setColorspaceDetails(context, coefficients, 1, coefficients, 1, 0, 1 << 16, 1 << 16)
+        }
         let rows = withUnsafePointer(to: source.pointee.data) { sourceData in
             sourceData.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { src in
                 withUnsafePointer(to: source.pointee.linesize) { sourceLines in

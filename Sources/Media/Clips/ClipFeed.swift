@@ -5,9 +5,10 @@ import LookCore
 /// its last seconds here at its own rate (the pre-roll, the post-roll and a keyframe's slack),
 /// within a memory budget: compressed, as the source gives them. A video file needs none of that:
 /// the file holds every second before and after a fire already, and is read again for the clip.
-/// A camera's pictures are raw (RGB, as libv4l gives them to lookd): they are kept thinned to the
-/// rate the budget affords for the seconds kept (15 a second at most), and their times are the
-/// run's clock (`clockStamped`), as a camera's frames have no time of their own.
+/// A camera's pictures come decoded (RGB, as libv4l gives them to lookd): they are kept as JPEG,
+/// 15 a second at most (`maxRate`; the camera asks `due` before it compresses one), or, when no
+/// JPEG encoder can be had, raw, thinned to the rate the budget affords for the seconds kept; their
+/// times are the run's clock (`clockStamped`), as a camera's frames have no time of their own.
 public final class ClipFeed: @unchecked Sendable {
     /// Seconds of packets kept, and the bytes they may take at most.
     public let keep: Double
@@ -38,13 +39,24 @@ public final class ClipFeed: @unchecked Sendable {
     public init(keep: Double, budget: Int) { (self.keep, self.budget) = (keep, budget) }
 
     /// A live source opened (again): its packets start afresh (a stream's times start over).
-    /// `clockStamped`: their times are the run's clock, not the stream's.
-    public func begin(_ stream: ClipStream, clockStamped: Bool = false) {
+    /// `clockStamped`: their times are the run's clock, not the stream's; `maxRate`: packets a
+    /// second at most (raw pictures: also what the budget affords).
+    public func begin(_ stream: ClipStream, clockStamped: Bool = false, maxRate: Double? = nil) {
         lock.withLock {
             self.stream = stream
             (packets, head, bytes, ended, self.clockStamped) = ([], 0, 0, false, clockStamped)
             let picture = Double(stream.width * stream.height * 3)
-            gap = stream.isRaw ? max(1 / Self.encodedRate, keep * picture / Double(max(1, budget))) : 0
+            let least = maxRate.map { 1 / $0 } ?? 0
+            gap = stream.isRaw ? max(least, keep * picture / Double(max(1, budget))) : least
+        }
+    }
+
+    /// Whether a packet at `pts` would be kept (not thinned away): asked before a camera's picture
+    /// is compressed.
+    public func due(_ pts: Double) -> Bool {
+        lock.withLock {
+            guard gap > 0, head < packets.count, let last = packets.last else { return true }
+            return pts - last.pts >= gap - 1e-6
         }
     }
 
@@ -60,7 +72,7 @@ public final class ClipFeed: @unchecked Sendable {
     /// Keeps one packet (in decoding order); what is older than `keep` goes, from keyframe to keyframe.
     public func add(_ packet: ClipPacket) {
         lock.withLock {
-            if gap > 0, let last = packets.last, head < packets.count, packet.pts - last.pts < gap - 1e-6 { return }
+            if gap > 0, head < packets.count, let last = packets.last, packet.pts - last.pts < gap - 1e-6 { return }
             packets.append(packet)
             bytes += packet.data.count
             let cutoff = packet.pts - keep

@@ -29,8 +29,19 @@ public final class ClipStream: @unchecked Sendable {
         (width, height) = (Int(made.pointee.width), Int(made.pointee.height))
     }
 
-    /// A camera's pictures as lookd takes them: RGB24 (libv4l converts the camera's own format), one
-    /// picture a packet, each a keyframe.
+    /// A camera's pictures kept as JPEG (`PictureCompressor`), one a packet, each a keyframe.
+    public init(mjpegWidth width: Int, height: Int) throws(MediaError) {
+        guard let made = avcodec_parameters_alloc() else { throw .failed("out of memory") }
+        parameters = made
+        made.pointee.codec_type = AVMEDIA_TYPE_VIDEO
+        made.pointee.codec_id = AV_CODEC_ID_MJPEG
+        made.pointee.width = Int32(width)
+        made.pointee.height = Int32(height)
+        (self.width, self.height) = (width, height)
+    }
+
+    /// Pictures as lookd takes them from a camera: RGB24 (libv4l converts the camera's own format),
+    /// one picture a packet, each a keyframe.
     public init(rgbWidth width: Int, height: Int) throws(MediaError) {
         guard let made = avcodec_parameters_alloc() else { throw .failed("out of memory") }
         parameters = made
