@@ -221,6 +221,9 @@ final class WebTests: XCTestCase {
         let served = try fetch("http://127.0.0.1:\(port)\(url)")
         XCTAssertEqual(served.code, 200)
         XCTAssertEqual(try fetch("http://127.0.0.1:\(port)/clips/..%2Fin.mp4").code, 404, "only a clip's own name")
+        // The live page's fire links to its clip once it is written.
+        let live = try dom(port, holding: "class=\"clip\"")
+        XCTAssertTrue(live.contains(#"<a class="clip" href="\#(url)">clip ("#), live)
         // Chromium plays it: the page's <video> reads its index and says its length.
         var page = ""
         for _ in 0..<5 {

@@ -55,6 +55,8 @@ public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
     private let clipsDir: String?
     private let lock = NSLock()
     private var server: WebServer?
+    /// The fires the page lists, as last shown, so that a clip that comes later joins its fire.
+    private var listed: [(fire: Int, json: JSON)] = []
 
     /// Serves on `listen` once started; `states` are the other outputs whose drops `/metrics` counts.
     init(
@@ -90,8 +92,15 @@ public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
         case .frameFailed: metrics.failed()
         case .reloaded(let accepted, _): metrics.reloaded(accepted)
         case .report(let report): metrics.reported(report)
-        case .described(_, let fire): if let json = Self.shown(fire) { state.fire(json) }
-        case .clip(let clip): metrics.clip(clip)
+        case .described(_, let fire): if let json = Self.shown(fire) { list(fire.number, json) }
+        case .clip(let clip):
+            metrics.clip(clip)
+            guard let path = clip.path, let known = lock.withLock({ listed.last { $0.fire == clip.fire } }),
+                case .object(let fields) = known.json
+            else { break }
+            let url = "/clips/" + (path as NSString).lastPathComponent
+            let added: [(String, JSON)] = [("clip_url", .string(url)), ("clip_s", .number(clip.duration, places: 1))]
+            list(clip.fire, .object(fields.filter { $0.0 != "clip_url" } + added))
         case .live(let live):
             switch live.change {
             case .lost: metrics.source(up: false)
@@ -188,7 +197,17 @@ public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
     func frame(_ outcome: FrameOutcome, shown: RGBImage?) {
         metrics.answered(outcome)
         if let shown { state.frame(outcome.index, shown) }
-        for fire in outcome.fires { if let json = Self.shown(fire) { state.fire(json) } }
+        for fire in outcome.fires { if let json = Self.shown(fire) { list(fire.number, json) } }
+    }
+
+    /// Lists a fire on the page (again, when it has changed: its description, its clip).
+    private func list(_ number: Int, _ json: JSON) {
+        lock.withLock {
+            listed.removeAll { $0.fire == number }
+            listed.append((number, json))
+            if listed.count > 12 { listed.removeFirst(listed.count - 12) }
+        }
+        state.fire(json)
     }
 
     /// A fire as the page lists it: its JSON as it left lookd, what its row shows, and its

@@ -148,8 +148,9 @@ enum WebPage {
           const list = $("fires");
           const known = list.querySelector('[data-fire="' + f.fire + '"]');
           if (known) {
-            // The same fire again: its description has come.
+            // The same fire again: its description or its clip has come.
             if (f.description && !known.querySelector(".description")) known.lastChild.append(text("div", f.description, "description"));
+            if (f.clip_url && !known.querySelector("a.clip")) known.lastChild.append(clipLink(f));
             return;
           }
           if (list.querySelector(".empty")) list.replaceChildren();
@@ -171,9 +172,16 @@ enum WebPage {
           words.append(text("div", f.condition + " → " + f.reaction + (f.shown ? " (" + f.shown + ")" : "")),
                        text("div", "fire " + f.fire + " · frame " + f.frame + " · " + new Date(f.time).toLocaleTimeString(), "when"));
           if (f.description) words.append(text("div", f.description, "description"));
+          if (f.clip_url) words.append(clipLink(f));
           div.append(words);
           list.prepend(div);
           while (list.children.length > 12) list.lastChild.remove();
+        }
+
+        function clipLink(f) {
+          const a = text("a", "clip" + (f.clip_s != null ? " (" + f.clip_s.toFixed(1) + " s)" : ""), "clip");
+          a.setAttribute("href", withToken(f.clip_url));
+          return a;
         }
 
         function showFrame(n) {
