@@ -41,7 +41,7 @@ func report(_ name: String, _ feed: ClipFeed, fill: Double, _ written: ClipWrite
             + "written in %6.1f ms",
         Double(usage.bytes) / 1e6, usage.packets, usage.seconds, Double(usage.packets) / max(usage.seconds, 1e-9), fill, written.duration,
         written.frames, Double(written.bytes) / 1e6, seconds * 1000)
-    print(name.padding(toLength: 22, withPad: " ", startingAt: 0) + numbers)
+    print(name.padding(toLength: 24, withPad: " ", startingAt: 0) + numbers)
 }
 
 for round in 1...rounds {
