@@ -162,26 +162,28 @@ public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
         }
     }
 
-    /// A fire's snapshot, by its file name only (`fire-<epoch>-<n>.jpg`): nothing else in or out of
-    /// the folder is served.
+    /// A fire's snapshot, by its file name only (`fire-<epoch>-<n>.jpg`).
     private func snapshot(_ name: String) -> WebServer.Response {
-        let valid =
-            name.hasPrefix("fire-") && name.hasSuffix(".jpg") && name.dropFirst(5).dropLast(4).allSatisfy { $0.isASCII && ($0.isNumber || $0 == "-") }
-        guard valid, let dir = snapshotsDir, let bytes = RegularFile.read((dir as NSString).appendingPathComponent(name), limit: 64 << 20) else {
-            return .text(404, "no such snapshot\n")
-        }
-        return .bytes(status: 200, type: "image/jpeg", body: bytes)
+        Self.file(name, stem: "fire-", ext: ".jpg", in: snapshotsDir, type: "image/jpeg", limit: 64 << 20, what: "snapshot")
     }
 
-    /// A fire's clip, by its file name only (`clip-<epoch>-<n>.mp4`), from the clips' folder only,
-    /// never through a link.
+    /// A fire's clip, by its file name only (`clip-<epoch>-<n>.mp4`).
     private func clip(_ name: String) -> WebServer.Response {
+        Self.file(name, stem: "clip-", ext: ".mp4", in: clipsDir, type: "video/mp4", limit: 512 << 20, what: "clip")
+    }
+
+    /// A file of lookd's own naming (`<stem><digits and dashes><ext>`) from `folder` only: nothing
+    /// else in or out of the folder is served, never through a link.
+    private static func file(
+        _ name: String, stem: String, ext: String, in folder: String?, type: String, limit: Int, what: String
+    ) -> WebServer.Response {
         let valid =
-            name.hasPrefix("clip-") && name.hasSuffix(".mp4") && name.dropFirst(5).dropLast(4).allSatisfy { $0.isASCII && ($0.isNumber || $0 == "-") }
-        guard valid, let dir = clipsDir, let bytes = RegularFile.read((dir as NSString).appendingPathComponent(name), limit: 512 << 20) else {
-            return .text(404, "no such clip\n")
+            name.hasPrefix(stem) && name.hasSuffix(ext)
+            && name.dropFirst(stem.count).dropLast(ext.count).allSatisfy { $0.isASCII && ($0.isNumber || $0 == "-") }
+        guard valid, let folder, let bytes = RegularFile.read((folder as NSString).appendingPathComponent(name), limit: limit) else {
+            return .text(404, "no such \(what)\n")
         }
-        return .bytes(status: 200, type: "video/mp4", body: bytes)
+        return .bytes(status: 200, type: type, body: bytes)
     }
 
     /// The token, compared in constant time.
