@@ -165,14 +165,7 @@ final class ClipTests: XCTestCase {
 
     func testAStreamsPacketsAreKeptAndCopiedAroundAFrame() throws {
         let port = Int.random(in: 20_000...40_000)
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        server.arguments = [
-            "-v", "error", "-re", "-f", "lavfi", "-i", "testsrc2=s=320x180:r=25", "-t", "20",
-            "-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-g", "25",
-            "-f", "mpegts", "udp://127.0.0.1:\(port)?pkt_size=1316",
-        ]
-        try server.run()
+        let server = try TestMedia.udpStream(port: port)
         defer { server.terminate(); server.waitUntilExit() }
         let feed = ClipFeed(keep: 2 + 2 + 4, budget: 64 << 20)
         let source = try LiveStreamSource(url: "udp://127.0.0.1:\(port)", maxSide: 160, stallTimeout: 10, clips: feed)

@@ -72,4 +72,18 @@ extension TestMedia {
         try Subprocess.shell(
             "ffmpeg -v error -y \(inputs) -filter_complex '\(filter)' -map '[v]' -c:v libx264 -preset ultrafast -pix_fmt yuv420p '\(path)'")
     }
+
+    /// ffmpeg sending 20 s of H.264 (320 × 180, 25 fps, a keyframe a second) in MPEG-TS to a
+    /// loopback UDP port, in real time: a live stream. The caller stops it.
+    public static func udpStream(port: Int) throws -> Process {
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        server.arguments = [
+            "-v", "error", "-re", "-f", "lavfi", "-i", "testsrc2=s=320x180:r=25", "-t", "20",
+            "-c:v", "libx264", "-preset", "ultrafast", "-tune", "zerolatency", "-g", "25",
+            "-f", "mpegts", "udp://127.0.0.1:\(port)?pkt_size=1316",
+        ]
+        try server.run()
+        return server
+    }
 }
