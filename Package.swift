@@ -83,7 +83,9 @@ let package = Package(
             dependencies: ["Watch", "Settings", "Records", "Rules", "Grounding", "Gate", "VLM", "Capture", "Media", "Reactions", "TestSupport"]),
         .testTarget(
             name: "OutputsTests",
-            dependencies: ["Outputs", "Watch", "Settings", "Records", "Rules", "VLM", "HTTP", "Media", "LookCore", "TestSupport", "TestFixtures"]),
+            dependencies: [
+                "Outputs", "Watch", "Settings", "Records", "Rules", "VLM", "HTTP", "Media", "History", "LookCore", "TestSupport", "TestFixtures",
+            ]),
         .testTarget(name: "RecordsTests", dependencies: ["Records", "Rules", "TestSupport"]),
         .testTarget(name: "LookCoreTests", dependencies: ["LookCore", "TestSupport"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Media", "TestSupport"]),

@@ -116,6 +116,7 @@ public final class HistoryWriter: AheadOfTheLog, @unchecked Sendable {
     public func stop() {
         queue.sync {
             store = nil
+            events = nil // the stream holds this output: let go of it, so the run can go
             let (lost, late) = lock.withLock { (dropped, slow) }
             if lost > 0 { Log.shared.warning("history: \(Quantity.count(lost, "fire")) not written: the writes waiting were over \(capacity)") }
             if late > 0 {

@@ -52,7 +52,6 @@ public final class ClipOutput: WatchOutput, @unchecked Sendable {
     /// Makes the clips' folder (this user's only) and starts the writing thread. A folder it cannot
     /// use turns clips off with a warning; the watch goes on.
     public func start(events: any EventSink) throws(OutputFailure) {
-        self.events = events
         let parent = (folder as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
         if let problem = PrivateFolder.problem(folder) {
@@ -60,6 +59,7 @@ public final class ClipOutput: WatchOutput, @unchecked Sendable {
             events.emit(.warning(stage: "clips", message: "no clips: \(problem)"))
             return
         }
+        self.events = events
         let thread = Thread { [self] in run() }
         thread.name = "lookd clips"
         thread.start()
@@ -122,6 +122,7 @@ public final class ClipOutput: WatchOutput, @unchecked Sendable {
             }
             if ended {
                 lock.unlock()
+                events = nil // the stream holds this output: let go of it, so the run can go
                 return
             }
             if !refused.isEmpty {
