@@ -114,7 +114,9 @@ public struct Recording: Sendable {
                 if !recording.frames.isEmpty || !recording.fires.isEmpty {
                     (recording.frames, recording.fires, recording.cooldown, midnight) = ([], [], nil, nil)
                 }
-                if recording.cooldown == nil, let args = line["args"] as? [String], let i = args.firstIndex(of: "--cooldown"), i + 1 < args.count {
+                if recording.cooldown == nil, let args = line["args"] as? [String], let i = args.firstIndex(of: "\(SettingName.cooldown)"),
+                    i + 1 < args.count
+                {
                     recording.cooldown = Self.cooldown(Double(args[i + 1]))
                 }
             case "rules":

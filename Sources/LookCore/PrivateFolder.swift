@@ -12,7 +12,7 @@ public enum PrivateFolder {
         var st = stat()
         guard lstat(path, &st) == 0 else { return "\(path) cannot be read: \(String(cString: strerror(errno)))" }
         guard st.st_mode & S_IFMT == S_IFDIR else { return "\(path) is not a folder (a link or a file is there); remove it" }
-        guard st.st_uid == geteuid() else { return "\(path) belongs to another user (uid \(st.st_uid)); remove it, or give --status" }
+        guard st.st_uid == geteuid() else { return "\(path) belongs to another user (uid \(st.st_uid)); remove it, or give \(SettingName.status)" }
         guard st.st_mode & 0o022 == 0 else {
             return "\(path) may be written by other users (mode \(String(st.st_mode & 0o777, radix: 8))); make it 0700"
         }

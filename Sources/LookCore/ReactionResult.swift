@@ -18,6 +18,6 @@ public struct ReactionResult: Sendable, Equatable {
 
     /// What a record says of it: what the row shows, `turned off (--no-sound)`, or why it was not performed.
     public var outcome: String {
-        performed ? shown : turnedOff ? "turned off (\(note ?? "--no-sound"))" : "recorded, not performed: \(note ?? "")"
+        performed ? shown : turnedOff ? "turned off (\(note ?? "\(SettingName.noSound)"))" : "recorded, not performed: \(note ?? "")"
     }
 }

@@ -7,12 +7,12 @@ public struct Setting<Target> {
     let show: (Target) -> String?
 
     public init(
-        _ name: String, _ placeholder: String?, group: String, help: String, needs: SettingNeed? = nil, reload: Bool = false,
+        _ name: SettingName, _ placeholder: String?, group: String, help: String, needs: SettingNeed? = nil, reload: Bool = false,
         defaultWords: String? = nil, show: @escaping (Target) -> String?,
         apply: @escaping (inout Target, String) throws(SettingProblem) -> Void
     ) {
         info = SettingInfo(
-            placeholder: placeholder, name: name, group: group, help: help, needs: needs, reloadable: reload, defaultWords: defaultWords)
+            placeholder: placeholder, name: name.key, group: group, help: help, needs: needs, reloadable: reload, defaultWords: defaultWords)
         self.apply = apply
         self.show = show
     }
@@ -44,7 +44,7 @@ public struct Setting<Target> {
 extension Setting {
     /// A number within `range`, in `unit` (S: seconds).
     public static func number(
-        _ name: String, _ path: WritableKeyPath<Target, Double>, in range: ClosedRange<Double>, unit: String = "S", group: String,
+        _ name: SettingName, _ path: WritableKeyPath<Target, Double>, in range: ClosedRange<Double>, unit: String = "S", group: String,
         help: String, needs: SettingNeed? = nil, reload: Bool = false
     ) -> Setting {
         Setting(
@@ -56,7 +56,7 @@ extension Setting {
 
     /// A number within `range` that is unset (nil) by default.
     public static func number(
-        _ name: String, _ path: WritableKeyPath<Target, Double?>, in range: ClosedRange<Double>, unit: String = "S", group: String,
+        _ name: SettingName, _ path: WritableKeyPath<Target, Double?>, in range: ClosedRange<Double>, unit: String = "S", group: String,
         help: String, needs: SettingNeed? = nil, reload: Bool = false, defaultWords: String? = nil
     ) -> Setting {
         Setting(
@@ -67,7 +67,7 @@ extension Setting {
 
     /// A whole number within `range`.
     public static func integer(
-        _ name: String, _ path: WritableKeyPath<Target, Int>, in range: ClosedRange<Int>, unit: String = "N", group: String, help: String,
+        _ name: SettingName, _ path: WritableKeyPath<Target, Int>, in range: ClosedRange<Int>, unit: String = "N", group: String, help: String,
         needs: SettingNeed? = nil, reload: Bool = false, defaultWords: String? = nil
     ) -> Setting {
         Setting(
@@ -79,7 +79,7 @@ extension Setting {
 
     /// A whole number within `range` that is unset (nil) by default.
     public static func integer(
-        _ name: String, _ path: WritableKeyPath<Target, Int?>, in range: ClosedRange<Int>, unit: String = "N", group: String, help: String,
+        _ name: SettingName, _ path: WritableKeyPath<Target, Int?>, in range: ClosedRange<Int>, unit: String = "N", group: String, help: String,
         needs: SettingNeed? = nil, reload: Bool = false, defaultWords: String? = nil
     ) -> Setting {
         Setting(
@@ -90,7 +90,7 @@ extension Setting {
 
     /// Words taken as they are (a path, a URL); unset by default.
     public static func text(
-        _ name: String, _ path: WritableKeyPath<Target, String?>, _ placeholder: String, group: String, help: String,
+        _ name: SettingName, _ path: WritableKeyPath<Target, String?>, _ placeholder: String, group: String, help: String,
         needs: SettingNeed? = nil, reload: Bool = false, defaultWords: String? = nil
     ) -> Setting {
         Setting(
@@ -100,7 +100,7 @@ extension Setting {
 
     /// A switch: `--NAME` on the command line, `NAME: true|false` in the file.
     public static func toggle(
-        _ name: String, _ path: WritableKeyPath<Target, Bool>, inverted: Bool = false, group: String, help: String,
+        _ name: SettingName, _ path: WritableKeyPath<Target, Bool>, inverted: Bool = false, group: String, help: String,
         needs: SettingNeed? = nil, reload: Bool = false
     ) -> Setting {
         Setting(
@@ -110,7 +110,7 @@ extension Setting {
 
     /// `on` or `off` (the file also takes true and false).
     public static func onOff(
-        _ name: String, _ path: WritableKeyPath<Target, Bool?>, group: String, help: String, needs: SettingNeed? = nil,
+        _ name: SettingName, _ path: WritableKeyPath<Target, Bool?>, group: String, help: String, needs: SettingNeed? = nil,
         reload: Bool = false, defaultWords: String? = nil
     ) -> Setting {
         Setting(
@@ -121,7 +121,7 @@ extension Setting {
 
     /// `on` or `off`, on or off by default.
     public static func onOff(
-        _ name: String, _ path: WritableKeyPath<Target, Bool>, group: String, help: String, needs: SettingNeed? = nil, reload: Bool = false
+        _ name: SettingName, _ path: WritableKeyPath<Target, Bool>, group: String, help: String, needs: SettingNeed? = nil, reload: Bool = false
     ) -> Setting {
         Setting(
             name, "on|off", group: group, help: help, needs: needs, reload: reload, show: { $0[keyPath: path] ? "on" : "off" },
@@ -132,7 +132,7 @@ extension Setting {
 
     /// One of an enumeration's raw values.
     public static func choice<Value: RawRepresentable & CaseIterable>(
-        _ name: String, _ path: WritableKeyPath<Target, Value>, group: String, help: String, needs: SettingNeed? = nil,
+        _ name: SettingName, _ path: WritableKeyPath<Target, Value>, group: String, help: String, needs: SettingNeed? = nil,
         reload: Bool = false
     ) -> Setting where Value.RawValue == String {
         let names = Value.allCases.map(\.rawValue)

@@ -27,6 +27,9 @@ public struct GivenSetting: Sendable, Equatable {
     }
 
     /// How a message names it: `--cooldown` for a flag, `rules.yaml:4: cooldown` for the file.
+    public func named(_ name: SettingName) -> String { named(name.key) }
+
+    /// How a message names the setting called `name` (a declaration's `info.name`).
     public func named(_ name: String) -> String {
         switch origin {
         case .file(let path, let line): "\(path):\(line): \(name)"
@@ -51,14 +54,14 @@ public struct SettingNeed: Sendable {
     public let words: String
     let accepts: @Sendable (String) -> Bool
 
-    public init(_ name: String, _ values: String...) {
-        self.name = name
-        words = "--\(name)" + (values.isEmpty ? "" : " " + values.joined(separator: "|"))
+    public init(_ name: SettingName, _ values: String...) {
+        self.name = name.key
+        words = "\(name)" + (values.isEmpty ? "" : " " + values.joined(separator: "|"))
         accepts = { values.isEmpty || values.contains($0) }
     }
 
-    public init(_ name: String, words: String, accepts: @escaping @Sendable (String) -> Bool) {
-        self.name = name
+    public init(_ name: SettingName, words: String, accepts: @escaping @Sendable (String) -> Bool) {
+        self.name = name.key
         self.words = words
         self.accepts = accepts
     }

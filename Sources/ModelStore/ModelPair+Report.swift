@@ -1,4 +1,5 @@
 import Foundation
+import LookCore
 import VLM
 
 extension ModelPair {
@@ -29,10 +30,11 @@ extension ModelPair {
     static func tower(_ state: VisionCopies.State, published: String) -> String {
         switch state {
         case .asPublished where VisionWeights.default == .f16:
-            return "\(published), as published (\(VisionWeights.defaultReason); --vision-weights q8_0 runs lookd's int8 copy)"
+            return "\(published), as published (\(VisionWeights.defaultReason); \(SettingName.visionWeights) q8_0 runs lookd's int8 copy)"
         case .asPublished: return "\(published), as published (nothing in it to make int8)"
-        case .copy(let path): return "q8_0, lookd's copy \(path) (\(published) as published: --vision-weights f16)"
-        case .toMake(let path): return "q8_0, lookd's copy, made on the first load at \(path) (\(published) as published: --vision-weights f16)"
+        case .copy(let path): return "q8_0, lookd's copy \(path) (\(published) as published: \(SettingName.visionWeights) f16)"
+        case .toMake(let path):
+            return "q8_0, lookd's copy, made on the first load at \(path) (\(published) as published: \(SettingName.visionWeights) f16)"
         }
     }
 

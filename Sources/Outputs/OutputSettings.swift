@@ -35,9 +35,9 @@ public struct OutputSettings: Sendable {
     /// Why `token` cannot guard the page (empty, blank, or with spaces or control characters, which
     /// no header carries whole); nil when it can.
     public static func tokenProblem(_ token: String) -> String? {
-        if token.trimmingCharacters(in: .whitespaces).isEmpty { return "--http-token is empty: a page with a token needs one" }
+        if token.trimmingCharacters(in: .whitespaces).isEmpty { return "\(SettingName.httpToken) is empty: a page with a token needs one" }
         if token.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) {
-            return "--http-token has spaces or control characters: use letters, digits and punctuation"
+            return "\(SettingName.httpToken) has spaces or control characters: use letters, digits and punctuation"
         }
         return nil
     }
@@ -52,8 +52,8 @@ public struct OutputSettings: Sendable {
 
     /// Why `--http-token` on the command line is warned about.
     public static let tokenOnCommandLine =
-        "--http-token on the command line can be read by every user of this machine (ps); "
-        + "use --http-token-file FILE or LOOKD_HTTP_TOKEN in the environment instead"
+        "\(SettingName.httpToken) on the command line can be read by every user of this machine (ps); "
+        + "use \(SettingName.httpTokenFile) FILE or LOOKD_HTTP_TOKEN in the environment instead"
 
     /// At most 64 characters: it goes into MQTT client ids and topics, which brokers bound.
     public static func isName(_ name: String) -> Bool {

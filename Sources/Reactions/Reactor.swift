@@ -182,7 +182,7 @@ public final class Reactor: ReactionPerformer, ReactionServices, @unchecked Send
 
     /// Starts a sound; its `sound` report follows when it has played.
     private func play(_ name: String, fire: Int, condition: String, shown: String) -> ReactionResult {
-        guard let audio else { return ReactionResult(performed: false, shown: shown, note: "--no-sound", turnedOff: true) }
+        guard let audio else { return ReactionResult(performed: false, shown: shown, note: "\(SettingName.noSound)", turnedOff: true) }
         let (clip, origin) = audio.library.clip(name)
         let id = origin == .fallback ? "fallback" : name
         let failure = audio.output.play(clip, name: name) { [weak self] p in
@@ -198,7 +198,7 @@ public final class Reactor: ReactionPerformer, ReactionServices, @unchecked Send
 
     /// Speaks a line; its `speech` report follows when it has been spoken.
     private func say(_ line: String, fire: Int, condition: String) -> ReactionResult {
-        guard let audio else { return ReactionResult(performed: false, shown: "say", note: "--no-sound", turnedOff: true) }
+        guard let audio else { return ReactionResult(performed: false, shown: "say", note: "\(SettingName.noSound)", turnedOff: true) }
         guard let speech = audio.speech else { return ReactionResult(performed: false, shown: "say", note: audio.speechProblem) }
         let requested = Date()
         let clip: AudioClip
@@ -264,7 +264,7 @@ public final class Reactor: ReactionPerformer, ReactionServices, @unchecked Send
     private func holdForClip(_ reaction: Reaction, fire: FireContext, shown: String) -> ReactionResult {
         lock.withLock { awaiting[fire.fire] = (reaction, fire) }
         guard let limit = poster.settings.clipWait else {
-            clipped(fire: fire.fire, path: nil, problem: "clips are off (--clips on writes them)")
+            clipped(fire: fire.fire, path: nil, problem: "clips are off (\(SettingName.clips) on writes them)")
             return ReactionResult(performed: true, shown: shown, note: "without a clip: clips are off")
         }
         DispatchQueue.global().asyncAfter(deadline: .now() + limit) { [weak self] in

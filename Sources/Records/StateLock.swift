@@ -24,7 +24,8 @@ public final class StateLock {
             close(fd)
             throw Held(
                 description:
-                    "Another lookd (pid \(holder)) keeps its switches and counts in \(state); give this watch its own --state FILE (or --state off).")
+                    "Another lookd (pid \(holder)) keeps its switches and counts in \(state); give this watch its own \(SettingName.state) FILE (or \(SettingName.state) off)."
+            )
         }
         _ = ftruncate(fd, 0)
         _ = FileOutput.write(fd, "\(getpid())\n")

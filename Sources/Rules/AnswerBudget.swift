@@ -1,3 +1,5 @@
+import LookCore
+
 /// How many tokens a frame's answer and question need, so that rules that could never be answered
 /// are found before a run, not as `?` for ever or a failed frame.
 public enum AnswerBudget {
@@ -31,7 +33,7 @@ public enum AnswerBudget {
         let about = estimated ? "about " : ""
         return
             "\(rules) rule\(rules == 1 ? "" : "s") need \(about)\(total) tokens a frame (\(about)\(inputTokens) of question and picture, "
-            + "\(answerTokens) of answer), more than the model's context of \(context); use --context \(suggestedContext(for: total)), "
+            + "\(answerTokens) of answer), more than the model's context of \(context); use \(SettingName.context) \(suggestedContext(for: total)), "
             + "or fewer rules"
     }
 }

@@ -1,3 +1,5 @@
+import LookCore
+
 /// A region the change gate ignores (a camera's clock, a tree in the wind), in fractions of the
 /// picture (0–1): left, top, right, bottom. The model still sees it.
 ///
@@ -34,11 +36,11 @@ public struct GateMask: Sendable, Equatable, Codable {
         for part in text.split(separator: ";") {
             let numbers = part.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
             guard numbers.allSatisfy({ $0 != nil }) else {
-                throw RulesError(source: "--gate-mask", problem: "\"\(part)\" is not four numbers: left,top,right,bottom")
+                throw RulesError(source: "\(SettingName.gateMask)", problem: "\"\(part)\" is not four numbers: left,top,right,bottom")
             }
             switch make(numbers.map { $0! }) {
             case .success(let mask): masks.append(mask)
-            case .failure(let problem): throw RulesError(source: "--gate-mask", problem: "\"\(part)\": \(problem.text)")
+            case .failure(let problem): throw RulesError(source: "\(SettingName.gateMask)", problem: "\"\(part)\": \(problem.text)")
             }
         }
         return masks

@@ -7,7 +7,7 @@ import LookCore
 /// effect:ripple|zoom|spotlight with an optional /water|horn|bells|chime, run:<program> <arguments>
 /// (split at spaces), post:<URL>; `+describe` after any of them asks for a sentence about each fire.
 public enum InlineRules {
-    public static let source = "--rules"
+    public static let source = "\(SettingName.rules)"
 
     public static func parse(_ text: String) throws(RulesError) -> RuleSet {
         let parts = text.split(separator: "|", omittingEmptySubsequences: false)

@@ -1,4 +1,5 @@
 import Foundation
+import LookCore
 
 /// What each photo of a folder shows, rule by rule (`--truth "sign:no,no,yes;object:yes,no,no"`),
 /// keyed by the photo's name without its extension.
@@ -13,13 +14,13 @@ public enum PhotoTruth {
         var table: [String: [Answer]] = [:]
         for entry in text.split(separator: ";") {
             let parts = entry.split(separator: ":", maxSplits: 1)
-            guard parts.count == 2 else { throw Failure(problem: "--truth is photo:yes,no,…;photo:…, not \"\(entry)\"") }
+            guard parts.count == 2 else { throw Failure(problem: "\(SettingName.truth) is photo:yes,no,…;photo:…, not \"\(entry)\"") }
             var answers: [Answer] = []
             for word in parts[1].split(separator: ",") {
                 switch word.trimmingCharacters(in: .whitespaces).lowercased() {
                 case "yes", "y": answers.append(.yes)
                 case "no", "n": answers.append(.no)
-                default: throw Failure(problem: "--truth answers are yes or no, not \"\(word)\"")
+                default: throw Failure(problem: "\(SettingName.truth) answers are yes or no, not \"\(word)\"")
                 }
             }
             table[parts[0].trimmingCharacters(in: .whitespaces)] = answers

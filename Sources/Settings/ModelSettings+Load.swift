@@ -35,8 +35,9 @@ extension ModelSettings {
     public func paths() throws(ModelLoadFailure) -> (model: String, mmproj: String) {
         switch (model, mmproj) {
         case (let m?, let p?): return (m, p)
-        case (let m?, nil) where m.hasSuffix(".gguf"): throw .usage("--model \(m) is a file: give its vision projector with --mmproj FILE.gguf too")
-        case (nil, _?): throw .usage("--mmproj needs --model FILE.gguf beside it")
+        case (let m?, nil) where m.hasSuffix(".gguf"):
+            throw .usage("\(SettingName.model) \(m) is a file: give its vision projector with \(SettingName.mmproj) FILE.gguf too")
+        case (nil, _?): throw .usage("\(SettingName.mmproj) needs \(SettingName.model) FILE.gguf beside it")
         case (let id, nil): return ModelCache().paths(try Self.pull(id ?? ModelCatalog.defaultID))
         }
     }
@@ -62,8 +63,8 @@ extension ModelSettings {
         case .success(let parsed): remote = parsed
         case .failure(let problem): throw .usage(problem.text)
         }
-        guard mmproj == nil else { throw .usage("--mmproj is for local files; with --engine the server has the model") }
-        guard model != nil else { throw .usage("--engine needs --model NAME: the server's name for the model") }
+        guard mmproj == nil else { throw .usage("\(SettingName.mmproj) is for local files; with \(SettingName.engine) the server has the model") }
+        guard model != nil else { throw .usage("\(SettingName.engine) needs \(SettingName.model) NAME: the server's name for the model") }
         remote.firstTokenLimit = Double(firstTokenTimeout)
         remote.attempts = engineTries
         let quality = jpegQuality

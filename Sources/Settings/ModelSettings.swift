@@ -19,21 +19,21 @@ public struct ModelSettings {
     public static var declared: SettingList<ModelSettings> {
         let settings: [Setting<ModelSettings>] = [
             .text(
-                "model", \.model, "ID|FILE", group: group,
-                help: "a catalog model (lookd models), pulled the first time; a local FILE.gguf with --mmproj; script:FILE answers "
-                    + "from a text file (README: the scripted engine); with --engine, the server's name for the model",
+                .model, \.model, "ID|FILE", group: group,
+                help: "a catalog model (lookd models), pulled the first time; a local FILE.gguf with \(SettingName.mmproj); script:FILE answers "
+                    + "from a text file (README: the scripted engine); with \(SettingName.engine), the server's name for the model",
                 defaultWords: ModelCatalog.defaultID),
-            .text("mmproj", \.mmproj, "FILE", group: group, help: "the vision projector (GGUF) of a local --model FILE.gguf"),
+            .text(.mmproj, \.mmproj, "FILE", group: group, help: "the vision projector (GGUF) of a local \(SettingName.model) FILE.gguf"),
             .text(
-                "engine", \.engine, "URL", group: group,
+                .engine, \.engine, "URL", group: group,
                 help: "ask an OpenAI-compatible server instead (llama-server, vLLM, Ollama: http://host:8080/v1; also LOOKD_ENGINE, "
                     + "LOOKD_API_KEY its key); the picture goes as JPEG; the server's outages are waited out (README: More cameras, bigger models)"
             ),
-            .integer("context", \.options.contextSize, in: 512...262_144, group: group, help: "the model's context length in tokens"),
+            .integer(.context, \.options.contextSize, in: 512...262_144, group: group, help: "the model's context length in tokens"),
             .integer(
-                "threads", \.options.threads, in: 1...256, group: group, help: "CPU threads for the model", defaultWords: "one a physical core"),
+                .threads, \.options.threads, in: 1...256, group: group, help: "CPU threads for the model", defaultWords: "one a physical core"),
             Setting(
-                "vision-weights", "q8_0|f16", group: group,
+                .visionWeights, "q8_0|f16", group: group,
                 help: "q8_0: the vision tower runs lookd's int8 copy of the mmproj, made once into the model cache; f16: the mmproj as "
                     + "published; the default is the faster on this CPU (q8_0 with AVX-512 VNNI, else f16)",
                 show: { $0.options.visionWeights.rawValue },
@@ -43,14 +43,15 @@ public struct ModelSettings {
                     }
                 }),
             .integer(
-                "jpeg-quality", \.jpegQuality, in: 2...31, group: group, help: "the JPEG quality a picture goes to --engine with (2 is best)",
-                needs: SettingNeed("engine")),
+                .jpegQuality, \.jpegQuality, in: 2...31, group: group,
+                help: "the JPEG quality a picture goes to \(SettingName.engine) with (2 is best)",
+                needs: SettingNeed(.engine)),
             .integer(
-                "first-token-timeout", \.firstTokenTimeout, in: 1...3600, unit: "S", group: group,
-                help: "a question to --engine with no first token in S seconds is tried again", needs: SettingNeed("engine")),
+                .firstTokenTimeout, \.firstTokenTimeout, in: 1...3600, unit: "S", group: group,
+                help: "a question to \(SettingName.engine) with no first token in S seconds is tried again", needs: SettingNeed(.engine)),
             .integer(
-                "engine-tries", \.engineTries, in: 1...10, group: group, help: "how many times --engine is asked a question in all",
-                needs: SettingNeed("engine")),
+                .engineTries, \.engineTries, in: 1...10, group: group, help: "how many times \(SettingName.engine) is asked a question in all",
+                needs: SettingNeed(.engine)),
         ]
         return SettingList(settings)
     }

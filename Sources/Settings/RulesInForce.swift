@@ -40,11 +40,12 @@ public struct RulesInForce {
         for rule in snapshotless {
             guard case .post(let post) = rule.reaction, post.snapshot else { continue }
             warnings.append(
-                "\"\(rule.condition)\" → post asks for the snapshot, and none is taken (--snapshots is off): it posts without the picture")
+                "\"\(rule.condition)\" → post asks for the snapshot, and none is taken (\(SettingName.snapshots) is off): it posts without the picture"
+            )
         }
         for rule in set.rules where rule.reaction.waitsForClip && config.posts.clipWait == nil {
             warnings.append(
-                "\"\(rule.condition)\" → \(rule.reaction.kind) waits for the fire's clip, and clips are off (--clips on writes them): "
+                "\"\(rule.condition)\" → \(rule.reaction.kind) waits for the fire's clip, and clips are off (\(SettingName.clips) on writes them): "
                     + "it goes at once, without one")
         }
         return RulesInForce(set: set, source: source, config: config, warnings: warnings, settings: settings)
@@ -56,6 +57,6 @@ public struct RulesInForce {
         return RulesError(
             source: source, line: rule.line, column: rule.column,
             problem: "\"\(rule.condition)\" → \(rule.reaction.kind) sends the fire's snapshot, and none is taken: turn snapshots on "
-                + "(settings: snapshots: DIR, or --snapshots DIR), or write picture: false")
+                + "(settings: snapshots: DIR, or \(SettingName.snapshots) DIR), or write picture: false")
     }
 }

@@ -110,7 +110,7 @@ public struct WatchConfig: Sendable {
         guard given < need else { return nil }
         let answered = AnswerBudget.rulesAnswered(byTokens: given, cells: cells == .batch)
         return
-            "--tokens \(given) leaves room to answer about \(answered) of the \(rules) rules; the rest may stay ? (\(need) tokens answer them all; leave --tokens out to get that)"
+            "\(SettingName.tokens) \(given) leaves room to answer about \(answered) of the \(rules) rules; the rest may stay ? (\(need) tokens answer them all; leave \(SettingName.tokens) out to get that)"
     }
 
     /// The event log's path: `--log`, else `lookd-events.jsonl` in the record folder.

@@ -6,7 +6,7 @@ extension WatchSettings {
     static func mqtt(_ group: String) -> [Setting<WatchSetup>] {
         [
             Setting(
-                "mqtt", "URL", group: group,
+                .mqtt, "URL", group: group,
                 help: "publish states, fires and snapshots to an MQTT broker: mqtt://[user@]host[:port] or mqtts:// (TLS); the password "
                     + "from LOOKD_MQTT_PASSWORD (README: Home Assistant). Takes commands on lookd/NAME/rule/ID/set (ON, OFF) and .../reset (PRESS)",
                 show: { $0.outputs.mqtt?.shown },
@@ -14,11 +14,11 @@ extension WatchSettings {
                     switch MQTTBroker.parse(text) {
                     case .success(let broker): setup.outputs.mqtt = broker
                     case .failure(let problem):
-                        throw SettingProblem(problem.text.hasPrefix("--mqtt ") ? String(problem.text.dropFirst(7)) : problem.text)
+                        throw SettingProblem(problem.text.hasPrefix("\(SettingName.mqtt) ") ? String(problem.text.dropFirst(7)) : problem.text)
                     }
                 }),
             Setting(
-                "mqtt-discovery", "P", group: group, help: "Home Assistant's discovery prefix, or off", needs: SettingNeed("mqtt"),
+                .mqttDiscovery, "P", group: group, help: "Home Assistant's discovery prefix, or off", needs: SettingNeed(.mqtt),
                 show: { $0.outputs.mqttDiscovery ?? "off" },
                 apply: { (setup, text) throws(SettingProblem) in
                     if text == "off" {
@@ -33,10 +33,10 @@ extension WatchSettings {
                     setup.outputs.mqttDiscovery = text
                 }),
             .integer(
-                "mqtt-queue", \.outputs.mqttQueue, in: 1...100_000, group: group,
-                help: "fire events kept while the broker is away (older ones are dropped)", needs: SettingNeed("mqtt")),
+                .mqttQueue, \.outputs.mqttQueue, in: 1...100_000, group: group,
+                help: "fire events kept while the broker is away (older ones are dropped)", needs: SettingNeed(.mqtt)),
             Setting(
-                "name", "NAME", group: group, help: "this instance's name in MQTT topics and Home Assistant", defaultWords: "the host name",
+                .name, "NAME", group: group, help: "this instance's name in MQTT topics and Home Assistant", defaultWords: "the host name",
                 show: { $0.watch.name },
                 apply: { (setup, text) throws(SettingProblem) in
                     guard OutputSettings.isName(text) else {
@@ -51,7 +51,7 @@ extension WatchSettings {
     static func page(_ group: String) -> [Setting<WatchSetup>] {
         [
             Setting(
-                "http", "ADDR:PORT", group: group,
+                .http, "ADDR:PORT", group: group,
                 help:
                     "serve the live page, /api/status, /api/events and /metrics (Prometheus) there; the service's is 127.0.0.1:8470 (this machine only)",
                 show: { $0.outputs.http.map { $0.host.contains(":") ? "[\($0.host)]:\($0.port)" : "\($0.host):\($0.port)" } },
@@ -62,13 +62,13 @@ extension WatchSettings {
                     setup.outputs.http = listen
                 }),
             Setting(
-                "http-token", "T", group: group,
+                .httpToken, "T", group: group,
                 help: "the token every request must carry (?token=T or Authorization: Bearer T); needed when ADDR is not loopback; "
                     + "LOOKD_HTTP_TOKEN in the environment does the same, and keeps it out of the process list",
-                needs: SettingNeed("http"), show: { $0.httpToken == nil ? nil : Secrets.mask }, apply: { setup, text in setup.httpToken = text }),
+                needs: SettingNeed(.http), show: { $0.httpToken == nil ? nil : Secrets.mask }, apply: { setup, text in setup.httpToken = text }),
             .text(
-                "http-token-file", \.httpTokenFile, "FILE", group: group, help: "the page's token: the first line of FILE",
-                needs: SettingNeed("http")),
+                .httpTokenFile, \.httpTokenFile, "FILE", group: group, help: "the page's token: the first line of FILE",
+                needs: SettingNeed(.http)),
         ]
     }
 }

@@ -19,7 +19,9 @@ extension WatchSettings {
             guard catalog.info(name) != nil else {
                 throw SettingProblem("\(value.named(name)) is not a setting (lookd watch --help lists them by these names)")
             }
-            guard name != "rules" else { throw SettingProblem("\(value.named(name)): the rules file is named by --rules, not in itself") }
+            guard name != "rules" else {
+                throw SettingProblem("\(value.named(name)): the rules file is named by \(SettingName.rules), not in itself")
+            }
         }
         let given = file.merging(environment) { $1 }.merging(flags) { $1 }
         if let problem = catalog.unmetNeed(given) { throw SettingProblem(problem) }
@@ -31,7 +33,7 @@ extension WatchSettings {
         var setup = try declared.resolve(given, over: WatchSetup())
         if case .frames = setup.watch.sourceOptions.pace { setup.watch.sourceOptions.pace = .frames(every: setup.every) }
         if needsSource && setup.watch.source.isEmpty {
-            throw SettingProblem("watch needs --source /dev/video0|FILE|URL|DIR (or source: in the rules file's settings:)")
+            throw SettingProblem("watch needs \(SettingName.source) /dev/video0|FILE|URL|DIR (or source: in the rules file's settings:)")
         }
         setup.watch.statePath = statePath(setup.state, source: setup.watch.source, recordDir: setup.watch.recordDir)
         setup.outputs.historyPath =
@@ -41,9 +43,9 @@ extension WatchSettings {
         setup.watch.reviewPage = setup.outputs.http.map { $0.url + (setup.outputs.historyPath == nil ? "/" : "/history") }
         setup.watch.posts.connectLimit = min(setup.watch.posts.connectLimit, setup.watch.posts.timeLimit)
         setup.outputs.httpToken = try httpToken(setup, given: given)
-        if let http = setup.outputs.http, let named = given["http"]?.named("http"), !http.isLoopback && setup.outputs.httpToken == nil {
+        if let http = setup.outputs.http, let named = given["http"]?.named(.http), !http.isLoopback && setup.outputs.httpToken == nil {
             throw SettingProblem(
-                "\(named) \(http.host):\(http.port) is reachable from other machines: set a token (LOOKD_HTTP_TOKEN in the env file, or --http-token)"
+                "\(named) \(http.host):\(http.port) is reachable from other machines: set a token (LOOKD_HTTP_TOKEN in the env file, or \(SettingName.httpToken))"
             )
         }
         if let truth = setup.truth {
@@ -67,7 +69,9 @@ extension WatchSettings {
     static func clips(_ setup: inout WatchSetup, environment: [String: String] = ProcessInfo.processInfo.environment) throws(SettingProblem) {
         let photos = SourceKinds.isFolder(setup.watch.source)
         guard setup.clips ?? (environment["NOTIFY_SOCKET"] != nil && !photos), !setup.watch.source.isEmpty else { return }
-        if photos { throw SettingProblem("--clips needs a video, a stream or a camera: a folder of photos has no seconds before a fire") }
+        if photos {
+            throw SettingProblem("\(SettingName.clips) needs a video, a stream or a camera: a folder of photos has no seconds before a fire")
+        }
         let home = setup.outputs.historyPath.map { ($0 as NSString).deletingLastPathComponent } ?? setup.watch.recordDir
         // A keyframe interval's slack (4 s) before the pre-roll, so that a clip can start on one.
         let feed = ClipFeed(keep: setup.preRoll + setup.postRoll + 4, budget: setup.clipMemory << 20)
@@ -83,8 +87,8 @@ extension WatchSettings {
     /// `--http-token` (which the command warns about: any local user can read it in the process list).
     static func httpToken(_ setup: WatchSetup, given: [String: GivenSetting]) throws(SettingProblem) -> String? {
         var token = setup.httpToken
-        if let path = setup.httpTokenFile, let named = given["http-token-file"]?.named("http-token-file") {
-            guard token == nil else { throw SettingProblem("\(named) and --http-token: give one of them") }
+        if let path = setup.httpTokenFile, let named = given["http-token-file"]?.named(.httpTokenFile) {
+            guard token == nil else { throw SettingProblem("\(named) and \(SettingName.httpToken): give one of them") }
             guard let read = OutputSettings.token(fromFile: path) else { throw SettingProblem("\(named) \(path) cannot be read, or is over 4 kB") }
             token = read
         }

@@ -35,7 +35,7 @@ public struct WatchSetup {
 public enum WatchSettings {
     public static let groups = [
         "Source", "Rules and answers", ModelSettings.group, "Effects (effect: ripple|zoom|spotlight)",
-        "Change gate (on for cameras, streams and real-time video; off for --pace frames and photos)",
+        "Change gate (on for cameras, streams and real-time video; off for \(SettingName.pace) frames and photos)",
         "Fires that leave the machine (run:, post:, MQTT)", "The page (read-only; README: The page)", "Run", "Records", "Service",
     ]
 
@@ -52,13 +52,13 @@ public enum WatchSettings {
     private static func source(_ group: String) -> [Setting<WatchSetup>] {
         let settings: [Setting<WatchSetup>] = [
             Setting(
-                "source", "/dev/video0|FILE|URL|DIR", group: group,
+                .source, "/dev/video0|FILE|URL|DIR", group: group,
                 help: "a V4L2 camera (its newest picture each frame; one that goes away is reopened with backoff), a video FILE "
-                    + "(played in real time, or --pace frames), a stream URL libavformat opens (rtsp://, http://, udp://: the newest "
-                    + "frame), or a folder DIR of photos (each shown --photo-seconds, round and round)",
+                    + "(played in real time, or \(SettingName.pace) frames), a stream URL libavformat opens (rtsp://, http://, udp://: the newest "
+                    + "frame), or a folder DIR of photos (each shown \(SettingName.photoSeconds), round and round)",
                 show: { $0.watch.source.isEmpty ? nil : $0.watch.source }, apply: { setup, text in setup.watch.source = text }),
             Setting(
-                "pace", "realtime|frames", group: group, help: "frames: step through a video --every S seconds of video time",
+                .pace, "realtime|frames", group: group, help: "frames: step through a video \(SettingName.every) S seconds of video time",
                 needs: SourceKinds.video,
                 show: { if case .frames = $0.watch.sourceOptions.pace { "frames" } else { "realtime" } },
                 apply: { (setup, text) throws(SettingProblem) in
@@ -68,14 +68,15 @@ public enum WatchSettings {
                     default: throw SettingProblem("is realtime or frames, not \"\(text)\"")
                     }
                 }),
-            .number("every", \.every, in: 0.001...3600, group: group, help: "the step of --pace frames", needs: SettingNeed("pace", "frames")),
             .number(
-                "photo-seconds", \.watch.sourceOptions.photoSeconds, in: 0...86400, group: group,
+                .every, \.every, in: 0.001...3600, group: group, help: "the step of \(SettingName.pace) frames", needs: SettingNeed(.pace, "frames")),
+            .number(
+                .photoSeconds, \.watch.sourceOptions.photoSeconds, in: 0...86400, group: group,
                 help: "seconds each photo of a folder stays on (0: the next photo every frame)", needs: SourceKinds.photos),
             .integer(
-                "camera-size", \.watch.sourceOptions.cameraMaxSide, in: 32...8192, group: group,
+                .cameraSize, \.watch.sourceOptions.cameraMaxSide, in: 32...8192, group: group,
                 help: "the largest picture asked of a camera, long side", needs: SourceKinds.camera),
-            .integer("size", \.watch.sourceOptions.maxSide, in: 32...4096, group: group, help: "the long side of the frames the model gets"),
+            .integer(.size, \.watch.sourceOptions.maxSide, in: 32...4096, group: group, help: "the long side of the frames the model gets"),
         ]
         return settings
     }
@@ -84,28 +85,29 @@ public enum WatchSettings {
     private static func rules(_ group: String) -> [Setting<WatchSetup>] {
         let settings: [Setting<WatchSetup>] = [
             Setting(
-                "rules", "FILE|\"a=b|…\"", group: group,
+                .rules, "FILE|\"a=b|…\"", group: group,
                 help: "a rules file (YAML; rules.example.yaml, lookd check), or rules inline: condition=chime|glass|bell|say:<line>|"
                     + "timer:<minutes>|count|log|effect:ripple|zoom|spotlight[/water|horn|bells|chime]|run:<program> <args>|post:<URL>",
                 show: { $0.watch.rulesSpec.isEmpty ? nil : $0.watch.rulesSpec }, apply: { setup, text in setup.watch.rulesSpec = text }),
             .onOff(
-                "constrain", \.watch.constrain, group: group,
-                help: "answers only as \"1. Yes|No\" lines, each with its confidence (the scripted engine and --cells batch answer in free text)",
+                .constrain, \.watch.constrain, group: group,
+                help:
+                    "answers only as \"1. Yes|No\" lines, each with its confidence (the scripted engine and \(SettingName.cells) batch answer in free text)",
                 reload: true),
             .integer(
-                "tokens", \.watch.maxTokens, in: 1...16384, group: group, help: "the most answer tokens per frame", reload: true,
+                .tokens, \.watch.maxTokens, in: 1...16384, group: group, help: "the most answer tokens per frame", reload: true,
                 defaultWords: "4 a rule and 8 more, at least 32"),
             .number(
-                "cooldown", \.watch.cooldown, in: 0...3600, group: group,
+                .cooldown, \.watch.cooldown, in: 0...3600, group: group,
                 help: "seconds after a fire in which the rule does not fire again (a rule's cooldown: overrides it)", reload: true),
             .toggle(
-                "describe", \.watch.describeAll, group: group,
+                .describe, \.watch.describeAll, group: group,
                 help: "one sentence about each fire's frame, after the fire (as a rule's describe: does)", reload: true),
             .integer(
-                "describe-tokens", \.watch.describeTokens, in: 4...512, group: group,
+                .describeTokens, \.watch.describeTokens, in: 4...512, group: group,
                 help: "a description's most answer tokens; say: \"{description}\" speaks it", reload: true),
             .number(
-                "describe-timeout", \.watch.posts.descriptionWait, in: 0.1...600, group: group,
+                .describeTimeout, \.watch.posts.descriptionWait, in: 0.1...600, group: group,
                 help: "how long a post's or command's wait: description waits for it"),
         ]
         return settings
@@ -115,23 +117,23 @@ public enum WatchSettings {
     private static func effects(_ group: String) -> [Setting<WatchSetup>] {
         let settings: [Setting<WatchSetup>] = [
             .number(
-                "hold", \.watch.hold, in: 0...60, group: group,
+                .hold, \.watch.hold, in: 0...60, group: group,
                 help: "seconds an effect holds the frame the model answered; the loop takes no frame meanwhile and a video stands still", reload: true
             ),
             .choice(
-                "cells", \.watch.cells, group: group,
+                .cells, \.watch.cells, group: group,
                 help: "where the edit plays: box asks the model for the thing's box; ask for one of nine cells; batch asks the cell "
                     + "inside the yes/no prompt; none plays it on the whole frame", reload: true),
             .toggle(
-                "cell-words", \.watch.cellWords, group: group, help: "the place as two words (left/center/right, top/middle/bottom)",
-                needs: SettingNeed("cells", "ask"), reload: true),
-            .toggle("grid", \.watch.grid, group: group, help: "draw the nine numbered cells on the frame the model gets", reload: true),
+                .cellWords, \.watch.cellWords, group: group, help: "the place as two words (left/center/right, top/middle/bottom)",
+                needs: SettingNeed(.cells, "ask"), reload: true),
+            .toggle(.grid, \.watch.grid, group: group, help: "draw the nine numbered cells on the frame the model gets", reload: true),
             .text(
-                "effects", \.watch.effectsDir, "DIR", group: group,
+                .effects, \.watch.effectsDir, "DIR", group: group,
                 help: "where each effect's catch<n>.png (2.5 s into the hold) and edit<n>.apng go",
-                defaultWords: "--frames DIR, else watch-<epoch>-effects/ in the record folder"),
+                defaultWords: "\(SettingName.frames) DIR, else watch-<epoch>-effects/ in the record folder"),
             .toggle(
-                "no-sound", \.watch.sound, inverted: true, group: group,
+                .noSound, \.watch.sound, inverted: true, group: group,
                 help: "perform no sound, spoken line or timer sound (they are recorded as turned off, not as failures)"),
         ]
         return settings
@@ -141,16 +143,16 @@ public enum WatchSettings {
     private static func gate(_ group: String) -> [Setting<WatchSetup>] {
         let settings: [Setting<WatchSetup>] = [
             .onOff(
-                "gate", \.watch.gateMode, group: group, help: "ask the model only when the picture changed since the last answered frame",
-                defaultWords: "on for cameras, streams and real-time video; off for --pace frames and photos"),
+                .gate, \.watch.gateMode, group: group, help: "ask the model only when the picture changed since the last answered frame",
+                defaultWords: "on for cameras, streams and real-time video; off for \(SettingName.pace) frames and photos"),
             .number(
-                "gate-threshold", \.watch.gate.threshold, in: 0.0001...1, unit: "F", group: group,
+                .gateThreshold, \.watch.gate.threshold, in: 0.0001...1, unit: "F", group: group,
                 help: "the share of the picture that must change", reload: true),
             .number(
-                "gate-fps", \.watch.gate.fps, in: 0.1...30, unit: "N", group: group, help: "frames taken a second while skipping", reload: true),
-            .number("gate-max", \.watch.gate.maxSeconds, in: 1...86400, group: group, help: "ask at least this often, changed or not", reload: true),
+                .gateFps, \.watch.gate.fps, in: 0.1...30, unit: "N", group: group, help: "frames taken a second while skipping", reload: true),
+            .number(.gateMax, \.watch.gate.maxSeconds, in: 1...86400, group: group, help: "ask at least this often, changed or not", reload: true),
             Setting(
-                "gate-mask", "\"l,t,r,b;…\"", group: group,
+                .gateMask, "\"l,t,r,b;…\"", group: group,
                 help: "regions the gate ignores, fractions of the picture (also gate: mask: in the file)", reload: true,
                 show: { $0.watch.gate.masks.isEmpty ? nil : $0.watch.gate.masks.map(\.words).joined(separator: ";") },
                 apply: { (setup, text) throws(SettingProblem) in
@@ -164,11 +166,11 @@ public enum WatchSettings {
     private static func outside(_ group: String) -> [Setting<WatchSetup>] {
         let settings: [Setting<WatchSetup>] = [
             .number(
-                "run-timeout", \.watch.commands.timeLimit, in: 0.1...86400, group: group,
+                .runTimeout, \.watch.commands.timeLimit, in: 0.1...86400, group: group,
                 help: "a run: command is killed (with what it started) after S seconds; 4 run at once, 16 more wait, the rest are dropped and counted"
             ),
             .number(
-                "post-timeout", \.watch.posts.timeLimit, in: 0.1...600, group: group,
+                .postTimeout, \.watch.posts.timeLimit, in: 0.1...600, group: group,
                 help: "each try of a post: has S seconds; 3 tries, 1 s and 2 s apart"),
         ]
         return settings
@@ -177,9 +179,9 @@ public enum WatchSettings {
     /// When the run starts and ends.
     private static func run(_ group: String) -> [Setting<WatchSetup>] {
         let settings: [Setting<WatchSetup>] = [
-            .number("seconds", \.watch.seconds, in: 0.001...1e9, group: group, help: "watch this long (the frame being answered is finished)"),
-            .number("delay", \.watch.delay, in: 0...86400, group: group, help: "wait this long before the first frame"),
-            .text("trigger", \.watch.trigger, "FILE", group: group, help: "wait until FILE exists before the first frame"),
+            .number(.seconds, \.watch.seconds, in: 0.001...1e9, group: group, help: "watch this long (the frame being answered is finished)"),
+            .number(.delay, \.watch.delay, in: 0...86400, group: group, help: "wait this long before the first frame"),
+            .text(.trigger, \.watch.trigger, "FILE", group: group, help: "wait until FILE exists before the first frame"),
         ]
         return settings
     }
@@ -188,46 +190,47 @@ public enum WatchSettings {
     private static func records(_ group: String) -> [Setting<WatchSetup>] {
         let settings: [Setting<WatchSetup>] = [
             Setting(
-                "record", "DIR", group: group, help: "where watch-run-<epoch>.json goes", defaultWords: "the current folder",
+                .record, "DIR", group: group, help: "where watch-run-<epoch>.json goes", defaultWords: "the current folder",
                 show: { $0.watch.recordDir }, apply: { setup, text in setup.watch.recordDir = text }),
             .text(
-                "log", \.watch.logPath, "FILE", group: group, help: "the JSON Lines event log, appended", defaultWords: "DIR/lookd-events.jsonl"),
-            .text("frames", \.watch.framesDir, "DIR", group: group, help: "write each frame the model got as PNG"),
+                .log, \.watch.logPath, "FILE", group: group, help: "the JSON Lines event log, appended", defaultWords: "DIR/lookd-events.jsonl"),
+            .text(.frames, \.watch.framesDir, "DIR", group: group, help: "write each frame the model got as PNG"),
             .text(
-                "snapshots", \.watch.snapshotsDir, "DIR", group: group,
+                .snapshots, \.watch.snapshotsDir, "DIR", group: group,
                 help: "each fire's frame as JPEG at the source's size (fire-<epoch>-<n>.jpg)"),
             Setting(
-                "keep-snapshots", "N|AGE", group: group, help: "how many snapshots stay (a count) or for how long (an age: 30m, 12h, 7d)",
-                needs: SettingNeed("snapshots"), show: { $0.watch.keepSnapshots },
+                .keepSnapshots, "N|AGE", group: group, help: "how many snapshots stay (a count) or for how long (an age: 30m, 12h, 7d)",
+                needs: SettingNeed(.snapshots), show: { $0.watch.keepSnapshots },
                 apply: { (setup, text) throws(SettingProblem) in
                     guard Snapshots.Retention.parse(text) != nil else { throw SettingProblem("is a count (500) or an age (30m, 12h, 7d)") }
                     setup.watch.keepSnapshots = text
                 }),
             .text(
-                "status", \.outputs.statusPath, "FILE", group: group, help: "where the status file for lookd status goes",
+                .status, \.outputs.statusPath, "FILE", group: group, help: "where the status file for lookd status goes",
                 defaultWords: "$RUNTIME_DIRECTORY, else $XDG_RUNTIME_DIR/lookd, else /tmp/lookd-<uid>; status.json"),
             .text(
-                "state", \.state, "FILE|off", group: group,
+                .state, \.state, "FILE|off", group: group,
                 help: "where rules switched off from Home Assistant and counts are kept across restarts",
                 defaultWords: "DIR/lookd-state.json for a camera, a stream or a service; off for a file"),
             .text(
-                "history", \.history, "FILE|off", group: group,
+                .history, \.history, "FILE|off", group: group,
                 help: "the history of fires (SQLite; lookd history lists it)", defaultWords: "DIR/lookd-history.sqlite"),
             .onOff(
-                "clips", \.clips, group: group,
-                help: "write a clip of each fire (MP4, H.264): --pre-roll seconds before its frame and --post-roll after, in the "
+                .clips, \.clips, group: group,
+                help:
+                    "write a clip of each fire (MP4, H.264): \(SettingName.preRoll) seconds before its frame and \(SettingName.postRoll) after, in the "
                     + "history's folder, clips/ (clip: false on a rule: none of its fires)",
                 defaultWords: "on for the service, off otherwise"),
-            .number("pre-roll", \.preRoll, in: 0...60, group: group, help: "seconds of a clip before the fire's frame"),
-            .number("post-roll", \.postRoll, in: 0...60, group: group, help: "seconds of a clip after the fire's frame"),
+            .number(.preRoll, \.preRoll, in: 0...60, group: group, help: "seconds of a clip before the fire's frame"),
+            .number(.postRoll, \.postRoll, in: 0...60, group: group, help: "seconds of a clip after the fire's frame"),
             .integer(
-                "clip-memory", \.clipMemory, in: 8...4096, unit: "MIB", group: group,
+                .clipMemory, \.clipMemory, in: 8...4096, unit: "MIB", group: group,
                 help: "MiB a camera's or a stream's last seconds may take for clips (a camera's pictures are thinned to fit)"),
             .number(
-                "keep-days", \.keepDays, in: 0.001...36500, unit: "D", group: group,
+                .keepDays, \.keepDays, in: 0.001...36500, unit: "D", group: group,
                 help: "days the history keeps a fire; older ones go, with their snapshots and clips"),
             Setting(
-                "keep-size", "SIZE", group: group, help: "what the clips may take on the disk (500M, 2G); the oldest go first, with their fires",
+                .keepSize, "SIZE", group: group, help: "what the clips may take on the disk (500M, 2G); the oldest go first, with their fires",
                 show: { Quantity.bytes($0.keepSize) },
                 apply: { (setup, text) throws(SettingProblem) in
                     guard let bytes = Quantity.parseBytes(text), bytes >= 1000 else {
@@ -236,7 +239,7 @@ public enum WatchSettings {
                     setup.keepSize = bytes
                 }),
             .text(
-                "truth", \.truth, "FILE|\"photo:yes,no,…;…\"", group: group,
+                .truth, \.truth, "FILE|\"photo:yes,no,…;…\"", group: group,
                 help: "what each photo shows, rule by rule (the record scores the answers), or a truth file (lookd eval --help): "
                     + "its photos scored so, its spans drawn on the page"),
         ]
@@ -246,7 +249,7 @@ public enum WatchSettings {
     /// The service.
     private static func service(_ group: String) -> [Setting<WatchSetup>] {
         let settings: [Setting<WatchSetup>] = [
-            .toggle("watch-rules", \.watch.watchRules, group: group, help: "also re-read the rules when the file changes (as on SIGHUP)")
+            .toggle(.watchRules, \.watch.watchRules, group: group, help: "also re-read the rules when the file changes (as on SIGHUP)")
         ]
         return settings
     }
@@ -254,9 +257,9 @@ public enum WatchSettings {
 
 /// The kinds of source a setting may go with (a `--pace` needs a video file to step through).
 enum SourceKinds {
-    static let camera = SettingNeed("source", words: "--source /dev/videoN (a camera)") { $0.hasPrefix("/dev/") }
-    static let photos = SettingNeed("source", words: "--source DIR (a folder of photos)", accepts: isFolder)
-    static let video = SettingNeed("source", words: "--source FILE (a video file)") {
+    static let camera = SettingNeed(.source, words: "\(SettingName.source) /dev/videoN (a camera)") { $0.hasPrefix("/dev/") }
+    static let photos = SettingNeed(.source, words: "\(SettingName.source) DIR (a folder of photos)", accepts: isFolder)
+    static let video = SettingNeed(.source, words: "\(SettingName.source) FILE (a video file)") {
         !SourceOpener.isLive($0) && !isFolder($0)
     }
 

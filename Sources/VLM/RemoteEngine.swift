@@ -46,7 +46,9 @@ public final class RemoteEngine: VisionLanguageModel, @unchecked Sendable {
         public static func parse(url: String, model: String, apiKey: String?) -> Result<Settings, BadURL> {
             guard let parts = URLComponents(string: url), let scheme = parts.scheme?.lowercased(), ["http", "https"].contains(scheme),
                 parts.host?.isEmpty == false
-            else { return .failure(BadURL(text: "--engine takes the server's URL up to /v1, like http://gpu-box:8080/v1, not \"\(url)\"")) }
+            else {
+                return .failure(BadURL(text: "\(SettingName.engine) takes the server's URL up to /v1, like http://gpu-box:8080/v1, not \"\(url)\""))
+            }
             return .success(Settings(url: url, model: model, apiKey: apiKey.flatMap { $0.isEmpty ? nil : $0 }))
         }
     }

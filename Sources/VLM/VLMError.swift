@@ -1,3 +1,5 @@
+import LookCore
+
 /// What can go wrong loading or running a vision-language model. Each description is a sentence a
 /// user can act on.
 public enum VLMError: Error, CustomStringConvertible, Equatable {
@@ -34,7 +36,8 @@ public enum VLMError: Error, CustomStringConvertible, Equatable {
         case .notGGUF(let role, let path):
             return "The \(role) file \(path) is not a GGUF file. lookd runs llama.cpp's GGUF models."
         case .wrongKind(let role, let path, let found):
-            return "The \(role) file \(path) is \(found). Give the language model with --model and the vision projector (mmproj) with --mmproj."
+            return
+                "The \(role) file \(path) is \(found). Give the language model with \(SettingName.model) and the vision projector (mmproj) with \(SettingName.mmproj)."
         case .modelLoadFailed(let path, let reason):
             return "The language model \(path) did not load: \(reason)."
         case .projectorUnsupported(let path, let type, let build):

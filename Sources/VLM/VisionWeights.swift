@@ -1,4 +1,5 @@
 import Foundation
+import LookCore
 
 /// Which weights the vision tower runs: `q8_0`, lookd's int8 copy of the mmproj (as the seed's app
 /// runs an int8 tower), or `f16`, the mmproj as published.
@@ -29,7 +30,7 @@ public enum VisionWeights: String, Sendable, CaseIterable {
         }
         guard let weights = VisionWeights(rawValue: word.lowercased()) else {
             throw Unknown(
-                text: "--vision-weights takes q8_0 (lookd's int8 copy of the vision tower) or f16 (the mmproj as published), not \(word)"
+                text: "\(SettingName.visionWeights) takes q8_0 (lookd's int8 copy of the vision tower) or f16 (the mmproj as published), not \(word)"
             )
         }
         self = weights

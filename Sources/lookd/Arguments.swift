@@ -57,6 +57,7 @@ struct Arguments {
     }
 
     func value(_ name: String) -> String? { values[name] }
+    func value(_ name: SettingName) -> String? { values[name.key] }
     func has(_ name: String) -> Bool { flags.contains(name) }
 
     /// The option as a whole number within `range`, or `fallback` when it is absent.

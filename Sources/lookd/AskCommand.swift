@@ -22,7 +22,7 @@ enum AskCommand {
 
         \(SettingCatalog(ModelSettings.declared.infos, defaults: ModelSettings.declared.defaults(ModelSettings())).help(groups: [ModelSettings.group]))
         Asking:
-          --tokens N            the most answer tokens (default 256)
+          \(SettingName.tokens) N            the most answer tokens (default 256)
           --json FILE           write a record of the question and answer as JSON
           --plain               no Markdown rendering, even on a terminal
           --then "QUESTION"     a follow-up question about the same photo: a new session on the photo as
@@ -34,7 +34,7 @@ enum AskCommand {
     static func run(_ words: [String]) throws(CommandFailure) {
         let model = Arguments.names(ModelSettings.declared.infos)
         let args = try Arguments(
-            words, valued: model.valued.union(["tokens", "json", "then"]), switches: model.switches.union(["plain", "encode-again"]))
+            words, valued: model.valued.union([SettingName.tokens.key, "json", "then"]), switches: model.switches.union(["plain", "encode-again"]))
         guard let photo = args.positional.first else {
             throw CommandFailure(code: .noPhoto, message: "Choose a photo first: lookd ask PHOTO \"QUESTION\".")
         }
@@ -42,7 +42,7 @@ enum AskCommand {
             throw usage("ask takes one photo and one question; put the question in quotes")
         }
         let question = (args.positional.count > 1 ? args.positional[1] : "").trimmingCharacters(in: .whitespacesAndNewlines)
-        let maxTokens = try args.integer("tokens", default: 256, in: 1...8192)
+        let maxTokens = try args.integer(SettingName.tokens.key, default: 256, in: 1...8192)
         let settings: ModelSettings
         do { settings = try ModelSettings.resolve(args.given(ModelSettings.declared.infos)) } catch { throw usage(error.text) }
         guard !question.isEmpty else {
@@ -120,7 +120,9 @@ enum AskCommand {
     private static func report(_ generation: Generation, numbers: String, place: String) {
         let tty = Terminal.stderrIsTTY
         if generation.stop == .cancelled { Terminal.err("STOPPED") }
-        if generation.stop == .contextFull { Terminal.err("The answer stopped where the context was full (a larger --context gives it room).") }
+        if generation.stop == .contextFull {
+            Terminal.err("The answer stopped where the context was full (a larger \(SettingName.context) fits it).")
+        }
         Terminal.err(Terminal.dim(numbers, on: tty))
         Terminal.err(Terminal.dim(place, on: tty))
     }

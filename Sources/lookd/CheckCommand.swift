@@ -7,19 +7,19 @@ import Watch
 /// `lookd check FILE`: checks a rules file (or inline rules) and prints the rules as lookd reads them.
 enum CheckCommand {
     static let help = """
-        Usage: lookd check FILE|"a=b|…" [--truth TRUTH.yaml] [--json] [watch options]
+        Usage: lookd check FILE|"a=b|…" [\(SettingName.truth) TRUTH.yaml] [--json] [watch options]
 
         Checks a rules file and prints each rule as lookd understood it, its reaction in the inline
         form's words, and the numbered question each frame will get. A problem is reported with the
         file, line and column; warnings (a condition written twice) follow the rules. Then the tokens a
         frame needs, estimated without a model (about 3 bytes a token, a picture 320), against the
-        context (--context, the watch's default 4096): rules that do not fit are refused (the watch
+        context (\(SettingName.context), the watch's default 4096): rules that do not fit are refused (the watch
         counts them exactly with the model's tokenizer when it starts).
         Then every watch setting in force: its value, and where it came from (its default, the file's
         settings: with the line, the environment, or a flag given here as to lookd watch); "live" marks
         those a reload changes at once. A setting given without what it needs is refused.
         --json prints the same as one JSON object (rules, prompt, token estimates, settings), for scripts.
-        --truth checks a truth file for lookd eval against the rules (spans in order, rules that exist).
+        \(SettingName.truth) checks a truth file for lookd eval against the rules (spans in order, rules that exist).
         Exit status: 0 when the rules (and the truth) are valid, 2 when they are not.
         """
 
@@ -48,7 +48,7 @@ enum CheckCommand {
         let check = RulesCheck(spec: spec, set: set, setup: setup, settings: WatchSettings.declared.inForce(setup, given: given))
         print(args.has("json") ? check.json.text(indent: 1) : check.text)
         if let problem = check.budgetProblem { throw CommandFailure(code: .usage, message: problem) }
-        guard let path = args.value("truth") else { return }
+        guard let path = args.value(.truth) else { return }
         do throws(RulesError) {
             let truth = try TruthFile.load(path: path)
             if let problem = truth.problems(against: set.rules).first { throw problem }

@@ -7,34 +7,34 @@ import Rules
 /// answers through the firing rule for a grid of settings.
 enum EvalCommand {
     static let help = """
-        Usage: lookd eval --source CLIP --rules FILE --truth FILE [options] [watch options]
-               lookd eval --events FILE --truth FILE [--rules FILE] [options]
+        Usage: lookd eval \(SettingName.source) CLIP \(SettingName.rules) FILE \(SettingName.truth) FILE [options] [watch options]
+               lookd eval --events FILE \(SettingName.truth) FILE [\(SettingName.rules) FILE] [options]
 
-        Watches CLIP as lookd watch does (--pace frames by default, no sounds, any engine, the gate
+        Watches CLIP as lookd watch does (\(SettingName.pace) frames by default, no sounds, any engine, the gate
         included) and scores each rule against the truth file's spans (see docs/eval.md):
           answers   precision and recall of yes at the answered frames, also with min_confidence
           fires     true fires (inside a span, or within --tolerance after it ends), false fires an
                     hour, spans missed, and the delay from a span's start to its first fire
         --events FILE scores a service's event log instead (spans are then times of day, h:mm:ss).
-        The run record stays in --record DIR (default: the current folder) for lookd tune.
+        The run record stays in \(SettingName.record) DIR (default: the current folder) for lookd tune.
 
-          --truth FILE              the spans each rule's thing is in view (required)
+          \(SettingName.truth) FILE              the spans each rule's thing is in view (required)
           --tolerance S             seconds after a span in which a fire still counts (default 3)
           --json FILE               the figures as JSON
           --html FILE               a self-contained report with a timeline a rule
           --min-recall R            exit 1 unless every rule fired on at least R (0-1) of its spans
           --max-false-per-hour N    exit 1 unless every rule made at most N false fires an hour
 
-        Usage: lookd tune --record RUN.json|EVENTS.jsonl --truth FILE [--rules FILE] [--tolerance S] [--cooldown S]
+        Usage: lookd tune \(SettingName.record) RUN.json|EVENTS.jsonl \(SettingName.truth) FILE [\(SettingName.rules) FILE] [--tolerance S] [\(SettingName.cooldown) S]
 
         Replays the recorded answers through the firing rule (cooldown, confirm N of M,
         min_confidence) for a grid of settings a rule, with no model call, and prints the settings
         that best trade missed spans and false fires, then delay, as rules-file lines to paste.
-        --rules: the rules whose own settings are the starting point (default: the defaults, with
-        the run's --cooldown, or --cooldown S).
+        \(SettingName.rules): the rules whose own settings are the starting point (default: the defaults, with
+        the run's \(SettingName.cooldown), or \(SettingName.cooldown) S).
         """
 
-    static let valued: Set<String> = ["truth", "tolerance", "json", "html", "min-recall", "max-false-per-hour", "events"]
+    static let valued: Set<String> = [SettingName.truth.key, "tolerance", "json", "html", "min-recall", "max-false-per-hour", "events"]
 
     static func run(_ words: [String]) throws(CommandFailure) {
         // Eval's own options; the rest are the watch's.
@@ -51,7 +51,7 @@ enum EvalCommand {
             i += 1
         }
         let args = try Arguments(own, valued: valued, switches: [])
-        guard let truthPath = args.value("truth") else { throw usage("eval needs --truth FILE (the spans each rule's thing is in view)") }
+        guard let truthPath = args.value(.truth) else { throw usage("eval needs \(SettingName.truth) FILE (the spans each rule's thing is in view)") }
         let truth = try loadTruth(truthPath)
         let tolerance = try args.number("tolerance", default: 3, in: 0...3600)
         // The reports' paths are checked before the watch, which can take long, not after it.
@@ -62,25 +62,24 @@ enum EvalCommand {
             }
             do throws(SafeFile.Failure) { try SafeFile.check(path) } catch { throw CommandFailure(code: .usage, message: error.description) }
         }
-        let rulesSpec = value("rules", in: watch)
+        let rulesSpec = value(.rules, in: watch)
         let rules = try rulesSpec.map { spec throws(CommandFailure) in try loadRules(spec, against: truth) }
         let recording: Recording
         if let events = args.value("events") {
-            guard watch.allSatisfy({ $0 == "--rules" || $0 == rulesSpec }) else {
-                throw usage("eval --events scores a log; it takes no watch options but --rules")
+            guard watch.allSatisfy({ $0 == "\(SettingName.rules)" || $0 == rulesSpec }) else {
+                throw usage("eval --events scores a log; it takes no watch options but \(SettingName.rules)")
             }
             recording = try load(events, code: .usage)
         } else {
-            guard rules != nil else { throw usage("eval needs --rules FILE, as a watch does") }
+            guard rules != nil else { throw usage("eval needs \(SettingName.rules) FILE, as a watch does") }
             var run = watch
-            if value("pace", in: run) == nil { run += ["--pace", "frames"] }
-            if !run.contains("--no-sound") { run.append("--no-sound") }
-            if value("state", in: run) == nil { run += ["--state", "off"] }
+            for (name, given) in [(SettingName.pace, "frames"), (.state, "off")] where value(name, in: run) == nil { run += ["\(name)", given] }
+            if !run.contains("\(SettingName.noSound)") { run.append("\(SettingName.noSound)") }
             // The watch's page (with --http) draws the truth's spans on its timelines.
-            run += ["--truth", truthPath]
-            let log = value("log", in: run) ?? (NSTemporaryDirectory() as NSString).appendingPathComponent("lookd-eval-\(getpid()).jsonl")
-            if value("log", in: run) == nil { run += ["--log", log] }
-            defer { if value("log", in: watch) == nil { try? FileManager.default.removeItem(atPath: log) } }
+            run += ["\(SettingName.truth)", truthPath]
+            let log = value(.log, in: run) ?? (NSTemporaryDirectory() as NSString).appendingPathComponent("lookd-eval-\(getpid()).jsonl")
+            if value(.log, in: run) == nil { run += ["\(SettingName.log)", log] }
+            defer { if value(.log, in: watch) == nil { try? FileManager.default.removeItem(atPath: log) } }
             let before = (try? FileManager.default.attributesOfItem(atPath: log)[.size] as? Int) ?? 0
             try WatchCommand.run(run)
             recording = try load(log, from: before)
@@ -101,23 +100,23 @@ enum EvalCommand {
     }
 
     static func tune(_ words: [String]) throws(CommandFailure) {
-        let args = try Arguments(words, valued: ["record", "truth", "rules", "tolerance", "cooldown"], switches: [])
-        guard let record = args.value("record"), let truthPath = args.value("truth") else {
-            throw usage("tune needs --record RUN.json (or an event log) and --truth FILE")
+        let args = try Arguments(words, valued: Set([SettingName.record, .truth, .rules, .cooldown].map(\.key) + ["tolerance"]), switches: [])
+        guard let record = args.value(.record), let truthPath = args.value(.truth) else {
+            throw usage("tune needs \(SettingName.record) RUN.json (or an event log) and \(SettingName.truth) FILE")
         }
         let truth = try loadTruth(truthPath)
         let recording = try load(record, code: .usage)
-        let rules = try args.value("rules").map { spec throws(CommandFailure) in try loadRules(spec, against: truth) }
+        let rules = try args.value(.rules).map { spec throws(CommandFailure) in try loadRules(spec, against: truth) }
         let tolerance = try args.number("tolerance", default: 3, in: 0...3600)
         if let problem = recording.clockProblem(truth, tolerance: tolerance) { throw CommandFailure(code: .usage, message: problem) }
-        let cooldown = args.value("cooldown") == nil ? recording.cooldown ?? 3 : try args.number("cooldown", default: 3, in: 0...3600)
+        let cooldown = args.value(.cooldown) == nil ? recording.cooldown ?? 3 : try args.number(SettingName.cooldown.key, default: 3, in: 0...3600)
         print(Tuning.report(recording, truth: truth, rules: rules, cooldown: cooldown, tolerance: tolerance))
     }
 
-    private static func value(_ name: String, in words: [String]) -> String? {
+    private static func value(_ name: SettingName, in words: [String]) -> String? {
         for (i, w) in words.enumerated() {
-            if w == "--\(name)", i + 1 < words.count { return words[i + 1] }
-            if w.hasPrefix("--\(name)=") { return String(w.dropFirst(name.count + 3)) }
+            if w == "\(name)", i + 1 < words.count { return words[i + 1] }
+            if w.hasPrefix("\(name)=") { return String(w.dropFirst(name.key.count + 3)) }
         }
         return nil
     }
@@ -151,8 +150,6 @@ enum EvalCommand {
 
     private static func write(_ text: String, to path: String?) throws(CommandFailure) {
         guard let path else { return }
-        do throws(SafeFile.Failure) { try SafeFile.write(text, to: path) } catch {
-            throw CommandFailure(code: .failure, message: error.description)
-        }
+        do throws(SafeFile.Failure) { try SafeFile.write(text, to: path) } catch { throw CommandFailure(code: .failure, message: error.description) }
     }
 }

@@ -7,27 +7,27 @@ import Records
 /// the status file it keeps.
 enum StatusCommand {
     static let help = """
-        Usage: lookd status [NAME] [--status FILE] [--json]
+        Usage: lookd status [NAME] [\(SettingName.status) FILE] [--json]
 
         Shows what the running lookd watch is doing: its source, its rules with their states (the last
         answer, fires, counts, timers), the latest numbers lines and the last three log lines. It reads
-        the status file the watch rewrites after every frame: --status FILE, else the first that exists
+        the status file the watch rewrites after every frame: \(SettingName.status) FILE, else the first that exists
         of $RUNTIME_DIRECTORY/status.json, $XDG_RUNTIME_DIR/lookd/status.json,
         /tmp/lookd-<uid>/status.json and the service's /run/lookd/status.json.
           NAME      the instance lookd@NAME (/run/lookd-NAME/status.json)
           --json    print the status file as it is
-        With no NAME and no --status, when instances of lookd@ have status files, lists them (and the
+        With no NAME and no \(SettingName.status), when instances of lookd@ have status files, lists them (and the
         plain service, when it has one), one line each.
 
         Exit codes: 0 a watch is running, 1 none is (its last status is shown when there is one).
         """
 
     static func run(_ words: [String]) throws(CommandFailure) {
-        let args = try Arguments(words, valued: ["status"], switches: ["json"])
+        let args = try Arguments(words, valued: [SettingName.status.key], switches: ["json"])
         guard args.positional.count <= 1 else { throw usage("status takes at most one instance name") }
-        var explicit = args.value("status")
+        var explicit = args.value(.status)
         if let name = args.positional.first {
-            guard explicit == nil else { throw usage("give an instance NAME or --status FILE, not both") }
+            guard explicit == nil else { throw usage("give an instance NAME or \(SettingName.status) FILE, not both") }
             guard OutputSettings.isName(name), name.count <= 64 else {
                 throw usage("an instance's name is letters, digits, - and _ (lookd@NAME), not \"\(name.withVisibleControls())\"")
             }

@@ -12,17 +12,17 @@ import Watch
 enum WatchCommand {
     static var help: String {
         """
-        Usage: lookd watch --source /dev/video0|FILE|URL|DIR --rules FILE|"a=b|…" [options]
+        Usage: lookd watch \(SettingName.source) /dev/video0|FILE|URL|DIR \(SettingName.rules) FILE|"a=b|…" [options]
 
         Shows the model one frame at a time and asks one numbered yes/no question covering every rule.
         A rule fires when its answer turns yes (not yes on the frame before, and not fired in the last
-        --cooldown seconds); its reaction runs and the fire is logged. The next frame is taken when the
+        \(SettingName.cooldown) seconds); its reaction runs and the fire is logged. The next frame is taken when the
         answer before it is in. In a rules file each rule may refine this (cooldown, confirm,
         min_confidence, on: disappear, when_active, region, enabled, describe, device_class;
         see rules.example.yaml), and its settings: may hold any option below by its name, without
         the dashes (cooldown: 5, mqtt: mqtt://host); a flag overrides the file. lookd check FILE shows
         every setting in force and where it came from.
-        The run ends with the video, after --seconds, or on Ctrl-C / SIGTERM (after the frame being
+        The run ends with the video, after \(SettingName.seconds), or on Ctrl-C / SIGTERM (after the frame being
         answered; a second Ctrl-C also cancels that frame's answer), and writes its record.
 
         \(WatchSettings.catalog.help(groups: WatchSettings.groups))
@@ -43,7 +43,7 @@ enum WatchCommand {
         let args = try Arguments(words, valued: names.valued, switches: names.switches)
         guard args.positional.isEmpty else { throw usage("watch takes options only; \"\(args.positional[0])\" is not one") }
         let flags = args.given(infos)
-        guard let spec = flags["rules"]?.text else { throw usage("watch needs --rules FILE or --rules \"a chessboard=chime|…\"") }
+        guard let spec = flags[SettingName.rules.key]?.text else { throw usage("watch needs \(SettingName.rules) FILE or \"a chessboard=chime|…\"") }
         let ruleSet: RuleSet, rulesSource: String
         do {
             (ruleSet, rulesSource) = try RuleSpec.load(spec)

@@ -9,10 +9,10 @@ let help = """
 
     Usage:
       lookd ask PHOTO "QUESTION" [options]   answer one question about one photo (lookd ask --help)
-      lookd watch --source S --rules R [options]   watch a video, stream or photos (lookd watch --help)
-      lookd check FILE [--truth FILE]        check a rules file (and a truth file) and print the rules as understood
-      lookd eval --source CLIP --rules R --truth T   score rules against a labelled clip (lookd eval --help)
-      lookd tune --record RUN.json --truth T  replay a run's answers to choose firing settings
+      lookd watch \(SettingName.source) S \(SettingName.rules) R [options]   watch a video, stream or photos (lookd watch --help)
+      lookd check FILE [\(SettingName.truth) FILE]        check a rules file (and a truth file) and print the rules as understood
+      lookd eval \(SettingName.source) CLIP \(SettingName.rules) R \(SettingName.truth) T   score rules against a labelled clip (lookd eval --help)
+      lookd tune \(SettingName.record) RUN.json \(SettingName.truth) T  replay a run's answers to choose firing settings
       lookd status                           what the running watch (the service) is doing
       lookd history [--rule W] [--since T]   the fires kept, newest first (lookd history --help)
       lookd models                           the model catalog and the model cache

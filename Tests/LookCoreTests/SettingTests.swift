@@ -17,13 +17,13 @@ final class SettingTests: XCTestCase {
     private var list: SettingList<Target> {
         SettingList(
             [
-                .number("cooldown", \.cooldown, in: 0...3600, group: "Firing", help: "seconds between fires", reload: true),
-                .integer("tokens", \.tokens, in: 1...100, group: "Firing", help: "answer tokens", defaultWords: "as many as needed"),
-                .toggle("no-sound", \.sound, inverted: true, group: "Firing", help: "no sounds"),
-                .text("snapshots", \.snapshots, "DIR", group: "Records", help: "each fire's frame"),
-                .integer("keep", \.keep, in: 1...100_000, group: "Records", help: "how many stay", needs: SettingNeed("snapshots")),
+                .number(.cooldown, \.cooldown, in: 0...3600, group: "Firing", help: "seconds between fires", reload: true),
+                .integer(.tokens, \.tokens, in: 1...100, group: "Firing", help: "answer tokens", defaultWords: "as many as needed"),
+                .toggle(.noSound, \.sound, inverted: true, group: "Firing", help: "no sounds"),
+                .text(.snapshots, \.snapshots, "DIR", group: "Records", help: "each fire's frame"),
+                .integer(.keepSnapshots, \.keep, in: 1...100_000, group: "Records", help: "how many stay", needs: SettingNeed(.snapshots)),
             ]
-                + SettingList<Inner>([.integer("context", \.context, in: 512...8192, group: "Model", help: "tokens")]).settings.map {
+                + SettingList<Inner>([.integer(.context, \.context, in: 512...8192, group: "Model", help: "tokens")]).settings.map {
                     $0.lifted(\.inner)
                 })
     }
@@ -41,7 +41,7 @@ final class SettingTests: XCTestCase {
         let shown = list.inForce(target, given: given)
         XCTAssertEqual(shown.first { $0.name == "cooldown" }, SettingInForce(name: "cooldown", value: "5", origin: .file("r.yaml", line: 3)))
         XCTAssertEqual(shown.first { $0.name == "no-sound" }?.value, "true")
-        XCTAssertEqual(shown.first { $0.name == "keep" }, SettingInForce(name: "keep", value: "1000", origin: .byDefault))
+        XCTAssertEqual(shown.first { $0.name == "keep-snapshots" }, SettingInForce(name: "keep-snapshots", value: "1000", origin: .byDefault))
         XCTAssertEqual(list.changed(from: Target(), to: target).map(\.name), ["cooldown", "no-sound", "context"])
     }
 
@@ -61,8 +61,10 @@ final class SettingTests: XCTestCase {
     func testASettingWithoutWhatItNeedsIsNamedWithIt() {
         let catalog = SettingCatalog(list.infos, defaults: list.defaults(Target()))
         XCTAssertEqual(
-            catalog.unmetNeed(["keep": GivenSetting("5", from: .flag)]), "--keep goes with --snapshots; without it, it does nothing")
-        XCTAssertNil(catalog.unmetNeed(["keep": GivenSetting("5", from: .flag), "snapshots": GivenSetting("/x", from: .file("r", line: 2))]))
+            catalog.unmetNeed(["keep-snapshots": GivenSetting("5", from: .flag)]),
+            "--keep-snapshots goes with --snapshots; without it, it does nothing")
+        XCTAssertNil(
+            catalog.unmetNeed(["keep-snapshots": GivenSetting("5", from: .flag), "snapshots": GivenSetting("/x", from: .file("r", line: 2))]))
     }
 
     func testTheHelpShowsEachSettingInItsGroupWithItsTrueDefault() {
@@ -72,7 +74,7 @@ final class SettingTests: XCTestCase {
         XCTAssertTrue(help.contains("  --tokens N            answer tokens (default as many as needed)\n"), help)
         XCTAssertTrue(help.contains("  --no-sound            no sounds\n"), help)
         XCTAssertTrue(help.contains("Records:\n  --snapshots DIR       each fire's frame\n"), help)
-        XCTAssertTrue(help.contains("  --keep N              how many stay (default 1000); goes with\n                        --snapshots"), help)
+        XCTAssertTrue(help.contains("  --keep-snapshots N    how many stay (default 1000); goes with\n                        --snapshots"), help)
         XCTAssertTrue(help.hasSuffix("Model:\n  --context N           tokens (default 4096)"), help)
         XCTAssertFalse(help.split(separator: "\n").contains { $0.count > 72 }, help)
     }

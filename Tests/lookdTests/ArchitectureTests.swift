@@ -1,4 +1,5 @@
 import Foundation
+import LookCore
 import TestSupport
 import XCTest
 
@@ -108,6 +109,29 @@ final class ArchitectureTests: XCTestCase {
         XCTAssertGreaterThan(stored.count, 0, "the pattern finds the loop's properties")
         XCTAssertLessThanOrEqual(stored.count, 10, stored.joined(separator: "\n"))
         XCTAssertFalse(text.contains("FileManager") || text.contains("Date()") || text.contains("PNGWriter"), "no I/O or real clock in the loop")
+    }
+
+    /// Each watch setting's name is written once in the sources, as its `SettingName` case: no help
+    /// text, message or command spells `--NAME` of a watch setting itself (it writes
+    /// `\(SettingName.NAME)`), so a renamed setting changes everywhere with its declaration.
+    func testEachWatchSettingsFlagIsWrittenOnlyInItsDeclaration() throws {
+        let help = try Subprocess.run(Fixtures.lookd, ["watch", "--help"])
+        let flags = Set(help.stdout.matches(of: /(?m)^ +--([a-z][a-z0-9-]+)/).map { String($0.1) })
+        XCTAssertTrue(flags.isSuperset(of: ["snapshots", "mqtt", "vision-weights", "keep-days", "no-sound"]), "\(flags.sorted())")
+        XCTAssertEqual(flags, Set(SettingName.allCases.map(\.key)), "every declared name is a flag of lookd watch, and every flag declared")
+        let sources = Fixtures.root.appendingPathComponent("Sources")
+        var spelled: [String] = []
+        for file in try FileManager.default.subpathsOfDirectory(atPath: sources.path) where file.hasSuffix(".swift") {
+            if file.hasPrefix("bench-gate/") || file.hasPrefix("bench-clips/") { continue } // the benchmarks' own flags
+            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+                for match in line.matches(of: /(?:^|[^-\w])--([a-z][a-z0-9-]*[a-z0-9])(?![-\w])/) where flags.contains(String(match.1)) {
+                    spelled.append("\(file):\(n + 1): --\(match.1)")
+                }
+            }
+        }
+        XCTAssertEqual(spelled, [], "a watch setting's flag spelled outside its declaration")
     }
 
     /// A message or a help text that names an option names one that exists: every `--name` in the

@@ -149,7 +149,7 @@ final class MQTTClient: @unchecked Sendable {
             if quickLosses >= 2 {
                 said +=
                     "; lost within seconds of connecting, again: another client is probably connected with the same client id "
-                    + "(two lookd instances with one --name take each other's connection; give each its own --name)"
+                    + "(two lookd instances with one \(SettingName.name) take each other's connection; give each its own \(SettingName.name))"
             }
             onDisconnect?(said)
             let until = clock.now() + delay

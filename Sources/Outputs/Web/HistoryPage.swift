@@ -12,7 +12,7 @@ enum HistoryPage {
     /// `/api/history?rule=WORDS&day=YYYY-MM-DD&page=N` from the history at `path`: `fires`, `rules`
     /// (every rule the history has, for the filter), `page` and `more`. The day is this machine's.
     static func json(path: String?, query: [String: String], zone: TimeZone = .current) -> (status: Int, body: String) {
-        guard let path else { return (404, #"{"error":"the history is off (--history off)"}"#) }
+        guard let path else { return (404, #"{"error":"the history is off (\(SettingName.history) off)"}"#) }
         var filter = HistoryQuery(rule: query["rule"].flatMap { $0.isEmpty ? nil : $0 }, limit: pageSize + 1)
         let page = max(1, min(Int(query["page"] ?? "") ?? 1, 100_000))
         filter.offset = (page - 1) * pageSize

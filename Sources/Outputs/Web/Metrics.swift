@@ -134,11 +134,12 @@ final class Metrics: @unchecked Sendable {
             for key in ["written", "failed"] { sample("lookd_clips_total", [("result", key)], String(clips[key] ?? 0)) }
             family("lookd_clip_bytes_total", "counter", "Bytes of the clips written.")
             sample("lookd_clip_bytes_total", [], String(clipBytes))
-            family("lookd_preroll_bytes", "gauge", "Bytes the source's last seconds take in memory for clips (--clip-memory bounds them).")
+            family(
+                "lookd_preroll_bytes", "gauge", "Bytes the source's last seconds take in memory for clips (\(SettingName.clipMemory) bounds them).")
             sample("lookd_preroll_bytes", [], String(usage.bytes))
             family("lookd_preroll_seconds", "gauge", "Seconds of the source kept in memory for clips.")
             sample("lookd_preroll_seconds", [], Self.number(usage.seconds))
-            family("lookd_preroll_dropped_total", "counter", "Packets dropped before their time to keep within --clip-memory.")
+            family("lookd_preroll_dropped_total", "counter", "Packets dropped before their time to keep within \(SettingName.clipMemory).")
             sample("lookd_preroll_dropped_total", [], String(usage.overBudget))
         }
         family("process_resident_memory_bytes", "gauge", "Resident memory size in bytes.")

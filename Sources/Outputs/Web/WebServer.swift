@@ -73,10 +73,10 @@ final class WebServer: @unchecked Sendable {
                 }
             }
         } else {
-            throw StartError(description: "--http: \"\(host)\" is not an IP address (use 127.0.0.1, 0.0.0.0 or ::)")
+            throw StartError(description: "\(SettingName.http): \"\(host)\" is not an IP address (use 127.0.0.1, 0.0.0.0 or ::)")
         }
         guard let started else {
-            throw StartError(description: "--http: cannot listen on \(address): \(String(cString: strerror(errno)))")
+            throw StartError(description: "\(SettingName.http): cannot listen on \(address): \(String(cString: strerror(errno)))")
         }
         daemon = started
     }
