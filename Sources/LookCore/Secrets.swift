@@ -6,7 +6,7 @@ public enum Secrets {
     /// What a secret is shown as.
     public static let mask = "***"
     /// Options whose value is a secret.
-    public static let options: Set<String> = ["http-token"]
+    public static let options: Set<String> = [SettingName.httpToken.key]
     /// Parts of query keys whose value is a secret: `?token=`, `?key=`, `?api_key=`, `?code=` and
     /// `?sig=` (Azure functions, SAS), `?password=`, `?session=`, `?auth=` … (a key that holds one of
     /// these anywhere: masking a harmless value costs less than showing a secret).

@@ -59,7 +59,7 @@ public struct ModelSettings {
     /// LOOKD_ENGINE as given (a flag overrides it).
     public static func environment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> [String: GivenSetting] {
         guard let url = environment["LOOKD_ENGINE"], !url.isEmpty else { return [:] }
-        return ["engine": GivenSetting(url, from: .environment("LOOKD_ENGINE"))]
+        return [SettingName.engine.key: GivenSetting(url, from: .environment("LOOKD_ENGINE"))]
     }
 
     /// The model settings that `flags` give (LOOKD_ENGINE under them), checked.

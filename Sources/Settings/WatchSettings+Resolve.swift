@@ -19,7 +19,7 @@ extension WatchSettings {
             guard catalog.info(name) != nil else {
                 throw SettingProblem("\(value.named(name)) is not a setting (lookd watch --help lists them by these names)")
             }
-            guard name != "rules" else {
+            guard name != SettingName.rules.key else {
                 throw SettingProblem("\(value.named(name)): the rules file is named by \(SettingName.rules), not in itself")
             }
         }
@@ -43,7 +43,7 @@ extension WatchSettings {
         setup.watch.reviewPage = setup.outputs.http.map { $0.url + (setup.outputs.historyPath == nil ? "/" : "/history") }
         setup.watch.posts.connectLimit = min(setup.watch.posts.connectLimit, setup.watch.posts.timeLimit)
         setup.outputs.httpToken = try httpToken(setup, given: given)
-        if let http = setup.outputs.http, let named = given["http"]?.named(.http), !http.isLoopback && setup.outputs.httpToken == nil {
+        if let http = setup.outputs.http, let named = given[SettingName.http.key]?.named(.http), !http.isLoopback && setup.outputs.httpToken == nil {
             throw SettingProblem(
                 "\(named) \(http.host):\(http.port) is reachable from other machines: set a token (LOOKD_HTTP_TOKEN in the env file, or \(SettingName.httpToken))"
             )
@@ -87,7 +87,7 @@ extension WatchSettings {
     /// `--http-token` (which the command warns about: any local user can read it in the process list).
     static func httpToken(_ setup: WatchSetup, given: [String: GivenSetting]) throws(SettingProblem) -> String? {
         var token = setup.httpToken
-        if let path = setup.httpTokenFile, let named = given["http-token-file"]?.named(.httpTokenFile) {
+        if let path = setup.httpTokenFile, let named = given[SettingName.httpTokenFile.key]?.named(.httpTokenFile) {
             guard token == nil else { throw SettingProblem("\(named) and \(SettingName.httpToken): give one of them") }
             guard let read = OutputSettings.token(fromFile: path) else { throw SettingProblem("\(named) \(path) cannot be read, or is over 4 kB") }
             token = read

@@ -30,14 +30,11 @@ enum CheckCommand {
         guard args.positional.count == 1 else { throw usage("check takes one rules file") }
         let spec = args.positional[0]
         let set: RuleSet
-        do {
-            set = try RuleSpec.load(spec).rules
-        } catch {
-            throw CommandFailure(code: .usage, message: error.description)
-        }
+        do { set = try RuleSpec.load(spec).rules } catch { throw CommandFailure(code: .usage, message: error.description) }
         let given: [String: GivenSetting], setup: WatchSetup
         do throws(SettingProblem) {
-            given = try WatchSettings.given(flags: args.given(infos).merging(["rules": GivenSetting(spec, from: .flag)]) { $1 }, file: set.settings)
+            given = try WatchSettings.given(
+                flags: args.given(infos).merging([SettingName.rules.key: GivenSetting(spec, from: .flag)]) { $1 }, file: set.settings)
             setup = try WatchSettings.setup(given, needsSource: false)
         } catch {
             throw usage(error.text)

@@ -57,7 +57,7 @@ enum WatchCommand {
         } catch {
             throw usage(error.text)
         }
-        if flags["http-token"] != nil { Log.shared.warning(OutputSettings.tokenOnCommandLine) }
+        if flags[SettingName.httpToken.key] != nil { Log.shared.warning(OutputSettings.tokenOnCommandLine) }
         var config = setup.watch
         var outputSettings = setup.outputs
         outputSettings.version = version
