@@ -20,7 +20,7 @@ public struct PlaceAsker {
     /// Whether a rule that fired gets a place: box for effect rules, ask for every rule, as the seed.
     public func wants(_ reaction: Reaction) -> Bool {
         switch form {
-        case .box: if case .effect = reaction { return true } else { return false }
+        case .box: return reaction.base.wantsPlace
         case .ask: return true
         case .batch, .none: return false
         }

@@ -1,8 +1,18 @@
-/// Every reaction kind written as one type (`ReactionKind`), in the order `lookd check` and the
-/// messages name them. A new kind is one file in Sources/LookCore/Reactions/ and one line here.
+/// Every reaction kind, each one type in one file (Sources/LookCore/Reactions/), in the order the
+/// rules file's keys, `lookd check` and the messages name them. A new kind is one file there and
+/// one line here.
 public enum ReactionKinds {
-    public static let all: [any ReactionKind.Type] = [NotifyReaction.self]
+    public static let all: [any ReactionKind.Type] = [
+        SoundReaction.self, SayReaction.self, TimerReaction.self, CountReaction.self, LogReaction.self, EffectReaction.self,
+        RunReaction.self, PostReaction.self, NotifyReaction.self,
+    ]
 
     /// The kind whose key is `key`.
     public static func named(_ key: String) -> (any ReactionKind.Type)? { all.first { $0.key == key } }
+
+    /// The kind a bare inline word names (`chime`, `count`), with its value.
+    public static func bare(_ word: String) -> (any ReactionKind)? {
+        for kind in all { if let value = kind.bare(word) { return value } }
+        return nil
+    }
 }

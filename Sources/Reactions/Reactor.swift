@@ -89,47 +89,38 @@ public final class Reactor: ReactionPerformer, ReactionServices, @unchecked Send
         timers.onEnd = { [weak self] condition, minutes in self?.timerEnded(condition, minutes: minutes) }
     }
 
-    public func perform(_ reaction: Reaction, fire context: FireContext) -> ReactionResult {
-        let (condition, fire, time) = (context.condition, context.fire, context.time)
-        switch reaction {
-        case .count:
-            let n = lock.withLock { () -> Int in
-                counts[condition] = (counts[condition] ?? 0).incrementedSaturating; return counts[condition]!
-            }
-            return ReactionResult(performed: true, shown: "×\(n)")
-        case .log:
-            let line = "\(timestamp(time)) \(condition)"
-            lock.withLock {
-                lines.append(line)
-                if lines.count > 3 { lines.removeFirst(lines.count - 3) }
-            }
-            // The fire's own journal line carries it: one line a fire, as the service promises.
-            return ReactionResult(performed: true, shown: "log", note: line)
-        case .sound(let sound):
-            return play(sound.rawValue, fire: fire, condition: condition, shown: sound.rawValue)
-        case .say(let line):
-            // A line with the fire's description in it is spoken once the description is in.
-            if line.contains(SpokenLine.placeholder) { return ReactionResult(performed: true, shown: "say", note: "spoken after the description") }
-            log.notice("say: \(line)")
-            return say(line, fire: fire, condition: condition)
-        case .timer(let minutes):
-            let restarted = timers.start(condition, minutes: minutes)
-            return ReactionResult(performed: true, shown: Timers.clock(minutes * 60), note: restarted ? "restarted" : nil)
-        case .effect(_, let sound):
-            // The edit itself is drawn by the watch loop, which holds the frame; here, its sound.
-            return play(sound.rawValue, fire: fire, condition: condition, shown: reaction.name)
-        case .run(let command) where command.waitForClip: return holdForClip(reaction, fire: context, shown: "run")
-        case .run(let command) where command.waitForDescription: return holdForDescription(reaction, fire: context, shown: "run")
-        case .run(let command):
-            let started = commands.start(command, fire: context) { [weak self] ran in self?.commandEnded(ran) }
-            if !started { return dropped("run", commands.dropped, "commands", commands.settings.limit, commands.settings.waiting) }
-            return ReactionResult(performed: true, shown: "run")
-        case .post(let post) where post.waitForClip: return holdForClip(reaction, fire: context, shown: "post")
-        case .post(let post) where post.waitForDescription: return holdForDescription(reaction, fire: context, shown: "post")
-        case .post(let post): return send(post, fire: context, shown: "post")
-        case .kind(let kind) where kind.waitsForDescription: return holdForDescription(reaction, fire: context, shown: kind.name)
-        case .kind(let kind): return kind.perform(context, self)
+    /// Performs `reaction` for `fire`: at once, or once what it waits for (the description, the clip) is in.
+    public func perform(_ reaction: Reaction, fire: FireContext) -> ReactionResult {
+        if reaction.waitsForClip { return holdForClip(reaction, fire: fire) }
+        if reaction.waitsForDescription { return holdForDescription(reaction, fire: fire) }
+        return reaction.base.perform(fire, self)
+    }
+
+    public func increment(_ condition: String) -> Int {
+        lock.withLock { () -> Int in
+            counts[condition] = (counts[condition] ?? 0).incrementedSaturating
+            return counts[condition]!
         }
+    }
+
+    public func logLine(_ condition: String, at time: Date) -> String {
+        let line = "\(timestamp(time)) \(condition)"
+        lock.withLock {
+            lines.append(line)
+            if lines.count > 3 { lines.removeFirst(lines.count - 3) }
+        }
+        return line
+    }
+
+    public func startTimer(_ condition: String, minutes: Double) -> Bool { timers.start(condition, minutes: minutes) }
+
+    public func timeLeft(_ condition: String) -> Double? { timers.remaining(condition) }
+
+    /// Starts `command` for `fire` on the commands' bounded workers; its `command` report follows.
+    public func start(_ command: Command, fire: FireContext) -> ReactionResult {
+        let started = commands.start(command, fire: fire) { [weak self] ran in self?.commandEnded(ran) }
+        if !started { return dropped("run", commands.dropped, "commands", commands.settings.limit, commands.settings.waiting) }
+        return ReactionResult(performed: true, shown: "run")
     }
 
     /// Sends `post` for `fire` on the posts' bounded workers; its `post` report follows.
@@ -181,7 +172,8 @@ public final class Reactor: ReactionPerformer, ReactionServices, @unchecked Send
     }
 
     /// Starts a sound; its `sound` report follows when it has played.
-    private func play(_ name: String, fire: Int, condition: String, shown: String) -> ReactionResult {
+    public func play(_ name: String, fire context: FireContext, shown: String) -> ReactionResult {
+        let (fire, condition) = (context.fire, context.condition)
         guard let audio else { return ReactionResult(performed: false, shown: shown, note: "\(SettingName.noSound)", turnedOff: true) }
         let (clip, origin) = audio.library.clip(name)
         let id = origin == .fallback ? "fallback" : name
@@ -197,7 +189,8 @@ public final class Reactor: ReactionPerformer, ReactionServices, @unchecked Send
     }
 
     /// Speaks a line; its `speech` report follows when it has been spoken.
-    private func say(_ line: String, fire: Int, condition: String) -> ReactionResult {
+    public func say(_ line: String, fire context: FireContext) -> ReactionResult {
+        let (fire, condition) = (context.fire, context.condition)
         guard let audio else { return ReactionResult(performed: false, shown: "say", note: "\(SettingName.noSound)", turnedOff: true) }
         guard let speech = audio.speech else { return ReactionResult(performed: false, shown: "say", note: audio.speechProblem) }
         let requested = Date()
@@ -233,44 +226,37 @@ public final class Reactor: ReactionPerformer, ReactionServices, @unchecked Send
 
     /// What a rule's row shows now: `×3` for a count, the time left for a running timer, else the
     /// reaction's name.
-    public func shown(_ reaction: Reaction, condition: String) -> String {
-        switch reaction {
-        case .count: return "×\(count(for: condition))"
-        case .timer(let minutes): return timers.remaining(condition).map { Timers.clock($0) + " left" } ?? "timer \(Reaction.number(minutes)) min"
-        case .sound, .say, .log, .effect, .run, .post, .kind: return reaction.name
-        }
-    }
+    public func shown(_ reaction: Reaction, condition: String) -> String { reaction.base.shown(condition, self) }
 
     public func described(_ reaction: Reaction, fire: FireContext, text: String?, problem: String?) {
         sendAwaiting(fire.fire, description: text, problem: text == nil ? (problem ?? "the description failed") : nil)
-        guard case .say(let line) = reaction, line.contains(SpokenLine.placeholder) else { return }
-        let spoken = SpokenLine.fill(line, description: text, condition: fire.condition)
-        log.notice("say: \(spoken)")
-        _ = say(spoken, fire: fire.fire, condition: fire.condition)
+        var fire = fire
+        (fire.description, fire.descriptionProblem) = (text, text == nil ? (problem ?? "the description failed") : nil)
+        reaction.base.described(fire, self)
     }
 
     /// Holds a post or a command until its fire's description is in, for at most `--describe-timeout`.
-    private func holdForDescription(_ reaction: Reaction, fire: FireContext, shown: String) -> ReactionResult {
+    private func holdForDescription(_ reaction: Reaction, fire: FireContext) -> ReactionResult {
         lock.withLock { awaiting[fire.fire] = (reaction, fire) }
         let limit = poster.settings.descriptionWait
         DispatchQueue.global().asyncAfter(deadline: .now() + limit) { [weak self] in
             self?.sendAwaiting(fire.fire, description: nil, problem: "no description came within \(Reaction.number(limit)) s")
         }
-        return ReactionResult(performed: true, shown: shown, note: "goes with its description")
+        return ReactionResult(performed: true, shown: reaction.name, note: "goes with its description")
     }
 
     /// Holds a post or a command until its fire's clip is written, for at most the clip's wait; at
     /// once, saying why, when clips are off.
-    private func holdForClip(_ reaction: Reaction, fire: FireContext, shown: String) -> ReactionResult {
+    private func holdForClip(_ reaction: Reaction, fire: FireContext) -> ReactionResult {
         lock.withLock { awaiting[fire.fire] = (reaction, fire) }
         guard let limit = poster.settings.clipWait else {
             clipped(fire: fire.fire, path: nil, problem: "clips are off (\(SettingName.clips) on writes them)")
-            return ReactionResult(performed: true, shown: shown, note: "without a clip: clips are off")
+            return ReactionResult(performed: true, shown: reaction.name, note: "without a clip: clips are off")
         }
         DispatchQueue.global().asyncAfter(deadline: .now() + limit) { [weak self] in
             self?.clipped(fire: fire.fire, path: nil, problem: "no clip came within \(Reaction.number(limit)) s")
         }
-        return ReactionResult(performed: true, shown: shown, note: "goes with its clip")
+        return ReactionResult(performed: true, shown: reaction.name, note: "goes with its clip")
     }
 
     /// A fire's clip is written (nil: it failed, and `problem` says why): a post or command that
@@ -304,15 +290,7 @@ public final class Reactor: ReactionPerformer, ReactionServices, @unchecked Send
             let what = reaction.waitsForClip ? "clip" : "description"
             log.notice("\(reaction.kind): \(fire.condition) (fire \(number)) goes without its \(what): \(problem)")
         }
-        switch reaction {
-        case .post(let post): _ = send(post, fire: fire, shown: "post")
-        case .kind(let kind): _ = kind.perform(fire, self)
-        case .run(let command):
-            if !commands.start(command, fire: fire, done: { [weak self] ran in self?.commandEnded(ran) }) {
-                _ = dropped("run", commands.dropped, "commands", commands.settings.limit, commands.settings.waiting)
-            }
-        case .sound, .say, .timer, .count, .log, .effect: break // only posts and commands wait for a description
-        }
+        _ = reaction.base.perform(fire, self)
     }
 
     /// The watch is stopping: posts and commands still waiting for a description or a clip go now, without it.

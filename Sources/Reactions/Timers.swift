@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import LookCore
 
 /// One countdown per rule. A rule that fires again while its timer runs restarts it.
 public final class Timers: @unchecked Sendable {
@@ -53,8 +54,5 @@ public final class Timers: @unchecked Sendable {
     }
 
     /// `4:00`, `0:59`: minutes and seconds left.
-    public static func clock(_ seconds: Double) -> String {
-        let s = Int(seconds.rounded(.up))
-        return "\(s / 60):" + String(format: "%02d", s % 60)
-    }
+    public static func clock(_ seconds: Double) -> String { TimerReaction.clock(seconds) }
 }

@@ -66,28 +66,22 @@ public struct FireOutcome: Sendable {
         ]
         if let sinceChange { fields.append(("since_change_ms", .number(sinceChange * 1000, places: 1))) }
         if let cell = place?.cell { fields.append(("cell", .int(cell.number))) }
-        switch reaction {
-        case .effect(let effect, let sound):
+        fields += reaction.base.recordFields
+        if reaction.base.wantsPlace {
             fields += [
-                ("effect", .string(effect.rawValue)), ("sound_chosen", .string(sound.rawValue)),
                 ("box", Place.json(place?.box)), ("box_unit", Self.unitBox(place?.editBox)),
                 ("place_text", .optional(place?.text.map { String($0.prefix(200)) })),
                 ("place_ms", .optional(place.map { $0.seconds * 1000 }, places: 1)),
                 ("place_tokens", .optional(place?.text == nil ? nil : place?.tokens)),
                 ("held_frame", .int(frame)), ("hold_s", .number(holdSetting)),
             ]
-        case .sound(let sound): fields.append(("sound_chosen", .string(sound.rawValue)))
-        case .timer(let minutes): fields.append(("minutes", .number(minutes)))
-        case .say(let line): fields.append(("line", .string(line)))
-        case .kind(let kind): fields += kind.recordFields
-        case .count, .log, .run, .post: break // their outcomes come later, as reports
         }
         return fields
     }
 
     /// The `hold` event line's fields (an effect's, once its hold has ended).
     public var holdEventFields: [(String, JSON)]? {
-        guard let hold, case .effect(let effect, _) = reaction else { return nil }
+        guard let hold, let effect = reaction.as(EffectReaction.self)?.effect else { return nil }
         return [
             ("fire", .int(number)), ("rule", .int(rule + 1)), ("condition", .string(condition)),
             ("effect", .string(effect.rawValue)), ("frame", .int(frame)),

@@ -186,11 +186,8 @@ public final class RunRecord: @unchecked Sendable {
             }
         }
         firesByReaction[fire.reaction.kind, default: 0] += 1
-        switch fire.reaction {
-        case .effect(let e, let s): firesByEffect[e.rawValue, default: 0] += 1; firesBySound[s.rawValue, default: 0] += 1
-        case .sound(let s): firesBySound[s.rawValue, default: 0] += 1
-        case .say, .timer, .count, .log, .run, .post, .kind: break
-        }
+        if let effect = fire.reaction.as(EffectReaction.self)?.effect { firesByEffect[effect.rawValue, default: 0] += 1 }
+        if let sound = fire.reaction.base.playedSound { firesBySound[sound, default: 0] += 1 }
         if let hold = fire.hold {
             holds.append(hold.held * 1000)
             holdCount += 1

@@ -144,7 +144,7 @@ public enum RulesFile {
                         + "(cooldown, confirm, min_confidence, on, when_active, region, enabled, describe, device_class)")
             }
             if values[key] != nil { throw fail(pair.key, "\(key): is written twice in this rule") }
-            guard pair.value.text != nil || ["region", "run", "post"].contains(key) || ReactionKinds.named(key) != nil else {
+            guard pair.value.text != nil || key == "region" || ReactionKinds.named(key) != nil else {
                 throw fail(pair.value, "\(key): takes a single value, not \(pair.value.kind)")
             }
             values[key] = pair
@@ -155,58 +155,25 @@ public enum RulesFile {
         case .success(let c): condition = c
         case .failure(let problem): throw fail(when.value, problem.text)
         }
-        let reactionKeys = ReactionWords.fileKeys.filter { values[$0] != nil }
-        func check<T>(_ result: Result<T, Problem>, _ key: String) throws(RulesError) -> T {
-            switch result {
-            case .success(let v): return v
-            case .failure(let problem): throw fail(values[key]!.value, problem.text)
-            }
+        // An effect's `sound:` is its companion, not a second reaction; a kind with companions is named first.
+        let written = ReactionKinds.all.filter { values[$0.key] != nil }
+        let companions = Set(written.flatMap { $0.companions })
+        let kinds = written.filter { !companions.contains($0.key) }.sorted { !$0.companions.isEmpty && $1.companions.isEmpty }
+        guard let kind = kinds.first else {
+            throw fail(node, "the rule \"\(condition)\" has no reaction; add one of \(ReactionWords.listed)")
         }
-        func flag(_ key: String) throws(RulesError) {
-            let text = values[key]!.value.text!.lowercased()
-            guard ["true", "yes", "on"].contains(text) else {
-                throw fail(values[key]!.value, "\(key): true is the only setting (\(key): \(text) would do nothing)")
-            }
+        guard kinds.count == 1 else {
+            throw fail(
+                values[kinds[1].key]!.key, "a rule has exactly one reaction; this one has \(kinds.map { $0.key }.joined(separator: " and "))")
         }
         let reaction: Reaction
-        if values["effect"] != nil {
-            let others = reactionKeys.filter { $0 != "effect" && $0 != "sound" }
-            if let other = others.first {
-                throw fail(values[other]!.key, "a rule has exactly one reaction; this one has effect and \(other)")
-            }
-            let effect = try check(ReactionWords.effect(values["effect"]!.value.text!), "effect")
-            let sound = values["sound"] == nil ? effect.ownSound : try check(ReactionWords.effectSound(values["sound"]!.value.text!), "sound")
-            reaction = .effect(effect, sound: sound)
-        } else {
-            guard let key = reactionKeys.first else {
-                throw fail(node, "the rule \"\(condition)\" has no reaction; add one of \(ReactionWords.listed)")
-            }
-            guard reactionKeys.count == 1 else {
-                throw fail(
-                    values[reactionKeys[1]]!.key,
-                    "a rule has exactly one reaction; this one has \(reactionKeys.joined(separator: " and "))")
-            }
-            let node = values[key]!.value
-            if let kind = ReactionKinds.named(key) {
-                do throws(ReactionProblem) { reaction = .kind(try kind.read(node.reactionValue)) } catch {
-                    throw RulesError(
-                        source: source, line: error.line ?? node.mark.line, column: error.column ?? node.mark.column, problem: "\(key): \(error.text)"
-                    )
-                }
-            } else if key == "run" {
-                reaction = .run(try command(node, fail: fail))
-            } else if key == "post" {
-                reaction = .post(try post(node, fail: fail))
-            } else {
-                let text = node.text!
-                switch key {
-                case "sound": reaction = .sound(try check(ReactionWords.sound(text), key))
-                case "say": reaction = .say(try check(ReactionWords.spoken(text), key))
-                case "timer": reaction = .timer(minutes: try check(ReactionWords.timer(text), key))
-                case "count": try flag(key); reaction = .count
-                default: try flag(key); reaction = .log
-                }
-            }
+        let value = values[kind.key]!.value
+        do throws(ReactionProblem) {
+            let beside = Dictionary(uniqueKeysWithValues: kind.companions.compactMap { key in values[key].map { (key, $0.value.reactionValue) } })
+            reaction = Reaction(try kind.read(value.reactionValue, beside: beside))
+        } catch {
+            throw RulesError(
+                source: source, line: error.line ?? value.mark.line, column: error.column ?? value.mark.column, problem: error.text)
         }
         var settings = RuleSettings()
         for key in RuleSettings.fileKeys {
@@ -228,95 +195,6 @@ public enum RulesFile {
             throw fail(value, "clip: false, and its \(reaction.kind) waits for the clip (wait: clip): one of the two")
         }
         return Rule(condition: condition, reaction: reaction, line: when.key.mark.line, column: when.key.mark.column, settings: settings)
-    }
-
-    /// `run: [program, arg, …]`, `run: program arg …` (split at spaces), or `run: {command: […], wait: description|clip}`.
-    private static func command(_ node: YAMLNode, fail: (YAMLNode, String) -> RulesError) throws(RulesError) -> Command {
-        if case .mapping(let pairs, _) = node {
-            var command: Command?
-            var wait = "none"
-            for pair in pairs {
-                switch pair.key.text {
-                case "command": command = try Self.command(pair.value, fail: fail)
-                case "wait":
-                    guard let t = pair.value.text?.lowercased(), ["description", "clip", "none"].contains(t) else {
-                        throw fail(
-                            pair.value,
-                            "wait: is description (the command starts with the fire's description), clip (with its clip, LOOKD_CLIP) or none")
-                    }
-                    wait = t
-                default: throw fail(pair.key, "unknown key \"\(pair.key.text ?? "")\" in run:; use command or wait")
-                }
-            }
-            guard var command, !command.waitForDescription, !command.waitForClip else {
-                throw fail(node, "run: as a map needs command: [program, argument, …]")
-            }
-            (command.waitForDescription, command.waitForClip) = (wait == "description", wait == "clip")
-            return command
-        }
-        let words: [String]
-        switch node {
-        case .scalar(let text, _, _): words = text.split(whereSeparator: \.isWhitespace).map(String.init)
-        case .sequence(let items, _):
-            var list: [String] = []
-            for item in items {
-                guard let text = item.text else { throw fail(item, "run: is a list of words: [program, argument, …]") }
-                list.append(text)
-            }
-            words = list
-        case .mapping: throw fail(node, "run: is a list of words: [program, argument, …], or {command: […], wait: description}")
-        }
-        switch ReactionWords.command(words) {
-        case .success(let c): return c
-        case .failure(let problem): throw fail(node, problem.text)
-        }
-    }
-
-    /// `post: URL`, or `post:` with `url`, `format` (json|text), `headers` (a map), `snapshot` (true|false) and
-    /// `wait` (description|clip|none).
-    private static func post(_ node: YAMLNode, fail: (YAMLNode, String) -> RulesError) throws(RulesError) -> Post {
-        var url: String?
-        var format: String?
-        var headers: [(String, String)] = []
-        var snapshot = false
-        var wait = "none"
-        switch node {
-        case .scalar(let text, _, _): url = text
-        case .sequence: throw fail(node, "post: is a URL, or a map with url, format, headers and snapshot")
-        case .mapping(let pairs, _):
-            for pair in pairs {
-                switch pair.key.text {
-                case "url": url = pair.value.text
-                case "format": format = pair.value.text
-                case "snapshot":
-                    guard let t = pair.value.text?.lowercased(), ["true", "false", "yes", "no", "on", "off"].contains(t) else {
-                        throw fail(pair.value, "snapshot: is true or false")
-                    }
-                    snapshot = ["true", "yes", "on"].contains(t)
-                case "wait":
-                    guard let t = pair.value.text?.lowercased(), ["description", "clip", "none"].contains(t) else {
-                        throw fail(pair.value, "wait: is description (the post goes with the fire's description), clip (with its clip) or none")
-                    }
-                    wait = t
-                case "headers":
-                    guard case .mapping(let list, _) = pair.value else { throw fail(pair.value, "headers: is a map, like {Title: Door}") }
-                    for header in list {
-                        guard let name = header.key.text, let value = header.value.text else {
-                            throw fail(header.value, "a header is a name and one value")
-                        }
-                        headers.append((name, value))
-                    }
-                default: throw fail(pair.key, "unknown key \"\(pair.key.text ?? "")\" in post:; use url, format, headers, snapshot or wait")
-                }
-            }
-            guard url != nil else { throw fail(node, "post: needs url:") }
-        }
-        switch ReactionWords.post(url: url ?? "", format: format, headers: headers, snapshot: snapshot) {
-        case .success(var p):
-            (p.waitForDescription, p.waitForClip) = (wait == "description", wait == "clip")
-            return p
-        case .failure(let problem): throw fail(node, problem.text)
-        }
     }
 
     /// libyaml's words for a parse error, with what a person most often did: a tab in the indentation.

@@ -38,7 +38,7 @@ public struct RulesInForce {
         let snapshotless = config.snapshotsDir == nil ? set.rules : []
         var warnings = config.tokensWarning(rules: set.rules.count).map { [$0] } ?? []
         for rule in snapshotless {
-            guard case .post(let post) = rule.reaction, post.snapshot else { continue }
+            guard let post = rule.reaction.as(PostReaction.self)?.post, post.snapshot else { continue }
             warnings.append(
                 "\"\(rule.condition)\" → post asks for the snapshot, and none is taken (\(SettingName.snapshots) is off): it posts without the picture"
             )

@@ -32,7 +32,7 @@ final class OutboundRulesTests: XCTestCase {
                   snapshot: true
                   headers: {Title: Fox, X-Priority: "5"}
             """, source: "rules.yaml")
-        guard case .run(let c) = set.rules[0].reaction else { return XCTFail("\(set.rules[0].reaction)") }
+        guard let c = set.rules[0].reaction.as(RunReaction.self)?.command else { return XCTFail("\(set.rules[0].reaction)") }
         XCTAssertEqual(c.arguments, ["env", "At the door", "$(not a shell)"])
         XCTAssertTrue(c.executable.hasSuffix("/env") && FileManager.default.isExecutableFile(atPath: c.executable), "found in PATH: \(c.executable)")
         XCTAssertEqual(set.rules[1].reaction, .run(Command(arguments: ["/bin/echo", "parcel", "here"], executable: "/bin/echo")))
@@ -85,7 +85,7 @@ final class OutboundRulesTests: XCTestCase {
             "rules.yaml:3:11: \"Bad Name\" is not a header name (letters, digits, - and _)")
         XCTAssertEqual(
             problem("rules:\n  - when: a cat\n    post: {url: 'http://h/x', method: PUT}"),
-            "rules.yaml:3:31: unknown key \"method\" in post:; use url, format, headers, snapshot or wait")
+            "rules.yaml:3:39: unknown key \"method\" in post:; use url, format, headers, snapshot or wait")
         XCTAssertEqual(
             problem("rules:\n  - when: a cat\n    post: http://h/x\n    run: [/bin/true]"),
             "rules.yaml:3:5: a rule has exactly one reaction; this one has run and post")

@@ -111,6 +111,20 @@ final class ArchitectureTests: XCTestCase {
         XCTAssertFalse(text.contains("FileManager") || text.contains("Date()") || text.contains("PNGWriter"), "no I/O or real clock in the loop")
     }
 
+    /// Each reaction kind is one type in its own file in Sources/LookCore/Reactions/, listed once.
+    /// (Nothing can switch over the kinds: `Reaction` is a struct around one kind's value, so a
+    /// pattern such as `case .effect(let e, _)` does not compile.)
+    func testEachReactionKindIsOneTypeInItsOwnFile() throws {
+        let folder = Fixtures.root.appendingPathComponent("Sources/LookCore/Reactions")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
+        XCTAssertEqual(Set(files), Set(ReactionKinds.all.map { "\($0).swift" }), "one file per kind, named for it")
+        for kind in ReactionKinds.all {
+            let text = try String(contentsOf: folder.appendingPathComponent("\(kind).swift"), encoding: .utf8)
+            XCTAssertTrue(text.contains("public struct \(kind): ReactionKind {"), "\(kind).swift declares it")
+        }
+        XCTAssertEqual(Set(ReactionKinds.all.map { $0.key }).count, ReactionKinds.all.count, "each key names one kind")
+    }
+
     /// Each watch setting's name is written once in the sources, as its `SettingName` case: no help
     /// text, message or command spells `--NAME` of a watch setting itself (it writes
     /// `\(SettingName.NAME)`), so a renamed setting changes everywhere with its declaration.

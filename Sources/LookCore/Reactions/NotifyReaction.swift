@@ -63,7 +63,14 @@ public struct NotifyReaction: ReactionKind {
         NotifyReaction(url: try checkedURL(text, at: nil))
     }
 
+    /// Its problems are named `notify: …` (the inline form names the rule instead).
     public static func read(_ value: ReactionValue) throws(ReactionProblem) -> NotifyReaction {
+        do throws(ReactionProblem) { return try readValue(value) } catch {
+            throw ReactionProblem(key + ": " + error.text, line: error.line, column: error.column)
+        }
+    }
+
+    static func readValue(_ value: ReactionValue) throws(ReactionProblem) -> NotifyReaction {
         if let text = value.text { return NotifyReaction(url: try checkedURL(text, at: value)) }
         guard case .map(let pairs, _, _) = value else { throw value.problem("is a topic URL, or a map with url, title, priority, tags, …") }
         var url: String?

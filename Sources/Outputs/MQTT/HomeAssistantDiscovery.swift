@@ -103,7 +103,7 @@ struct HomeAssistantDiscovery: Sendable {
                 [("image_topic", .string(topic + "/snapshot")), ("content_type", .string("image/jpeg"))]),
             watched,
         ]
-        if case .count = rule.reaction {
+        if rule.reaction.isCount {
             list.append(
                 entity(
                     "sensor", id + "_count", "_count", "\(rule.condition): count",

@@ -56,7 +56,7 @@ final class Metrics: @unchecked Sendable {
             for fire in frame.fires {
                 fires[fire.condition, default: [:]][fire.reaction.kind, default: 0] += 1
                 // A reaction the user turned off (--no-sound) is no failure of its output.
-                if !fire.result.performed, !fire.result.turnedOff, let output = Self.output(fire.reaction) { failures[output, default: 0] += 1 }
+                if !fire.result.performed, !fire.result.turnedOff, let output = fire.reaction.base.failures { failures[output, default: 0] += 1 }
             }
         }
     }
@@ -77,18 +77,6 @@ final class Metrics: @unchecked Sendable {
         case .post(let p): output = p.performed ? nil : "post"
         }
         if let output { lock.withLock { failures[output, default: 0] += 1 } }
-    }
-
-    /// The output a reaction goes through, for its failures.
-    private static func output(_ reaction: Reaction) -> String? {
-        switch reaction {
-        case .sound, .effect: return "sound"
-        case .say: return "speech"
-        case .run: return "run"
-        case .post: return "post"
-        case .kind(let kind): return kind.failures
-        case .timer, .count, .log: return nil
-        }
     }
 
     /// The text `/metrics` serves.

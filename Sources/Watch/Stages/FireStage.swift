@@ -53,7 +53,7 @@ final class FireStage {
         // A log: rule's line is in the fire's line (one journal line a fire).
         let outcome = rule.reaction == .log ? "log: \(result.note ?? "")" : result.outcome
         Log.shared.notice("fire: \(rule.condition) → \(rule.reaction.name) (frame \(index); \(outcome))")
-        guard case .effect(let effect, _) = rule.reaction else { return fire }
+        guard let effect = rule.reaction.as(EffectReaction.self)?.effect else { return fire }
         fire.hold = holds.run(EffectRenderer(effect: effect, box: place?.editBox, frame: shown), fire: count, config: config)
         parts.events.emit(.held(fire))
         if let error = fire.hold?.renderError { Log.shared.error("effect \(effect.rawValue) on frame \(index): \(error)") }
