@@ -48,6 +48,7 @@ final class CodecContext {
     static let live = LiveCount()
 
     init(_ codec: UnsafePointer<AVCodec>) throws(MediaError) {
+        FFmpegLogging.quiet()
         guard let pointer = avcodec_alloc_context3(codec) else { throw .failed("out of memory") }
         self.pointer = pointer
         Self.live.up()
@@ -74,6 +75,7 @@ final class InputFormat {
     }
 
     init(path: String, options: [String: String], interrupt check: (() -> Bool)? = nil) throws(MediaError) {
+        FFmpegLogging.quiet()
         var fmt: UnsafeMutablePointer<AVFormatContext>?
         var dictionary: OpaquePointer?
         for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
@@ -111,6 +113,7 @@ final class OutputFormat {
     static let live = LiveCount()
 
     init(format name: String, path: String) throws(MediaError) {
+        FFmpegLogging.quiet()
         var ctx: UnsafeMutablePointer<AVFormatContext>?
         guard avformat_alloc_output_context2(&ctx, nil, name, path) >= 0, let ctx else {
             throw .failed("this FFmpeg has no \(name) muxer")

@@ -5,7 +5,7 @@ import LookCore
 public final class FrameScaler {
     private var context: OpaquePointer?
 
-    public init() {}
+    public init() { FFmpegLogging.quiet() }
 
     /// The picture in `picture` as RGB at `width` × `height`.
     public func rgb(_ picture: DecodedFrame, width: Int, height: Int) throws(MediaError) -> RGBImage {

@@ -9,6 +9,7 @@ import LookCore
 public enum JPEGWriter {
     /// JPEG bytes of `image`; `quality` is FFmpeg's qscale, 2 (best) to 31 (smallest).
     public static func encode(_ image: RGBImage, quality: Int = 3) throws(PNGWriter.Failure) -> Data {
+        FFmpegLogging.quiet()
         guard let codec = avcodec_find_encoder(AV_CODEC_ID_MJPEG), let ctx = avcodec_alloc_context3(codec) else {
             throw PNGWriter.Failure(path: "", reason: "this FFmpeg has no JPEG encoder")
         }

@@ -12,6 +12,7 @@ public enum PNGWriter {
 
     /// The PNG bytes of `image`.
     public static func encode(_ image: RGBImage) throws(Failure) -> Data {
+        FFmpegLogging.quiet()
         guard let codec = avcodec_find_encoder(AV_CODEC_ID_PNG), let ctx = avcodec_alloc_context3(codec) else {
             throw Failure(path: "", reason: "this FFmpeg has no PNG encoder")
         }

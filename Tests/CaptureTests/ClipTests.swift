@@ -1,9 +1,10 @@
 import Capture
 import Foundation
 import LookCore
-import Media
 import TestSupport
 import XCTest
+
+@testable import Media
 
 /// Clips cut from what a source keeps (`ClipFeed`) and written by `ClipWriter`, checked with the
 /// real ffprobe: the span asked for, within one keyframe interval, as H.264 yuv420p in MP4 with
@@ -161,6 +162,55 @@ final class ClipTests: XCTestCase {
         XCTAssertEqual(clipped.count, 48)
         let difference = zip(clipped, original).map { abs($0 - $1) }.reduce(0, +) / max(1, clipped.count)
         XCTAssertLessThan(difference, 12, "\(clipped) against \(original)")
+    }
+
+    func testACamerasClipLeavesFFmpegSilent() throws {
+        // Under the service a camera is watched and no media file is opened: FFmpeg's level is its
+        // own default until something silences it, and its lines (libx264's statistics,
+        // libswscale's warnings) would reach the journal at every clip.
+        let compressor = try PictureCompressor(width: 320, height: 240)
+        let feed = ClipFeed(keep: 10, budget: 64 << 20)
+        feed.begin(try ClipStream(mjpegWidth: 320, height: 240), clockStamped: true, maxRate: ClipFeed.encodedRate)
+        for i in 0..<45 {
+            let shade = UInt8(i * 5)
+            let image = try XCTUnwrap(RGBImage(width: 320, height: 240, pixels: [UInt8](repeating: shade, count: 320 * 240 * 3)))
+            let t = 1000 + Double(i) / 15
+            if feed.due(t) { feed.add(ClipPacket(data: try compressor.jpeg(image), pts: t, key: true)) }
+        }
+        let material = try XCTUnwrap(try feed.material(from: 1000.5, to: 1002.5))
+        FFmpegLogging.speak()
+        defer { FFmpegLogging.quiet() }
+        let path = dir.appendingPathComponent("camera.mp4").path
+        var written: ClipWriter.Written?
+        let said = try standardError { written = try ClipWriter.write(material, to: path) }
+        XCTAssertEqual(written?.copied, false, "encoded with libx264, whose statistics FFmpeg would print")
+        XCTAssertTrue(FFmpegLogging.isQuiet)
+        XCTAssertEqual(said, "", "FFmpeg's own lines on standard error")
+    }
+
+    /// What `body` writes to standard error (file descriptor 2), through a pipe.
+    private func standardError(_ body: () throws -> Void) throws -> String {
+        fflush(nil)
+        var ends: [Int32] = [0, 0]
+        XCTAssertEqual(pipe(&ends), 0)
+        let saved = dup(2)
+        dup2(ends[1], 2)
+        close(ends[1])
+        var failure: Error?
+        do { try body() } catch { failure = error }
+        fflush(nil)
+        dup2(saved, 2)
+        close(saved)
+        var text = Data()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let n = read(ends[0], &buffer, buffer.count)
+            if n <= 0 { break }
+            text.append(contentsOf: buffer[0..<n])
+        }
+        close(ends[0])
+        if let failure { throw failure }
+        return String(decoding: text, as: UTF8.self)
     }
 
     func testAStreamsPacketsAreKeptAndCopiedAroundAFrame() throws {

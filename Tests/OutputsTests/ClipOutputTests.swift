@@ -70,4 +70,38 @@ final class ClipOutputTests: XCTestCase {
         XCTAssertTrue(clip.error?.lowercased().contains("no space left on device") == true, clip.error ?? "")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder), [], "no half clip, no .part")
     }
+
+    func testFiresThatNeverPauseGetClipsNoLongerThanTheFeedKeeps() throws {
+        // A fire every 1.5 s from 2 s to 14 s: each overlaps the clip before it (1 s before, 1 s
+        // after), so one clip would grow to 1–15 s; the feed keeps 6 s, so none may pass that.
+        let video = dir.appendingPathComponent("in.mp4").path
+        try TestMedia.clip(video, seconds: 20, fps: 10)
+        let feed = ClipFeed(keep: 6, budget: 64 << 20)
+        feed.useFile(video)
+        let rule = try InlineRules.parse("a cat=log").rules[0]
+        let output = ClipOutput(
+            ClipPlan(feed: feed, folder: dir.appendingPathComponent("clips").path, preRoll: 1, postRoll: 1, keep: (86400, 1 << 30)))
+        let events = try TestEvents(record: RunRecord(epoch: 1, rules: [rule]))
+        try output.start(events: events)
+        let times = stride(from: 2.0, through: 14, by: 1.5).map { $0 }
+        for (i, time) in times.enumerated() {
+            output.receive(.answered(frame(i + 1, at: time)))
+            let fired = FireOutcome(
+                number: i + 1, rule: 0, condition: "a cat", reaction: rule.reaction, frame: i + 1, latency: 0, sinceChange: nil,
+                result: ReactionResult(performed: true, shown: "log"), place: nil, holdSetting: 0)
+            output.receive(.fired(fired, rule: rule, count: nil))
+        }
+        output.receive(.stopping(reason: "test", WatchSnapshot(rows: [], rulesSource: "inline", frame: times.count, fires: times.count)))
+        output.stop()
+        let clips = events.all.compactMap { if case .clip(let clip) = $0 { clip } else { nil } }
+        XCTAssertEqual(clips.map(\.fire), Array(1...times.count), "every fire has its clip event")
+        let paths = Set(clips.compactMap(\.path))
+        XCTAssertGreaterThan(paths.count, 1, "not one clip for all \(times.count) fires")
+        XCTAssertEqual(clips.filter { $0.path == nil }.map(\.error), [], "every fire has a clip")
+        for clip in clips {
+            // A file's clip is cut on keyframes (the test clip's are a second apart): one second of slack.
+            XCTAssertLessThanOrEqual(clip.duration, 6 + 1, "fire \(clip.fire): \(clip.start)–\(clip.start + clip.duration) s")
+            XCTAssertGreaterThan(clip.duration, 1.5, "fire \(clip.fire)")
+        }
+    }
 }

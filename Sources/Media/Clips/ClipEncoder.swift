@@ -144,7 +144,10 @@ final class YUVConverter {
     private var context: OpaquePointer?
     private let fullRange: Bool
 
-    init(fullRange: Bool = false) { self.fullRange = fullRange }
+    init(fullRange: Bool = false) {
+        self.fullRange = fullRange
+        FFmpegLogging.quiet()
+    }
 
     func convert(_ source: UnsafeMutablePointer<AVFrame>, into target: UnsafeMutablePointer<AVFrame>) throws(MediaError) {
         let s = source.pointee, t = target.pointee

@@ -7,7 +7,8 @@ import Rules
 /// A clip of every fire: the `--pre-roll` seconds before its frame and the `--post-roll` seconds
 /// after, cut from what the source keeps (`ClipFeed`) and written as MP4 (`ClipWriter`) on a
 /// thread of its own, never the loop's. A fire waits for its post-roll; one that comes while an
-/// earlier clip still waits extends it, and both fires get that one clip. At most `queue` clips
+/// earlier clip still waits extends it, and both fires get that one clip, as long as the clip
+/// stays within the seconds the feed keeps (`ClipFeed.keep`). At most `queue` clips
 /// wait; a fire past that gets none (counted). Each clip, or why there is none, is a `clip` event.
 /// After each clip (and at the start) the folder is kept within its limits (`ClipRetention`): what
 /// goes is a `clipsRemoved` event, which the history follows.
@@ -89,7 +90,9 @@ public final class ClipOutput: WatchOutput, @unchecked Sendable {
         lock.withLock {
             guard usable, let frame = lastFrame, frame.index == fire.frame else { return }
             let (from, to) = (frame.time - preRoll, frame.time + postRoll)
-            if var last = jobs.last, from <= last.to {
+            // A fire extends the waiting clip while the clip stays within what the source keeps;
+            // past that it starts a clip of its own, so fires that never pause still get clips.
+            if var last = jobs.last, from <= last.to, max(last.to, to) - last.from <= feed.keep {
                 last.to = max(last.to, to)
                 last.fires.append((fire, frame.time, now))
                 last.lastFire = now
