@@ -75,6 +75,30 @@ extension ReactionKind {
     func isSame(as other: any ReactionKind) -> Bool { (other as? Self) == self }
 }
 
+/// A kind that is on or absent and takes no value (`count: true`, `log: true`; inline: its bare
+/// word): its key is its name, its inline form and its help, and it cannot fail.
+public protocol SwitchReaction: ReactionKind {
+    init()
+}
+
+extension SwitchReaction {
+    public static var inlineHelp: String { key }
+    public var name: String { Self.key }
+    public var inlineForm: String { Self.key }
+    public var failures: String? { nil }
+
+    public static func read(_ value: ReactionValue) throws(ReactionProblem) -> Self {
+        try value.onlyTrue(key)
+        return Self()
+    }
+
+    public static func inline(_ text: String) throws(ReactionProblem) -> Self {
+        throw ReactionProblem("\(key) takes no value: write \(key)")
+    }
+
+    public static func bare(_ word: String) -> Self? { word == key ? Self() : nil }
+}
+
 /// What the reactor offers a reaction kind: sounds and speech, countdowns and counts, the log,
 /// commands and requests (bounded, their outcomes reported), and the journal.
 public protocol ReactionServices: AnyObject, Sendable {
