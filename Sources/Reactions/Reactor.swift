@@ -229,9 +229,10 @@ public final class Reactor: ReactionPerformer, ReactionServices, @unchecked Send
     public func shown(_ reaction: Reaction, condition: String) -> String { reaction.base.shown(condition, self) }
 
     public func described(_ reaction: Reaction, fire: FireContext, text: String?, problem: String?) {
-        sendAwaiting(fire.fire, description: text, problem: text == nil ? (problem ?? "the description failed") : nil)
+        let why = text == nil ? (problem ?? "the description failed") : nil
+        sendAwaiting(fire.fire, description: text, problem: why)
         var fire = fire
-        (fire.description, fire.descriptionProblem) = (text, text == nil ? (problem ?? "the description failed") : nil)
+        (fire.description, fire.descriptionProblem) = (text, why)
         reaction.base.described(fire, self)
     }
 
