@@ -93,7 +93,7 @@ let package = Package(
         .testTarget(name: "ModelStoreTests", dependencies: ["ModelStore", "VLM", "TestSupport", "TestFixtures"]),
         .testTarget(name: "RulesTests", dependencies: ["Rules", "TestSupport"]),
         .testTarget(name: "EvalTests", dependencies: ["Eval", "Rules"]),
-        .testTarget(name: "HistoryTests", dependencies: ["History", "Records", "LookCore", "TestSupport"]),
+        .testTarget(name: "HistoryTests", dependencies: ["History", "Records", "Rules", "LookCore", "TestSupport"]),
         .testTarget(name: "ReactionsTests", dependencies: ["Reactions", "Media", "Capture", "TestSupport", "TestFixtures"]),
         .testTarget(name: "GroundingTests", dependencies: ["Grounding", "Rules"]),
         .testTarget(name: "lookdTests", dependencies: ["lookd", "LookCore", "TestSupport", "TestFixtures"]),

@@ -3,9 +3,9 @@ import LookCore
 import Records
 
 /// The history as an output: every fire (and its description and clip when they come) goes into the
-/// history's SQLite database, on a thread of its own. It takes a fire before the event log writes
-/// its line and waits for the fire's row at most `fireWait` seconds (a commit in WAL mode takes well
-/// under a millisecond), so that a fire in the log is in the history too, even after a SIGKILL,
+/// history's SQLite database, on a thread of its own. It takes a fire (a description, a clip) before
+/// the event log writes its line and waits for the row at most `fireWait` seconds (a commit in WAL
+/// mode takes well under a millisecond), so that a fire in the log is in the history too, even after a SIGKILL,
 /// and a slow disk holds the loop no longer than that. At most `capacity` writes wait; past that a
 /// fire is dropped and counted. A database that cannot be opened or written is reported once (a
 /// `warning` event and the journal) and the watch goes on.
@@ -61,20 +61,15 @@ public final class HistoryWriter: AheadOfTheLog, @unchecked Sendable {
         case .fired(let fire, _, _):
             guard let context = fire.context else { return }
             let fire = HistoryFire(run: run, fire: context)
-            let written = DispatchSemaphore(value: 0)
-            guard
-                enqueue(
-                    { [self] (store) throws(SQLiteError) in
-                        try store.add(fire); removeOld(store)
-                    }, then: written)
-            else { return }
-            if written.wait(timeout: .now() + Self.fireWait) == .timedOut {
+            if !writeAhead({ [self] (store) throws(SQLiteError) in
+                try store.add(fire); removeOld(store)
+            }) {
                 lock.withLock { slow += 1 }
             }
         case .described(let outcome, let fire):
             guard let text = outcome.text else { return }
             let (run, number) = (run, fire.number)
-            enqueue { (store) throws(SQLiteError) in try store.described(run: run, fire: number, text: text) }
+            writeAhead { (store) throws(SQLiteError) in try store.described(run: run, fire: number, text: text) }
         case .clipsRemoved(let removed):
             let paths = removed.paths
             enqueue { [self] (store) throws(SQLiteError) in
@@ -83,7 +78,7 @@ public final class HistoryWriter: AheadOfTheLog, @unchecked Sendable {
         case .clip(let clip):
             guard let path = clip.path else { return }
             let (run, number) = (run, clip.fire)
-            enqueue { (store) throws(SQLiteError) in try store.clipped(run: run, fire: number, path: path) }
+            writeAhead { (store) throws(SQLiteError) in try store.clipped(run: run, fire: number, path: path) }
         default: break
         }
     }
@@ -123,6 +118,17 @@ public final class HistoryWriter: AheadOfTheLog, @unchecked Sendable {
                 Log.shared.notice("history: \(Quantity.count(late, "fire")) took over \(Self.fireWait) s to write; the watch did not wait for them")
             }
         }
+    }
+
+    /// Queues `write` and waits for it at most `fireWait` seconds, so that the event log's line,
+    /// written after this output's `receive` returns, finds its row in the history: a fire's and a
+    /// description's (on the loop, which waits no longer than that), and a clip's (on the clips'
+    /// thread). False when it took longer (it is still written).
+    @discardableResult
+    private func writeAhead(_ write: @escaping @Sendable (HistoryStore) throws(SQLiteError) -> Void) -> Bool {
+        let written = DispatchSemaphore(value: 0)
+        guard enqueue(write, then: written) else { return true }
+        return written.wait(timeout: .now() + Self.fireWait) == .success
     }
 
     /// Queues `write`; `then` is signalled once it is done. False when the queue was full.

@@ -1,6 +1,7 @@
 import Foundation
 import LookCore
 import Records
+import Rules
 import TestSupport
 import XCTest
 
@@ -117,5 +118,25 @@ final class HistoryStoreTests: XCTestCase {
         XCTAssertEqual(try HistoryStore(path: path, readOnly: true).fires(HistoryQuery()).map(\.fire), [3])
         XCTAssertEqual(files.map { FileManager.default.fileExists(atPath: $0) }, [false, false, true])
         XCTAssertTrue(FileManager.default.fileExists(atPath: outside))
+    }
+
+    /// The history is ahead of the event log for a fire's clip and description as for the fire: when
+    /// `receive` returns (and the log writes the line), the row names them. tools/vm-check read the
+    /// history right after the clip's line and found no clip before this.
+    func testAClipAndADescriptionAreInTheHistoryOnceTheirEventIsTaken() throws {
+        let writer = HistoryWriter(path: path, clock: ManualClock())
+        try writer.start(events: try TestEvents(record: RunRecord(epoch: 0, rules: [])))
+        defer { writer.stop() }
+        let rule = Rule(condition: "a cat", reaction: .log)
+        var fired = FireOutcome(
+            number: 1, rule: 0, condition: "a cat", reaction: .log, frame: 1, latency: 0, sinceChange: nil,
+            result: ReactionResult(performed: true, shown: "log"), place: nil, holdSetting: 0)
+        fired.context = FireContext(fire: 1, rule: 0, condition: "a cat", reaction: "log", frame: 1, time: Date())
+        writer.receive(.fired(fired, rule: rule, count: nil))
+        writer.receive(.clip(ClipOutcome(fire: 1, rule: 0, condition: "a cat", path: "/var/lib/lookd/clips/clip-1.mp4")))
+        writer.receive(.described(DescribeOutcome(fire: 1, rule: 0, condition: "a cat", question: "?", text: "A cat on a mat."), fire: fired))
+        let row = try XCTUnwrap(HistoryStore(path: path, readOnly: true).fires(HistoryQuery()).first)
+        XCTAssertEqual(row.clip, "/var/lib/lookd/clips/clip-1.mp4")
+        XCTAssertEqual(row.description, "A cat on a mat.")
     }
 }
