@@ -111,6 +111,22 @@ final class ClipTests: XCTestCase {
         XCTAssertNil(feed.reach, "a reopened source starts afresh")
     }
 
+    /// A camera unplugged and plugged back goes on at the same size: a fire just before the unplug
+    /// still has its seconds before; at another size its pictures start afresh.
+    func testACameraOpenedAgainKeepsWhatItHadAtTheSameSize() throws {
+        let feed = ClipFeed(keep: 10, budget: 64 << 20)
+        feed.begin(try ClipStream(mjpegWidth: 320, height: 240), clockStamped: true, maxRate: ClipFeed.encodedRate)
+        for i in 0..<30 { feed.add(ClipPacket(data: [1, 2, 3], pts: 100 + Double(i) / 15, key: true)) }
+        feed.begin(try ClipStream(mjpegWidth: 320, height: 240), clockStamped: true, maxRate: ClipFeed.encodedRate)
+        for i in 0..<15 { feed.add(ClipPacket(data: [1, 2, 3], pts: 105 + Double(i) / 15, key: true)) }
+        let material = try XCTUnwrap(try feed.material(from: 100.5, to: 106))
+        XCTAssertEqual(material.packets.first?.pts ?? -1, 100.4667, accuracy: 1e-3, "the pictures from before the unplug are kept")
+        XCTAssertEqual(material.packets.count, 23 + 15)
+        feed.begin(try ClipStream(mjpegWidth: 640, height: 480), clockStamped: true, maxRate: ClipFeed.encodedRate)
+        XCTAssertNil(feed.reach, "another size starts afresh")
+        XCTAssertNil(try feed.material(from: 100.5, to: 106))
+    }
+
     func testACamerasRawPicturesAreThinnedToTheRateTheBudgetAffords() throws {
         // 11 s of 640 × 480 RGB pictures in 64 MiB: one every 0.153 s (6.5 a second), not 30.
         let feed = ClipFeed(keep: 11, budget: 64 << 20)

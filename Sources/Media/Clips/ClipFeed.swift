@@ -38,13 +38,17 @@ public final class ClipFeed: @unchecked Sendable {
 
     public init(keep: Double, budget: Int) { (self.keep, self.budget) = (keep, budget) }
 
-    /// A live source opened (again): its packets start afresh (a stream's times start over).
+    /// A live source opened (again): its packets start afresh (a stream's times start over). A
+    /// camera opened again with pictures of the same kind and size goes on instead: their times are
+    /// the run's clock, so the seconds kept before it was unplugged still lead up to a fire.
     /// `clockStamped`: their times are the run's clock, not the stream's; `maxRate`: packets a
     /// second at most (raw pictures: also what the budget affords).
     public func begin(_ stream: ClipStream, clockStamped: Bool = false, maxRate: Double? = nil) {
         lock.withLock {
+            let goesOn = clockStamped && self.clockStamped && (self.stream?.takesPackets(of: stream) ?? false)
             self.stream = stream
-            (packets, head, bytes, ended, self.clockStamped) = ([], 0, 0, false, clockStamped)
+            if !goesOn { (packets, head, bytes) = ([], 0, 0) }
+            (ended, self.clockStamped) = (false, clockStamped)
             let picture = Double(stream.width * stream.height * 3)
             let least = maxRate.map { 1 / $0 } ?? 0
             gap = stream.isRaw ? max(least, keep * picture / Double(max(1, budget))) : least

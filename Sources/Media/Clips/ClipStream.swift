@@ -65,6 +65,11 @@ public final class ClipStream: @unchecked Sendable {
     public var copies: Bool { parameters.pointee.codec_id == AV_CODEC_ID_H264 }
     /// The codec's short name (`h264`, `mjpeg`, `rawvideo`).
     public var codec: String { String(cString: avcodec_get_name(parameters.pointee.codec_id)) }
+
+    /// Whether packets of `other` can go into one clip with this one's: the same codec and size.
+    public func takesPackets(of other: ClipStream) -> Bool {
+        parameters.pointee.codec_id == other.parameters.pointee.codec_id && (width, height) == (other.width, other.height)
+    }
 }
 
 /// A clip's makings: the packets from a keyframe at or before its start to its end, and their stream.
