@@ -122,8 +122,8 @@ def questions_for(rng, scene, k: int):
     things = scene.things
     while len(out) < k:
         r = rng.random()
-        if r < 0.40 or not things:
-            if r >= 0.40 and rng.random() < 0.25:
+        if r < 0.50 or not things:
+            if r >= 0.50 and rng.random() < 0.25:
                 out.append(ask_question(rng, scene))
                 continue
             phrases = W.phrases_for(rng, scene, int(rng.integers(1, 9)))
@@ -231,6 +231,7 @@ def token_targets(scene, rows: int, cols: int):
 def vision_heads(hidden: int):
     import torch
     return torch.nn.ModuleDict({"kind": torch.nn.Linear(hidden, len(W.KINDS) + 1),
+                                "scene": torch.nn.Linear(hidden, len(W.KINDS)),
                                 "box": torch.nn.Linear(hidden, 4),
                                 "colour": torch.nn.Linear(hidden, len(W.COLOURS)),
                                 "shape": torch.nn.Linear(hidden, len(W.SHAPES))})
@@ -244,24 +245,33 @@ def vision_loss(model, heads, pictures):
     pixels = torch.cat([p[0] for p in pictures], dim=-1)
     sizes = torch.cat([p[1] for p in pictures], dim=0)
     features = model.model.get_image_features(pixels, sizes).pooler_output
-    tokens, kinds, boxes, pooled, colours, shapes, start = [], [], [], [], [], [], 0
+    tokens, kinds, boxes, pooled, colours, shapes, present, start = [], [], [], [], [], [], [], 0
     for _, s, scene in pictures:
         k, b, things = token_targets(scene, int(s[0][0]) // 4, int(s[0][1]) // 4)
         x = features[start]
         tokens.append(x)
         kinds.append(k)
         boxes.append(b)
+        here = torch.zeros(len(W.KINDS))
         for colour, shape, cover in things:
             pooled.append(cover @ x)
             colours.append(colour)
             shapes.append(shape)
+            here[W.KINDS.index((list(W.COLOURS)[colour], W.SHAPES[shape]))] = 1
+        present.append(here.expand(len(x), -1))
         start += len(s)
-    x, kinds, boxes = torch.cat(tokens), torch.cat(kinds), torch.cat(boxes)
+    x, kinds, boxes, present = torch.cat(tokens), torch.cat(kinds), torch.cat(boxes), torch.cat(present)
     on = kinds > 0
     # The background is most tokens: weighed down, so naming the things is what the loss is about.
     weight = torch.ones(len(W.KINDS) + 1)
     weight[0] = 0.2
     loss = F.cross_entropy(heads["kind"](x), kinds, weight=weight)
+    # Every token also says which things the whole picture holds, so that the language model can
+    # read a rule's answer from any picture token (one head's average over them), not only from
+    # the thing's own tokens, which it must first learn to find.
+    scene_logits = heads["scene"](x)
+    loss = loss + 2 * F.binary_cross_entropy_with_logits(scene_logits, present)
+    whole = ((scene_logits > 0) == (present > 0.5)).all(-1).float().mean().item()
     if on.any():
         loss = loss + 4 * F.smooth_l1_loss(heads["box"](x[on]), boxes[on], beta=0.02)
     if pooled:
@@ -270,8 +280,8 @@ def vision_loss(model, heads, pictures):
         colours, shapes = torch.tensor(colours), torch.tensor(shapes)
         loss = loss + F.cross_entropy(colour_logits, colours) + F.cross_entropy(shape_logits, shapes)
         return (loss, (colour_logits.argmax(-1) == colours).float().mean().item(),
-                (shape_logits.argmax(-1) == shapes).float().mean().item())
-    return loss, 1.0, 1.0
+                (shape_logits.argmax(-1) == shapes).float().mean().item(), whole)
+    return loss, 1.0, 1.0, whole
 
 
 def schedule(step: int, steps: int, peak: float, warm: int) -> float:
@@ -303,16 +313,16 @@ def train_vision(model, enc, rng, steps: int, per_step: int = 16):
         else:
             scenes = [crop_scene(rng, CROP * 14) for _ in range(per_step)]
             pictures = [(patches(W.render(s), CROP, CROP), crop, s) for s in scenes]
-        loss, colour, shape = vision_loss(model, heads, pictures)
+        loss, colour, shape, whole = vision_loss(model, heads, pictures)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(params, 1.0)
         opt.step()
-        seen.append((colour, shape))
+        seen.append((colour, shape, whole))
         if step % 50 == 49 or step == steps - 1:
-            c, s = np.mean(seen[-50:], axis=0)
-            progress("see", step, steps, started, f"loss {loss.item():.3f} · things named by colour {c:.1%}, by shape {s:.1%} "
-                     f"(the last 50 steps) · lr {lr:.1e}")
+            c, s, w = np.mean(seen[-50:], axis=0)
+            progress("see", step, steps, started, f"loss {loss.item():.3f} · things named by colour {c:.1%}, by shape {s:.1%}; "
+                     f"tokens naming every thing in the picture {w:.1%} (the last 50 steps) · lr {lr:.1e}")
 
 
 def encode_pool(model, enc, rng, count: int, chunk: int = 32):
@@ -435,7 +445,26 @@ def answer_loss(enc, model, presence, items):
     return per_seq.mean(), seen, look, right
 
 
-def train_answers(model, enc, pool, rng, steps: int, per_step: int = 16, questions: int = 3):
+def probe_set(model, enc, seed: int, count: int = 64):
+    """Stills the training never draws (a generator of their own, apart from the measure's), for a
+    yes/no figure while the language model learns: progress, never used to choose anything."""
+    import torch
+    rng = np.random.default_rng(seed + 31337)
+    scenes = [W.random_scene(rng, W.FRAME, edges=rng.random() < 0.2) for _ in range(count)]
+    pics = [enc.picture(W.render(s)) for s in scenes]
+    with torch.no_grad():
+        feats = features(enc, model, pics)
+    phrases = [W.phrases_for(rng, s, k % 8 + 1) for k, s in enumerate(scenes)]
+    return ([p[2] for p in pics], feats, [p[1] for p in pics], [W.watch_prompt(p) for p in phrases],
+            [[s.present(q) for q in p] for s, p in zip(scenes, phrases)])
+
+
+def probe(enc, model, probes) -> float:
+    got = yes_no(enc, model, *probes)
+    return float(np.mean([a == b for g, t in zip(got, probes[4]) for a, b in zip(g, t)]))
+
+
+def train_answers(model, enc, pool, rng, steps: int, per_step: int = 16, questions: int = 3, probes=None):
     import torch
     for p in list(model.model.vision_tower.parameters()) + list(model.model.merger.parameters()):
         p.requires_grad_(False)
@@ -466,9 +495,10 @@ def train_answers(model, enc, pool, rng, steps: int, per_step: int = 16, questio
         loss.backward()
         torch.nn.utils.clip_grad_norm_(params, 1.0)
         opt.step()
-        if step % 20 == 0 or step == steps - 1:
+        if step % 20 == 0 or step % 100 == 99 or step == steps - 1:
+            held = f" · yes/no on {len(probes[0])} unseen stills {probe(enc, model, probes):.1%}" if probes and (step % 100 == 99 or step == steps - 1) else ""
             progress("answer", step, steps, started, f"loss {answers.item():.3f} (answers) {seen.item():.3f} (presence) "
-                     f"{look.item():.3f} (looking) · answer tokens right {right:.1%} · lr {lr:.1e}")
+                     f"{look.item():.3f} (looking) · answer tokens right {right:.1%}{held} · lr {lr:.1e}")
     for attention in attentions:
         attention.config = shared
 
@@ -481,7 +511,7 @@ def train(model, enc, seed: int, see_steps: int, pool_size: int, answer_steps: i
     model.train()
     train_vision(model, enc, rng, see_steps)
     pool = encode_pool(model, enc, rng, pool_size)
-    train_answers(model, enc, pool, rng, answer_steps)
+    train_answers(model, enc, pool, rng, answer_steps, probes=probe_set(model, enc, seed))
     model.eval()
     return time.monotonic() - started
 
@@ -698,9 +728,9 @@ def main():
     ap.add_argument("llama_src")
     ap.add_argument("out_dir")
     ap.add_argument("--seed", type=int, default=20261202)
-    ap.add_argument("--see-steps", type=int, default=1300, help="stage 1: steps of 16 crops (or 4 whole pictures) for the tower")
+    ap.add_argument("--see-steps", type=int, default=1500, help="stage 1: steps of 16 crops (or 4 whole pictures) for the tower")
     ap.add_argument("--pool", type=int, default=1600, help="pictures the trained tower encodes for stage 2")
-    ap.add_argument("--answer-steps", type=int, default=380, help="stage 2: steps of 16 pictures and 48 questions")
+    ap.add_argument("--answer-steps", type=int, default=520, help="stage 2: steps of 16 pictures and 48 questions")
     ap.add_argument("--held-out", type=int, default=1000)
     ap.add_argument("--keep-checkpoint", default="", help="a folder to copy the trained transformers checkpoint into")
     ap.add_argument("--measure-only", default="", help="measure a checkpoint saved by --keep-checkpoint; no training")
