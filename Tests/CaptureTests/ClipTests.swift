@@ -125,6 +125,10 @@ final class ClipTests: XCTestCase {
         feed.begin(try ClipStream(mjpegWidth: 640, height: 480), clockStamped: true, maxRate: ClipFeed.encodedRate)
         XCTAssertNil(feed.reach, "another size starts afresh")
         XCTAssertNil(try feed.material(from: 100.5, to: 106))
+        for i in 0..<15 { feed.add(ClipPacket(data: [1, 2, 3], pts: 110 + Double(i) / 15, key: true)) }
+        XCTAssertNotNil(feed.reach)
+        feed.begin(try ClipStream(rgbWidth: 640, height: 480), clockStamped: true)
+        XCTAssertNil(feed.reach, "another kind of picture at the same size starts afresh")
     }
 
     func testACamerasRawPicturesAreThinnedToTheRateTheBudgetAffords() throws {

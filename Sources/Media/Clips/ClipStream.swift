@@ -66,9 +66,15 @@ public final class ClipStream: @unchecked Sendable {
     /// The codec's short name (`h264`, `mjpeg`, `rawvideo`).
     public var codec: String { String(cString: avcodec_get_name(parameters.pointee.codec_id)) }
 
-    /// Whether packets of `other` can go into one clip with this one's: the same codec and size.
+    /// Whether packets of `other` can go into one clip with this one's: the same codec, pixel
+    /// format and size, and the same codec header (an H.264 camera's parameter sets), so that one
+    /// header decodes both.
     public func takesPackets(of other: ClipStream) -> Bool {
-        parameters.pointee.codec_id == other.parameters.pointee.codec_id && (width, height) == (other.width, other.height)
+        let (a, b) = (parameters.pointee, other.parameters.pointee)
+        guard a.codec_id == b.codec_id, a.format == b.format, (width, height) == (other.width, other.height),
+            a.extradata_size == b.extradata_size
+        else { return false }
+        return a.extradata_size == 0 || memcmp(a.extradata, b.extradata, Int(a.extradata_size)) == 0
     }
 }
 
