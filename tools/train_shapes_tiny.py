@@ -448,15 +448,7 @@ def answer_loss(enc, model, presence, items):
 def probe_set(model, enc, seed: int, count: int = 64):
     """Stills the training never draws (a generator of their own, apart from the measure's), for a
     yes/no figure while the language model learns: progress, never used to choose anything."""
-    import torch
-    rng = np.random.default_rng(seed + 31337)
-    scenes = [W.random_scene(rng, W.FRAME, edges=rng.random() < 0.2) for _ in range(count)]
-    pics = [enc.picture(W.render(s)) for s in scenes]
-    with torch.no_grad():
-        feats = features(enc, model, pics)
-    phrases = [W.phrases_for(rng, s, k % 8 + 1) for k, s in enumerate(scenes)]
-    return ([p[2] for p in pics], feats, [p[1] for p in pics], [W.watch_prompt(p) for p in phrases],
-            [[s.present(q) for q in p] for s, p in zip(scenes, phrases)])
+    return watch_stills(model, enc, np.random.default_rng(seed + 31337), count)[2]
 
 
 def probe(enc, model, probes) -> float:
@@ -495,8 +487,9 @@ def train_answers(model, enc, pool, rng, steps: int, per_step: int = 16, questio
         loss.backward()
         torch.nn.utils.clip_grad_norm_(params, 1.0)
         opt.step()
-        if step % 20 == 0 or step % 100 == 99 or step == steps - 1:
-            held = f" · yes/no on {len(probes[0])} unseen stills {probe(enc, model, probes):.1%}" if probes and (step % 100 == 99 or step == steps - 1) else ""
+        probing = step % 100 == 99 or step == steps - 1
+        if step % 20 == 0 or probing:
+            held = f" · yes/no on {len(probes[0])} unseen stills {probe(enc, model, probes):.1%}" if probes and probing else ""
             progress("answer", step, steps, started, f"loss {answers.item():.3f} (answers) {seen.item():.3f} (presence) "
                      f"{look.item():.3f} (looking) · answer tokens right {right:.1%}{held} · lr {lr:.1e}")
     for attention in attentions:
@@ -639,6 +632,19 @@ def names_right(sentence, scene):
     return said == {(t.colour, t.shape) for t in scene.things}
 
 
+def watch_stills(model, enc, rng, count: int, first: int = 0):
+    """`count` frames drawn from `rng`, each with a watch prompt of 1–8 rules (the count going round
+    from `first`): the scenes, their pictures, and `yes_no`'s arguments (the truth last)."""
+    import torch
+    scenes = [W.random_scene(rng, W.FRAME, edges=rng.random() < 0.2) for _ in range(count)]
+    pics = [enc.picture(W.render(s)) for s in scenes]
+    with torch.no_grad():
+        feats = features(enc, model, pics)
+    phrases = [W.phrases_for(rng, s, (first + k) % 8 + 1) for k, s in enumerate(scenes)]
+    return scenes, pics, ([p[2] for p in pics], feats, [p[1] for p in pics], [W.watch_prompt(p) for p in phrases],
+                          [[s.present(q) for q in p] for s, p in zip(scenes, phrases)])
+
+
 def measure(model, enc, seed: int, count: int):
     """Held-out figures: scenes from a generator seeded apart from training's."""
     rng = np.random.default_rng(seed + 7919)
@@ -648,20 +654,9 @@ def measure(model, enc, seed: int, count: int):
     ious, cells, words_ok, described = [], [], [], []
     chunk = 64
     for first in range(0, count, chunk):
-        scenes = [W.random_scene(rng, W.FRAME, edges=rng.random() < 0.2) for _ in range(min(chunk, count - first))]
-        pics = [enc.picture(W.render(s)) for s in scenes]
-        layouts = [p[2] for p in pics]
-        sizes = [p[1] for p in pics]
-        import torch
-        with torch.no_grad():
-            feats = features(enc, model, pics)
-        prompts, truths = [], []
-        for k, s in enumerate(scenes):
-            n = (first + k) % 8 + 1
-            phrases = W.phrases_for(rng, s, n)
-            prompts.append(W.watch_prompt(phrases))
-            truths.append([s.present(p) for p in phrases])
-        for k, got in enumerate(yes_no(enc, model, layouts, feats, sizes, prompts, truths)):
+        scenes, pics, asked = watch_stills(model, enc, rng, min(chunk, count - first), first)
+        truths = asked[4]
+        for k, got in enumerate(yes_no(enc, model, *asked)):
             right = sum(a == b for a, b in zip(got, truths[k]))
             yes_right += right
             yes_total += len(got)
