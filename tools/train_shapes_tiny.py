@@ -116,7 +116,7 @@ def scene_for(rng):
 # The share of a training watch prompt's rules that are near misses (a thing's colour with another
 # shape, or its shape in another colour): more than the measure's 30 %, as telling a red ball from a
 # blue one is what the model learns last.
-NEAR_MISSES = 0.3
+NEAR_MISSES = 0.42
 
 
 def questions_for(rng, scene, k: int):
@@ -374,10 +374,9 @@ def look_targets(model, ids, scene, size, looks, spots):
 
 
 def answer_loss(enc, model, presence, items):
-    """items: [(features, target_sizes, layout, scene, [(question, answer, truths, looks)…])] → sums
-    and their counts (so that batches add up to one): over sequences, the mean of each one's answer
-    tokens' cross-entropy; the presence head's loss over rules; the looking heads' loss over spots;
-    and the answer tokens right over answer tokens.
+    """items: [(features, target_sizes, layout, scene, [(question, answer, truths, looks)…])] → the
+    mean over sequences of the answer tokens' cross-entropy, the presence head's loss, the looking
+    heads' loss, and the share of answer tokens right.
 
     Training-only signals teach the language model to read the picture, as dense gradients the
     answers alone give too slowly: at each numbered rule's question mark (the middle layer) whether
@@ -445,26 +444,11 @@ def answer_loss(enc, model, presence, items):
             rows += [k] * len(m[0])
             cols += m[0]
             want += [float(t) for t in m[1]]
-    seen = (F.binary_cross_entropy_with_logits(presence(middle[rows, cols]).squeeze(-1), torch.tensor(want), reduction="sum")
-            if rows else torch.zeros(()))
+    seen = F.binary_cross_entropy_with_logits(presence(middle[rows, cols]).squeeze(-1), torch.tensor(want)) if rows else torch.zeros(())
     looks = [-torch.log(caught[n][k, spot, at].sum() + 1e-6) for n, k, spot, at in looking]
-    look = torch.stack(looks).sum() if looks else torch.zeros(())
-    right = (logits.argmax(-1) == targets[where]).sum().item()
-    return Sums(per_seq.sum(), len(seqs), seen, len(rows), look, len(looks), right, len(logits))
-
-
-class Sums:
-    """answer_loss's sums and counts; `+` joins two batches', `means` gives the step's four figures."""
-
-    def __init__(self, answers, sequences, seen, rules, look, spots, right, tokens):
-        self.values = [answers, sequences, seen, rules, look, spots, right, tokens]
-
-    def __add__(self, other):
-        return Sums(*(a + b for a, b in zip(self.values, other.values)))
-
-    def means(self):
-        answers, sequences, seen, rules, look, spots, right, tokens = self.values
-        return answers / max(sequences, 1), seen / max(rules, 1), look / max(spots, 1), right / max(tokens, 1)
+    look = torch.stack(looks).mean() if looks else torch.zeros(())
+    right = (logits.argmax(-1) == targets[where]).float().mean().item()
+    return per_seq.mean(), seen, look, right
 
 
 def probe_set(model, enc, seed: int, count: int = 64):
@@ -506,22 +490,24 @@ def train_answers(model, enc, pool, rng, steps: int, per_step: int = 16, questio
         source = photos if photos and step % 8 == 7 else frames
         picked = [pool[source[i]] for i in rng.choice(len(source), min(per_step, len(source)), replace=False)]
         items = [(f, s, layout, scene, [qa]) for f, s, layout, scene in picked for qa in questions_for(rng, scene, questions)]
-        # The sequences run in groups of like length (a padded batch costs its longest sequence in
-        # every row); their sums make the step's one loss, the same as one batch's.
-        items.sort(key=lambda item: len(item[2]) + len(enc.tok.encode(item[4][0][0] + item[4][0][1])))
-        parts = np.array_split(np.arange(len(items)), LENGTH_GROUPS)
-        sums = sum((answer_loss(enc, model, presence, [items[k] for k in part]) for part in parts[1:]),
-                   answer_loss(enc, model, presence, [items[k] for k in parts[0]]))
-        answers, seen, look, right = sums.means()
         opt.zero_grad(set_to_none=True)
-        (answers + 0.5 * seen + 0.5 * look).backward()
+        # The sequences in groups of like length (a padded batch costs its longest sequence in
+        # every row), the gradients summed, each group weighed by its share of the sequences.
+        items.sort(key=lambda item: len(item[2]) + len(enc.tok.encode(item[4][0][0] + item[4][0][1])))
+        figures = []
+        for part in np.array_split(np.arange(len(items)), LENGTH_GROUPS):
+            answers, seen, look, right = answer_loss(enc, model, presence, [items[k] for k in part])
+            (len(part) / len(items) * (answers + 0.5 * seen + 0.5 * look)).backward()
+            figures.append([len(part) / len(items) * x.item() if torch.is_tensor(x) else len(part) / len(items) * x
+                            for x in (answers, seen, look, right)])
+        answers, seen, look, right = np.sum(figures, axis=0)
         torch.nn.utils.clip_grad_norm_(params, 1.0)
         opt.step()
         probing = step % 100 == 99 or step == steps - 1
         if step % 20 == 0 or probing:
             held = f" · yes/no on {len(probes[0])} unseen stills {probe(enc, model, probes):.1%}" if probes and probing else ""
-            progress("answer", step, steps, started, f"loss {answers.item():.3f} (answers) {seen.item():.3f} (presence) "
-                     f"{look.item():.3f} (looking) · answer tokens right {right:.1%}{held} · lr {lr:.1e}")
+            progress("answer", step, steps, started, f"loss {answers:.3f} (answers) {seen:.3f} (presence) "
+                     f"{look:.3f} (looking) · answer tokens right {right:.1%}{held} · lr {lr:.1e}")
     for attention in attentions:
         attention.config = shared
 
