@@ -278,16 +278,15 @@ def count_answer(scene: Scene) -> str:
     return {0: "None.", 1: "One."}.get(n, f"{NUMBER_WORDS[n]}.")
 
 
-def phrases_for(rng: np.random.Generator, scene: Scene, n: int, near: float = 0.3) -> list:
-    """`n` rule phrases about `scene`, about half of them present, the rest near misses (`near` of
-    all: the colour or the shape of a thing that is there) and others."""
+def phrases_for(rng: np.random.Generator, scene: Scene, n: int) -> list:
+    """`n` rule phrases about `scene`, about half of them present, the rest near misses and others."""
     out = []
     while len(out) < n:
         r = rng.random()
         if scene.things and r < 0.5:
             t = scene.things[rng.integers(len(scene.things))]
             p = t.phrase if rng.random() < 0.85 else f"a {t.shape}"
-        elif scene.things and r < 0.5 + near:  # a near miss
+        elif scene.things and r < 0.8:  # a near miss: the colour or the shape of a thing that is there
             t = scene.things[rng.integers(len(scene.things))]
             if rng.random() < 0.5:
                 p = f"a {list(COLOURS)[rng.integers(len(COLOURS))]} {t.shape}"

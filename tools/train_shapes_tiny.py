@@ -113,12 +113,6 @@ def scene_for(rng):
     return W.random_scene(rng, size, edges=rng.random() < 0.2)
 
 
-# The share of a training watch prompt's rules that are near misses (a thing's colour with another
-# shape, or its shape in another colour): more than the measure's 30 %, as telling a red ball from a
-# blue one is what the model learns last.
-NEAR_MISSES = 0.42
-
-
 def questions_for(rng, scene, k: int):
     """`k` (question, answer, truths, looks) about `scene`, as lookd asks them; `truths` is each
     numbered rule's presence for a watch prompt, else None; `looks` the phrases the question is
@@ -132,7 +126,7 @@ def questions_for(rng, scene, k: int):
             if r >= 0.50 and rng.random() < 0.25:
                 out.append(ask_question(rng, scene))
                 continue
-            phrases = W.phrases_for(rng, scene, int(rng.integers(1, 9)), near=NEAR_MISSES)
+            phrases = W.phrases_for(rng, scene, int(rng.integers(1, 9)))
             out.append((W.watch_prompt(phrases), W.watch_answer(scene, phrases), [scene.present(p) for p in phrases], phrases))
             continue
         t = things[rng.integers(len(things))]
@@ -462,9 +456,6 @@ def probe(enc, model, probes) -> float:
     return float(np.mean([a == b for g, t in zip(got, probes[4]) for a, b in zip(g, t)]))
 
 
-LENGTH_GROUPS = 4  # a step's sequences are run in this many groups of like length
-
-
 def train_answers(model, enc, pool, rng, steps: int, per_step: int = 16, questions: int = 3, probes=None):
     import torch
     for p in list(model.model.vision_tower.parameters()) + list(model.model.merger.parameters()):
@@ -489,25 +480,18 @@ def train_answers(model, enc, pool, rng, steps: int, per_step: int = 16, questio
         # Photos (sliced, long) take their own steps, so a step's padding stays short.
         source = photos if photos and step % 8 == 7 else frames
         picked = [pool[source[i]] for i in rng.choice(len(source), min(per_step, len(source)), replace=False)]
-        items = [(f, s, layout, scene, [qa]) for f, s, layout, scene in picked for qa in questions_for(rng, scene, questions)]
+        items = [(f, s, layout, scene, questions_for(rng, scene, questions)) for f, s, layout, scene in picked]
+        answers, seen, look, right = answer_loss(enc, model, presence, items)
+        loss = answers + 0.5 * seen + 0.5 * look
         opt.zero_grad(set_to_none=True)
-        # The sequences in groups of like length (a padded batch costs its longest sequence in
-        # every row), the gradients summed, each group weighed by its share of the sequences.
-        items.sort(key=lambda item: len(item[2]) + len(enc.tok.encode(item[4][0][0] + item[4][0][1])))
-        figures = []
-        for part in np.array_split(np.arange(len(items)), LENGTH_GROUPS):
-            answers, seen, look, right = answer_loss(enc, model, presence, [items[k] for k in part])
-            (len(part) / len(items) * (answers + 0.5 * seen + 0.5 * look)).backward()
-            figures.append([len(part) / len(items) * x.item() if torch.is_tensor(x) else len(part) / len(items) * x
-                            for x in (answers, seen, look, right)])
-        answers, seen, look, right = np.sum(figures, axis=0)
+        loss.backward()
         torch.nn.utils.clip_grad_norm_(params, 1.0)
         opt.step()
         probing = step % 100 == 99 or step == steps - 1
         if step % 20 == 0 or probing:
             held = f" · yes/no on {len(probes[0])} unseen stills {probe(enc, model, probes):.1%}" if probes and probing else ""
-            progress("answer", step, steps, started, f"loss {answers:.3f} (answers) {seen:.3f} (presence) "
-                     f"{look:.3f} (looking) · answer tokens right {right:.1%}{held} · lr {lr:.1e}")
+            progress("answer", step, steps, started, f"loss {answers.item():.3f} (answers) {seen.item():.3f} (presence) "
+                     f"{look.item():.3f} (looking) · answer tokens right {right:.1%}{held} · lr {lr:.1e}")
     for attention in attentions:
         attention.config = shared
 
@@ -740,8 +724,8 @@ def main():
     ap.add_argument("out_dir")
     ap.add_argument("--seed", type=int, default=20261202)
     ap.add_argument("--see-steps", type=int, default=1500, help="stage 1: steps of 16 crops (or 4 whole pictures) for the tower")
-    ap.add_argument("--pool", type=int, default=2000, help="pictures the trained tower encodes for stage 2")
-    ap.add_argument("--answer-steps", type=int, default=640, help="stage 2: steps of 16 pictures and 48 questions")
+    ap.add_argument("--pool", type=int, default=1600, help="pictures the trained tower encodes for stage 2")
+    ap.add_argument("--answer-steps", type=int, default=520, help="stage 2: steps of 16 pictures and 48 questions")
     ap.add_argument("--held-out", type=int, default=1000)
     ap.add_argument("--keep-checkpoint", default="", help="a folder to copy the trained transformers checkpoint into")
     ap.add_argument("--measure-only", default="", help="measure a checkpoint saved by --keep-checkpoint; no training")
