@@ -21,6 +21,12 @@ static inline const char *lookd_llama_build(void) { return LOOKD_LLAMA_BUILD; }
 #define LOOKD_LLAMA_CANVAS 0
 #endif
 static inline int lookd_llama_canvas(void) { return LOOKD_LLAMA_CANVAS; }
+// 1 when the build pads a down matrix's input to the matrix's width (tools/patches/mtmd-clip-ffn-pad.patch),
+// so an int8 tower copy may store a matrix whose rows are not whole Q8_0 blocks padded with zeros.
+#ifndef LOOKD_LLAMA_FFN_PAD
+#define LOOKD_LLAMA_FFN_PAD 0
+#endif
+static inline int lookd_llama_ffn_pad(void) { return LOOKD_LLAMA_FFN_PAD; }
 
 // One integer key override for llama_model_params.kv_overrides (its key is a char array Swift
 // cannot fill directly). A list of them ends with an entry whose key is empty.

@@ -5,7 +5,7 @@ import VLM
 /// Where lookd keeps its Q8_0 copies of vision towers (VisionQuantizer makes them): in the model
 /// cache, `vision-q8_0/`, one a source file, named by the file and a hash of its full path, never
 /// beside a user's own file. A copy records the size and modification time of the file it was made
-/// from; when the source changes, the copy is made again.
+/// from, and its layout (`VisionQuantizer.format`); when either changes, the copy is made again.
 public struct VisionCopies: Sendable {
     public let folder: String
 
@@ -41,7 +41,8 @@ public struct VisionCopies: Sendable {
         guard choice == .q8_0, (VisionQuantizer.eligible(mmproj) ?? 0) > 0 else { return .asPublished }
         let copy = path(for: mmproj)
         guard let stamp = VisionQuantizer.stamp(of: mmproj), let header = try? GGUFMetadata.read(path: copy),
-            header.string(VisionQuantizer.weightsKey) == "q8_0", header.integer(VisionQuantizer.sourceSizeKey) == Int(stamp.size),
+            header.string(VisionQuantizer.weightsKey) == "q8_0", header.integer(VisionQuantizer.formatKey) == VisionQuantizer.format,
+            header.integer(VisionQuantizer.sourceSizeKey) == Int(stamp.size),
             header.integer(VisionQuantizer.sourceTimeKey) == Int(stamp.mtime)
         else { return .toMake(path: copy) }
         return .copy(path: copy)

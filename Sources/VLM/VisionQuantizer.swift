@@ -10,7 +10,10 @@ import LookCore
 ///
 /// Which tensors change: 2-D matrices of F32, F16 or BF16 named `*.weight` whose rows are whole Q8_0
 /// blocks (a multiple of 32), but the embeddings (patches, positions, queries), which the tower adds
-/// or gathers rather than multiplies. Everything else is copied byte for byte.
+/// or gathers rather than multiplies. A feed-forward down matrix whose rows are not whole blocks (the
+/// 1B's `ffn_down`, rows of 4,304) is padded with zeros to whole blocks and made Q8_0 too, where this
+/// build's llama.cpp pads that matrix's input to match (`tools/patches/mtmd-clip-ffn-pad.patch`); the
+/// product is the same, on the int8 kernel. Everything else is copied byte for byte.
 ///
 /// The file is written beside `destination` under a temporary name and renamed into place only when
 /// whole and synced, so a full disk or a kill leaves no file that a later load would take.
@@ -34,6 +37,11 @@ public enum VisionQuantizer {
     public static let weightsKey = "lookd.vision_weights"
     public static let sourceSizeKey = "lookd.source.size"
     public static let sourceTimeKey = "lookd.source.mtime"
+    /// The copy's layout: 2 when down matrices may be padded (this build pads their input), 1 when
+    /// not. A copy of another layout is made again, so an older copy gains the padded matrices and a
+    /// build that cannot pad never loads a padded one.
+    public static let formatKey = "lookd.vision_copy.format"
+    public static var format: Int { lookd_llama_ffn_pad() != 0 ? 2 : 1 }
 
     /// The size and modification time (whole seconds) of `path`, as a copy records them.
     public static func stamp(of path: String) -> (size: Int64, mtime: Int64)? {
@@ -42,22 +50,34 @@ public enum VisionQuantizer {
         return (Int64(st.st_size), Int64(st.st_mtim.tv_sec))
     }
 
-    /// Whether the tensor `name` of `type` and shape `ne` becomes Q8_0.
-    static func quantizes(name: String, type: ggml_type, ne: [Int64]) -> Bool {
-        guard [GGML_TYPE_F32, GGML_TYPE_F16, GGML_TYPE_BF16].contains(type) else { return false }
-        guard name.hasSuffix(".weight"), ne.count == 4, ne[1] > 1, ne[2] == 1, ne[3] == 1, ne[0] % 32 == 0 else { return false }
-        return !["embd", "embed", "query", "pos_"].contains { name.contains($0) }
+    /// Whether a copy of the file with `header` may pad its down matrices: this build pads their
+    /// inputs, in the MiniCPM-V graphs, whose every `ffn_down` goes through that padding.
+    static func padsDown(_ header: GGUFHeader) -> Bool {
+        let key = gguf_find_key(header.pointer, "clip.projector_type")
+        guard lookd_llama_ffn_pad() != 0, key >= 0, gguf_get_kv_type(header.pointer, key) == GGUF_TYPE_STRING else { return false }
+        return String(cString: gguf_get_val_str(header.pointer, key)).hasPrefix("minicpmv")
+    }
+
+    /// The row length the tensor `name` of `type` and shape `ne` has as Q8_0 (its own, or padded to
+    /// whole blocks where `pads`), or nil when it is kept as it is.
+    static func q8Row(name: String, type: ggml_type, ne: [Int64], pads: Bool) -> Int64? {
+        guard [GGML_TYPE_F32, GGML_TYPE_F16, GGML_TYPE_BF16].contains(type) else { return nil }
+        guard name.hasSuffix(".weight"), ne.count == 4, ne[1] > 1, ne[2] == 1, ne[3] == 1 else { return nil }
+        guard !["embd", "embed", "query", "pos_"].contains(where: { name.contains($0) }) else { return nil }
+        if ne[0] % 32 == 0 { return ne[0] }
+        return pads && name.hasSuffix("ffn_down.weight") ? (ne[0] + 31) / 32 * 32 : nil
     }
 
     /// How many matrices of `path` a copy would make Q8_0 (0: nothing to gain: it is int8 already,
     /// or has no such matrices); nil when gguf cannot read it.
     public static func eligible(_ path: String) -> Int? {
         guard let header = GGUFHeader(path: path) else { return nil }
+        let pads = padsDown(header)
         return (0..<Int(gguf_get_n_tensors(header.pointer))).filter { i in
             let ne = gguf_get_tensor_ne(header.pointer, Int64(i))!
-            return quantizes(
+            return q8Row(
                 name: String(cString: gguf_get_tensor_name(header.pointer, Int64(i))), type: gguf_get_tensor_type(header.pointer, Int64(i)),
-                ne: (0..<4).map { ne[$0] })
+                ne: (0..<4).map { ne[$0] }, pads: pads) != nil
         }.count
     }
 
@@ -115,6 +135,8 @@ public enum VisionQuantizer {
             let type: ggml_type
             let rows: Int
             let rowLength: Int
+            /// The Q8_0 row's length: rowLength, or more where the row is padded with zeros.
+            let paddedLength: Int
             let sourceOffset: Int64
             let sourceSize: Int
             let offset: Int64
@@ -133,24 +155,27 @@ public enum VisionQuantizer {
             let header = GGUFHeader()
             gguf_set_kv(header.pointer, source.pointer)
             gguf_set_val_str(header.pointer, VisionQuantizer.weightsKey, "q8_0")
+            gguf_set_val_i32(header.pointer, VisionQuantizer.formatKey, Int32(VisionQuantizer.format))
             if let stamp {
                 gguf_set_val_i64(header.pointer, VisionQuantizer.sourceSizeKey, stamp.size)
                 gguf_set_val_i64(header.pointer, VisionQuantizer.sourceTimeKey, stamp.mtime)
             }
-            var planned: [(ggml_type, [Int64], Int64, Int, Bool)] = []
+            var planned: [(ggml_type, [Int64], Int64, Int, Int64?)] = []
+            let pads = VisionQuantizer.padsDown(source)
             for i in 0..<Int64(count) {
                 let name = String(cString: gguf_get_tensor_name(source.pointer, i))
                 let type = gguf_get_tensor_type(source.pointer, i)
                 let nePointer = gguf_get_tensor_ne(source.pointer, i)!
                 let ne = (0..<4).map { nePointer[$0] }
-                let quantize = VisionQuantizer.quantizes(name: name, type: type, ne: ne)
-                guard let tensor = ggml_new_tensor(shapes.pointer, quantize ? GGML_TYPE_Q8_0 : type, 4, ne) else {
+                let row = VisionQuantizer.q8Row(name: name, type: type, ne: ne, pads: pads)
+                let stored = [row ?? ne[0]] + ne.dropFirst()
+                guard let tensor = ggml_new_tensor(shapes.pointer, row != nil ? GGML_TYPE_Q8_0 : type, 4, stored) else {
                     throw Failure(reason: "ggml could not describe \(name)")
                 }
                 ggml_set_name(tensor, name)
                 gguf_add_tensor(header.pointer, tensor)
                 planned.append(
-                    (type, ne, Int64(gguf_get_tensor_offset(source.pointer, i)), Int(gguf_get_tensor_size(source.pointer, i)), quantize))
+                    (type, ne, Int64(gguf_get_tensor_offset(source.pointer, i)), Int(gguf_get_tensor_size(source.pointer, i)), row))
             }
             let size = gguf_get_meta_size(header.pointer)
             meta = [UInt8](repeating: 0, count: size)
@@ -159,13 +184,13 @@ public enum VisionQuantizer {
             let alignment = Int64(gguf_get_alignment(header.pointer))
             var end: Int64 = 0
             for (i, p) in planned.enumerated() {
-                let (type, ne, sourceOffset, sourceSize, quantize) = p
+                let (type, ne, sourceOffset, sourceSize, row) = p
                 let offset = Int64(gguf_get_tensor_offset(header.pointer, Int64(i)))
-                let rowBytes = quantize ? ggml_row_size(GGML_TYPE_Q8_0, ne[0]) : nil
+                let rowBytes = row.map { ggml_row_size(GGML_TYPE_Q8_0, $0) }
                 tensors.append(
                     Tensor(
-                        type: type, rows: Int(ne[1] * ne[2] * ne[3]), rowLength: Int(ne[0]), sourceOffset: sourceOffset,
-                        sourceSize: sourceSize, offset: offset, quantizedRowBytes: rowBytes))
+                        type: type, rows: Int(ne[1] * ne[2] * ne[3]), rowLength: Int(ne[0]), paddedLength: Int(row ?? ne[0]),
+                        sourceOffset: sourceOffset, sourceSize: sourceSize, offset: offset, quantizedRowBytes: rowBytes))
                 let bytes = Int64(gguf_get_tensor_size(header.pointer, Int64(i)))
                 end = offset + (bytes + alignment - 1) / alignment * alignment
             }
@@ -173,12 +198,14 @@ public enum VisionQuantizer {
         }
     }
 
-    /// Converts a tensor's rows to F32 and quantizes them, a slice at a time.
+    /// Converts a tensor's rows to F32 (padded with zeros to whole blocks) and quantizes them, a slice
+    /// at a time.
     private static func quantize(_ tensor: Plan.Tensor, from input: FileHandle, source: String, rowBytes: Int, into out: inout Output) throws(Failure)
     {
         let sourceRow = tensor.sourceSize / max(1, tensor.rows)
         let slice = max(1, (4 << 20) / max(1, sourceRow))
         var floats = [Float](repeating: 0, count: slice * tensor.rowLength)
+        var padded = [Float](repeating: 0, count: tensor.paddedLength > tensor.rowLength ? slice * tensor.paddedLength : 0)
         var done = 0
         while done < tensor.rows {
             let rows = min(slice, tensor.rows - done)
@@ -193,10 +220,17 @@ public enum VisionQuantizer {
                     }
                 }
             }
+            if !padded.isEmpty {
+                for r in 0..<rows {
+                    padded.replaceSubrange(
+                        r * tensor.paddedLength..<r * tensor.paddedLength + tensor.rowLength,
+                        with: floats[r * tensor.rowLength..<(r + 1) * tensor.rowLength])
+                }
+            }
             var packed = [UInt8](repeating: 0, count: rows * rowBytes)
             packed.withUnsafeMutableBytes { dst in
-                _ = floats.withUnsafeBufferPointer { f in
-                    ggml_quantize_chunk(GGML_TYPE_Q8_0, f.baseAddress, dst.baseAddress, 0, Int64(rows), Int64(tensor.rowLength), nil)
+                _ = (padded.isEmpty ? floats : padded).withUnsafeBufferPointer { f in
+                    ggml_quantize_chunk(GGML_TYPE_Q8_0, f.baseAddress, dst.baseAddress, 0, Int64(rows), Int64(tensor.paddedLength), nil)
                 }
             }
             try out.write(packed)

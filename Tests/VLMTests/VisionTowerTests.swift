@@ -30,11 +30,19 @@ final class VisionTowerTests: XCTestCase {
         XCTAssertEqual(made.string(VisionQuantizer.weightsKey), "q8_0")
         XCTAssertEqual(made.integer(VisionQuantizer.sourceSizeKey), Int(VisionQuantizer.stamp(of: Fixtures.mmproj47)!.size))
         XCTAssertEqual(made.tensors.map(\.name), source.tensors.map(\.name), "every tensor, in order")
-        XCTAssertEqual(made.tensors.map(\.elements), source.tensors.map(\.elements))
+        XCTAssertEqual(made.integer(VisionQuantizer.formatKey), 2, "this build pads down matrices' inputs")
+        // The layers' down matrices' rows of 48 are padded with zeros to whole Q8_0 blocks (64); every
+        // other tensor keeps its size (the merger's down matrix is 192 wide: whole blocks already).
+        let sizes = Dictionary(uniqueKeysWithValues: source.tensors.map { ($0.name, $0.elements) })
+        for tensor in made.tensors {
+            let padded = tensor.name.hasPrefix("v.blk.") && tensor.name.hasSuffix(".ffn_down.weight")
+            XCTAssertEqual(tensor.elements, padded ? sizes[tensor.name]! / 3 * 4 : sizes[tensor.name], tensor.name)
+        }
         let types = Dictionary(uniqueKeysWithValues: made.tensors.map { ($0.name, $0.type) })
         XCTAssertEqual(types["v.blk.0.attn_q.weight"], 8, "a 32-wide matrix is Q8_0")
         XCTAssertEqual(types["v.vit_merger.ds_ffn_up.weight"], 8)
-        XCTAssertEqual(types["v.blk.0.ffn_down.weight"], 0, "rows of 48 are not whole blocks of 32: kept")
+        XCTAssertEqual(types["v.blk.0.ffn_down.weight"], 8, "rows of 48, padded to whole blocks of 32: Q8_0")
+        XCTAssertEqual(sizes["v.blk.0.ffn_down.weight"].map { $0 % 48 }, 0, "the fixture's down matrices are 48 wide")
         XCTAssertEqual(types["v.position_embd.weight"], 0, "an embedding is added, not multiplied: kept")
         XCTAssertEqual(types["v.patch_embd.weight"], 0, "the patch convolution is kept")
         XCTAssertEqual(types["v.blk.0.ln1.weight"], 0, "norms are kept")
