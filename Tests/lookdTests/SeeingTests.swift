@@ -45,13 +45,48 @@ final class SeeingTests: XCTestCase {
         let star = try XCTUnwrap(byName["a white star"])
         XCTAssertEqual(star["false_positive"] as? Int, 0, "\(star)")
         XCTAssertEqual(star["false_fires"] as? Int, 0, "\(star)")
-        // The green triangle's rule describes what it saw: its colour and shape, and no other thing.
+        // The green triangle's rule describes what it saw: its own thing, and no thing that was not in
+        // view at that moment (the clip's truth: the yellow star leaves 1.6 s after the triangle comes).
         let triangle = try XCTUnwrap(byName["a green triangle"])
-        let said = try XCTUnwrap((triangle["descriptions"] as? [[String: Any]])?.first?["text"] as? String).lowercased()
-        XCTAssertTrue(said.contains("green triangle"), said)
-        for other in ["red", "blue", "yellow", "white", "ball", "square", "star"] {
-            XCTAssertFalse(said.contains(other), "names \(other), which is not there: \(said)")
+        let description = try XCTUnwrap((triangle["descriptions"] as? [[String: Any]])?.first)
+        let said = try XCTUnwrap(description["text"] as? String)
+        let t = try XCTUnwrap(description["t"] as? Double)
+        let named = things(in: said)
+        XCTAssertTrue(named.contains("green triangle"), said)
+        let inView = try truth().filter { $0.value.contains { $0.contains(t) } }.keys
+        for thing in named {
+            XCTAssertTrue(inView.contains("a \(thing)"), "at \(t) s it names a \(thing), which is not in view (\(inView.sorted())): \(said)")
         }
+    }
+
+    /// The things a sentence names ("a yellow star and a green triangle" → yellow star, green triangle).
+    private func things(in sentence: String) -> Set<String> {
+        let colours: Set = ["red", "green", "blue", "yellow", "white"]
+        let shapes: Set = ["ball", "square", "triangle", "star"]
+        let words = sentence.lowercased().split { !$0.isLetter }.map(String.init)
+        return Set(
+            zip(words, words.dropFirst()).compactMap { colour, shape in
+                let one = shape.hasSuffix("s") ? String(shape.dropLast()) : shape
+                return colours.contains(colour) && shapes.contains(one) ? "\(colour) \(one)" : nil
+            })
+    }
+
+    /// The example clip's truth file: each thing's spans in view, in seconds.
+    private func truth() throws -> [String: [ClosedRange<Double>]] {
+        var spans: [String: [ClosedRange<Double>]] = [:]
+        var thing = ""
+        for line in try String(contentsOfFile: example("shapes.truth.yaml"), encoding: .utf8).split(separator: "\n") {
+            let text = line.trimmingCharacters(in: .whitespaces)
+            if text.hasPrefix("- when: ") { thing = String(text.dropFirst("- when: ".count)) }
+            guard text.hasPrefix("spans: ") else { continue }
+            spans[thing] = text.split(separator: "\"").filter { $0.contains("-") && $0.contains(":") }.compactMap { span in
+                let ends = span.split(separator: "-").map { end in
+                    end.split(separator: ":").reduce(0.0) { $0 * 60 + (Double($1) ?? .nan) }
+                }
+                return ends.count == 2 && ends[0] <= ends[1] ? ends[0]...ends[1] : nil
+            }
+        }
+        return spans
     }
 
     /// The change gate skips a picture that holds still, and asks the model again at the first frame
