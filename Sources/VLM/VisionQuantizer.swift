@@ -50,6 +50,32 @@ public enum VisionQuantizer {
         return (Int64(st.st_size), Int64(st.st_mtim.tv_sec))
     }
 
+    /// The feed-forwards whose down matrix is padded: each one's name prefix (`v.blk.0.`), its width
+    /// and its padded width. Their up matrix gains zero rows and their up bias zeros to that width,
+    /// so the activation comes out padded with zeros (every activation lookd's graphs use maps 0 to
+    /// 0) and llama.cpp's pad of the input (tools/patches/mtmd-clip-ffn-pad.patch, a copy of the
+    /// whole activation at every layer) has nothing left to do.
+    static func widenedFeedForwards(_ tensors: [(name: String, type: ggml_type, ne: [Int64])], pads: Bool) -> [String: (Int64, Int64)] {
+        var out: [String: (Int64, Int64)] = [:]
+        for t in tensors where t.name.hasSuffix("ffn_down.weight") {
+            if let row = q8Row(name: t.name, type: t.type, ne: t.ne, pads: pads), row != t.ne[0] {
+                out[String(t.name.dropLast("ffn_down.weight".count))] = (t.ne[0], row)
+            }
+        }
+        return out
+    }
+
+    /// The shape a tensor is stored with: an up matrix or bias of a widened feed-forward padded to
+    /// its width, every other as `ne`.
+    static func storedShape(name: String, ne: [Int64], widened: [String: (Int64, Int64)]) -> [Int64] {
+        for (prefix, (width, padded)) in widened where name.hasPrefix(prefix) {
+            let rest = name.dropFirst(prefix.count)
+            if rest == "ffn_up.weight", ne[1] == width { return [ne[0], padded] + ne.dropFirst(2) }
+            if rest == "ffn_up.bias", ne[0] == width { return [padded] + ne.dropFirst() }
+        }
+        return ne
+    }
+
     /// Whether a copy of the file with `header` may pad its down matrices: this build pads their
     /// inputs, in the MiniCPM-V graphs, whose every `ffn_down` goes through that padding.
     static func padsDown(_ header: GGUFHeader) -> Bool {
@@ -162,13 +188,18 @@ public enum VisionQuantizer {
             }
             var planned: [(ggml_type, [Int64], Int64, Int, Int64?)] = []
             let pads = VisionQuantizer.padsDown(source)
-            for i in 0..<Int64(count) {
-                let name = String(cString: gguf_get_tensor_name(source.pointer, i))
-                let type = gguf_get_tensor_type(source.pointer, i)
-                let nePointer = gguf_get_tensor_ne(source.pointer, i)!
-                let ne = (0..<4).map { nePointer[$0] }
+            let entries = (0..<Int64(count)).map { i in
+                let ne = gguf_get_tensor_ne(source.pointer, i)!
+                return (
+                    name: String(cString: gguf_get_tensor_name(source.pointer, i)), type: gguf_get_tensor_type(source.pointer, i),
+                    ne: (0..<4).map { ne[$0] }
+                )
+            }
+            let widened = VisionQuantizer.widenedFeedForwards(entries, pads: pads)
+            for (i, entry) in zip(Int64(0)..., entries) {
+                let (name, type, ne) = entry
                 let row = VisionQuantizer.q8Row(name: name, type: type, ne: ne, pads: pads)
-                let stored = [row ?? ne[0]] + ne.dropFirst()
+                let stored = VisionQuantizer.storedShape(name: name, ne: [row ?? ne[0]] + ne.dropFirst(), widened: widened)
                 guard let tensor = ggml_new_tensor(shapes.pointer, row != nil ? GGML_TYPE_Q8_0 : type, 4, stored) else {
                     throw Failure(reason: "ggml could not describe \(name)")
                 }

@@ -31,11 +31,14 @@ final class VisionTowerTests: XCTestCase {
         XCTAssertEqual(made.integer(VisionQuantizer.sourceSizeKey), Int(VisionQuantizer.stamp(of: Fixtures.mmproj47)!.size))
         XCTAssertEqual(made.tensors.map(\.name), source.tensors.map(\.name), "every tensor, in order")
         XCTAssertEqual(made.integer(VisionQuantizer.formatKey), 2, "this build pads down matrices' inputs")
-        // The layers' down matrices' rows of 48 are padded with zeros to whole Q8_0 blocks (64); every
-        // other tensor keeps its size (the merger's down matrix is 192 wide: whole blocks already).
+        // The layers' down matrices' rows of 48 are padded with zeros to whole Q8_0 blocks (64), and
+        // their up matrices and biases with zero rows to 64 outputs, so the activation comes out
+        // padded; every other tensor keeps its size (the merger's down matrix is 192 wide: whole
+        // blocks already).
         let sizes = Dictionary(uniqueKeysWithValues: source.tensors.map { ($0.name, $0.elements) })
         for tensor in made.tensors {
-            let padded = tensor.name.hasPrefix("v.blk.") && tensor.name.hasSuffix(".ffn_down.weight")
+            let feedForward = [".ffn_down.weight", ".ffn_up.weight", ".ffn_up.bias"]
+            let padded = tensor.name.hasPrefix("v.blk.") && feedForward.contains { tensor.name.hasSuffix($0) }
             XCTAssertEqual(tensor.elements, padded ? sizes[tensor.name]! / 3 * 4 : sizes[tensor.name], tensor.name)
         }
         let types = Dictionary(uniqueKeysWithValues: made.tensors.map { ($0.name, $0.type) })
