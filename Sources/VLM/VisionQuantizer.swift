@@ -11,9 +11,10 @@ import LookCore
 /// Which tensors change: 2-D matrices of F32, F16 or BF16 named `*.weight` whose rows are whole Q8_0
 /// blocks (a multiple of 32), but the embeddings (patches, positions, queries), which the tower adds
 /// or gathers rather than multiplies. A feed-forward down matrix whose rows are not whole blocks (the
-/// 1B's `ffn_down`, rows of 4,304) is padded with zeros to whole blocks and made Q8_0 too, where this
-/// build's llama.cpp pads that matrix's input to match (`tools/patches/mtmd-clip-ffn-pad.patch`); the
-/// product is the same, on the int8 kernel. Everything else is copied byte for byte.
+/// 1B's `ffn_down`, rows of 4,304) is padded with zeros to whole blocks and made Q8_0 too, and its up
+/// matrix and bias gain zero rows to match, where this build's llama.cpp can take it
+/// (`tools/patches/mtmd-clip-ffn-pad.patch`); the product is the same, on the int8 kernel. Everything
+/// else is copied byte for byte.
 ///
 /// The file is written beside `destination` under a temporary name and renamed into place only when
 /// whole and synced, so a full disk or a kill leaves no file that a later load would take.
