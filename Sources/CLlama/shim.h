@@ -57,6 +57,55 @@ static inline int lookd_ggml_flushed_denormals(int threads, int n) {
     return flushed;
 }
 
+// GELU (ggml_gelu: the tanh form) of n values on ggml's CPU backend, one row, on one thread: lookd's
+// patch tools/patches/ggml-cpu-attention-gelu.patch computes it in F32 (upstream reads an F16 table).
+// 0, or -1 if ggml could not start.
+static inline int lookd_ggml_gelu(const float *x, int n, float *out) {
+    struct ggml_init_params params = { ggml_graph_overhead() + (size_t)n * 8 + (1 << 20), NULL, false };
+    struct ggml_context *ctx = ggml_init(params);
+    if (!ctx) return -1;
+    struct ggml_tensor *a = ggml_new_tensor_1d(ctx, GGML_TYPE_F32, n);
+    memcpy(a->data, x, (size_t)n * sizeof(float));
+    struct ggml_tensor *g = ggml_gelu(ctx, a);
+    struct ggml_cgraph *graph = ggml_new_graph(ctx);
+    ggml_build_forward_expand(graph, g);
+    ggml_graph_compute_with_ctx(ctx, graph, 1);
+    memcpy(out, g->data, (size_t)n * sizeof(float));
+    ggml_free(ctx);
+    return 0;
+}
+
+// Attention as libmtmd's vision tower computes it (clip.cpp's flash path): for each of `heads` heads,
+// q (nq rows of d, F32) against k and v (nkv rows of d each, stored F16 as clip.cpp casts them):
+// softmax(scale q k^T) v, no mask, on `threads` threads. q, k and v are heads blocks of rows; out gets
+// nq rows of heads x d (ggml_flash_attn_ext's layout); k_used and v_used the keys and values as stored,
+// back in F32. With 64 or more queries ggml takes its tiled path (lookd's patch
+// tools/patches/ggml-cpu-attention-gelu.patch converts each head's keys and values once there). 0, or
+// -1 if ggml could not start.
+static inline int lookd_ggml_attention(const float *q, const float *k, const float *v, int d, int nq, int nkv, int heads,
+                                       float scale, int threads, float *out, float *k_used, float *v_used) {
+    const size_t kv = (size_t)d * nkv * heads;
+    struct ggml_init_params params = { ggml_graph_overhead() + (size_t)d * nq * heads * 8 + kv * 4 + (1 << 22), NULL, false };
+    struct ggml_context *ctx = ggml_init(params);
+    if (!ctx) return -1;
+    struct ggml_tensor *tq = ggml_new_tensor_3d(ctx, GGML_TYPE_F32, d, nq, heads);
+    struct ggml_tensor *tk = ggml_new_tensor_3d(ctx, GGML_TYPE_F16, d, nkv, heads);
+    struct ggml_tensor *tv = ggml_new_tensor_3d(ctx, GGML_TYPE_F16, d, nkv, heads);
+    memcpy(tq->data, q, (size_t)d * nq * heads * sizeof(float));
+    ggml_fp32_to_fp16_row(k, (ggml_fp16_t *)tk->data, (int64_t)kv);
+    ggml_fp32_to_fp16_row(v, (ggml_fp16_t *)tv->data, (int64_t)kv);
+    ggml_fp16_to_fp32_row((const ggml_fp16_t *)tk->data, k_used, (int64_t)kv);
+    ggml_fp16_to_fp32_row((const ggml_fp16_t *)tv->data, v_used, (int64_t)kv);
+    struct ggml_tensor *r = ggml_flash_attn_ext(ctx, tq, tk, tv, NULL, scale, 0.0f, 0.0f);
+    ggml_prec_set_acc(r, GGML_PREC_F32);
+    struct ggml_cgraph *graph = ggml_new_graph(ctx);
+    ggml_build_forward_expand(graph, r);
+    ggml_graph_compute_with_ctx(ctx, graph, threads);
+    memcpy(out, r->data, (size_t)d * nq * heads * sizeof(float));
+    ggml_free(ctx);
+    return 0;
+}
+
 // One matrix product on ggml's CPU backend, as a model's layer makes it: out (n rows of m) = x (n
 // rows of k, F32) times w (m rows of k) transposed, with w stored as `type` (GGML_TYPE_F16, _BF16 or
 // _Q8_0; k a multiple of 32 for Q8_0). w_used gets the weights as stored, back in F32. With n of 2 or

@@ -57,6 +57,34 @@ enum LlamaRuntime {
         return status == 0 ? (product, stored) : nil
     }
 
+    /// GELU (its tanh form, as the vision tower's feed-forward applies it) of `values` on ggml's CPU
+    /// backend. lookd's patch (`tools/patches/ggml-cpu-attention-gelu.patch`) computes it in F32 where
+    /// the build has AVX-512; upstream reads an F16 table. A probe of the build for its tests.
+    static func gelu(_ values: [Float]) -> [Float]? {
+        start()
+        var out = [Float](repeating: 0, count: values.count)
+        return lookd_ggml_gelu(values, Int32(values.count), &out) == 0 ? out : nil
+    }
+
+    /// Attention as the vision tower computes it (libmtmd's flash path, keys and values stored F16) on
+    /// ggml's CPU backend: for each of `heads` heads, `softmax(scale q kᵀ) v` over `queries` rows of
+    /// `q` and `keys` rows of `k` and `v`, all `width` wide, each head's rows one block after another.
+    /// The result (`queries` rows of `heads × width`) and the keys and values as stored, back in F32.
+    /// With 64 queries or more ggml takes its tiled path, where lookd's patch
+    /// (`tools/patches/ggml-cpu-attention-gelu.patch`) converts each head's keys and values once. A probe
+    /// of the build for its tests.
+    static func attention(
+        q: [Float], k: [Float], v: [Float], width: Int, queries: Int, keys: Int, heads: Int, scale: Float, threads: Int
+    ) -> (result: [Float], k: [Float], v: [Float])? {
+        start()
+        var result = [Float](repeating: 0, count: width * queries * heads)
+        var kUsed = [Float](repeating: 0, count: k.count)
+        var vUsed = [Float](repeating: 0, count: v.count)
+        let status = lookd_ggml_attention(
+            q, k, v, Int32(width), Int32(queries), Int32(keys), Int32(heads), scale, Int32(threads), &result, &kUsed, &vUsed)
+        return status == 0 ? (result, kUsed, vUsed) : nil
+    }
+
     /// Whether this build's ggml was compiled for AVX-512 (F, BW, VL) and AVX-512 VNNI, where lookd's
     /// kernels (`tools/patches/ggml-cpu-gemm.patch`) are built in: the F16/BF16 one needs the first,
     /// the Q8_0 one both. Elsewhere upstream's tinyBLAS runs.
