@@ -97,7 +97,6 @@ static inline int lookd_ggml_attention(const float *q, const float *k, const flo
     ggml_fp16_to_fp32_row((const ggml_fp16_t *)tk->data, k_used, (int64_t)kv);
     ggml_fp16_to_fp32_row((const ggml_fp16_t *)tv->data, v_used, (int64_t)kv);
     struct ggml_tensor *r = ggml_flash_attn_ext(ctx, tq, tk, tv, NULL, scale, 0.0f, 0.0f);
-    ggml_prec_set_acc(r, GGML_PREC_F32);
     struct ggml_cgraph *graph = ggml_new_graph(ctx);
     ggml_build_forward_expand(graph, r);
     ggml_graph_compute_with_ctx(ctx, graph, threads);
