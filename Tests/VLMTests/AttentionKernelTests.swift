@@ -8,21 +8,12 @@ import XCTest
 /// GELU runs 16 lanes at a time in F32. The attention cases reach a head's last, part-filled tile of
 /// queries and of keys, several heads, and 1 and 2 threads (each thread holds its own head).
 final class AttentionKernelTests: XCTestCase {
-    /// Deterministic values in [-1, 1).
-    private func values(_ count: Int, seed: UInt64) -> [Float] {
-        var state = seed
-        return (0..<count).map { _ in
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Float(Int64(bitPattern: state >> 11) % 2_000_000) / 1_000_000 - 1
-        }
-    }
-
     func testTiledAttentionIsSoftmaxOfTheScaledScoresTimesTheValues() throws {
         // (width, queries, keys, heads): the tower's 72-wide heads at its two token counts, trimmed
         for (width, queries, keys, heads) in [(72, 100, 130, 3), (72, 264, 264, 1), (64, 64, 64, 2), (72, 70, 7, 4)] {
-            let q = values(width * queries * heads, seed: UInt64(queries * 13 + width))
-            let k = values(width * keys * heads, seed: UInt64(keys * 7 + heads))
-            let v = values(width * keys * heads, seed: UInt64(keys * 3 + width))
+            let q = KernelInputs.values(width * queries * heads, seed: UInt64(queries * 13 + width))
+            let k = KernelInputs.values(width * keys * heads, seed: UInt64(keys * 7 + heads))
+            let v = KernelInputs.values(width * keys * heads, seed: UInt64(keys * 3 + width))
             // Peaked enough that the softmax is far from uniform (scores span about ±6).
             let scale = 2 / Float(width).squareRoot()
             let shape = "\(width) wide, \(queries) queries, \(keys) keys, \(heads) heads"

@@ -9,15 +9,6 @@ import XCTest
 /// and a part one, k not a multiple of the packed chunk), on 1 and 2 threads. Without the patch, or
 /// with LOOKD_UPSTREAM_GEMM=1, the F16 case fails: upstream rounds the inputs to F16 first.
 final class MatMulKernelTests: XCTestCase {
-    /// Deterministic values in [-1, 1).
-    private func values(_ count: Int, seed: UInt64) -> [Float] {
-        var state = seed
-        return (0..<count).map { _ in
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Float(Int64(bitPattern: state >> 11) % 2_000_000) / 1_000_000 - 1
-        }
-    }
-
     /// The largest error of `product` against the exact product of `weights` and `input`, each relative
     /// to its row's sum of |w x| (what F32 rounding scales with).
     private func worstError(_ product: [Float], _ weights: [Float], _ input: [Float], m: Int, n: Int, k: Int) -> Double {
@@ -41,7 +32,7 @@ final class MatMulKernelTests: XCTestCase {
         for type in [LlamaRuntime.WeightType.f16, .bf16] {
             for (m, n, k) in [(48, 13, 300), (32, 12, 128), (16, 2, 17), (48, 300, 64), (1152, 14, 256)] {
                 for threads in [1, 2] {
-                    let w = values(m * k, seed: UInt64(m * 31 + k)), x = values(n * k, seed: UInt64(n * 17 + k))
+                    let w = KernelInputs.values(m * k, seed: UInt64(m * 31 + k)), x = KernelInputs.values(n * k, seed: UInt64(n * 17 + k))
                     let r = try XCTUnwrap(LlamaRuntime.matMul(type: type, weights: w, input: x, m: m, n: n, k: k, threads: threads))
                     let error = worstError(r.product, r.weights, x, m: m, n: n, k: k)
                     // F32 sums of k products: a few 1e-7 at most. Inputs rounded to F16 first (upstream's
@@ -56,7 +47,7 @@ final class MatMulKernelTests: XCTestCase {
     func testQ8_0ProductsOfManyRowsAreGGMLsOwnDotProductsOneRowAtATime() throws {
         for (m, n, k) in [(48, 11, 288), (16, 8, 32), (32, 2, 64), (1024, 21, 1024)] {
             for threads in [1, 2] {
-                let w = values(m * k, seed: UInt64(m * 7 + k)), x = values(n * k, seed: UInt64(n * 5 + k))
+                let w = KernelInputs.values(m * k, seed: UInt64(m * 7 + k)), x = KernelInputs.values(n * k, seed: UInt64(n * 5 + k))
                 let all = try XCTUnwrap(LlamaRuntime.matMul(type: .q8_0, weights: w, input: x, m: m, n: n, k: k, threads: threads))
                 var worst: Float = 0
                 var largest: Float = 0
