@@ -1,4 +1,5 @@
 import Foundation
+import TestFixtures
 import XCTest
 
 @testable import Outputs
@@ -32,5 +33,25 @@ final class MQTTBrokerTests: XCTestCase {
         XCTAssertEqual(broker.port, 1884)
         XCTAssertEqual(broker.shown, "mqtt://[::1]:1884")
         XCTAssertEqual(try MQTTBroker.parse("mqtts://broker.lan", environment: [:]).get().shown, "mqtts://broker.lan:8883")
+    }
+}
+
+/// A stop sends everything set before it: libmosquitto holds back QoS 1 messages past its in-flight
+/// limit (20) and drops what it holds at a disconnect, so the client waits for the broker's
+/// acknowledgements, not only for its own queue to empty.
+final class MQTTStopTests: XCTestCase {
+    func testEveryTopicSetJustBeforeAStopReachesTheBroker() throws {
+        let broker = try Mosquitto()
+        let client = try MQTTClient(
+            broker: try MQTTBroker.parse(broker.url).get(), clientID: "lookd-stop", will: ("lookd/stop/availability", "offline"))
+        let publisher = MQTTPublisher(client: client, availability: "lookd/stop/availability")
+        publisher.start()
+        publisher.waitForFirstConnection(seconds: 5)
+        let topics = (0..<120).map { "lookd/stop/rule/r\($0)/count" }
+        for (n, topic) in topics.enumerated() { publisher.retain(topic, String(n)) }
+        publisher.stop(seconds: 5)
+        let kept = try Subscription(broker: broker, topic: "lookd/stop/rule/+/count", count: topics.count).wait()
+        XCTAssertEqual(kept.sorted(), (0..<topics.count).map(String.init).sorted(), "every count is retained at the broker")
+        XCTAssertEqual(try broker.retainedText("lookd/stop/availability"), "offline")
     }
 }

@@ -49,6 +49,10 @@ final class MQTTClient: @unchecked Sendable {
     static let takeoverWindow = 5.0
     private let finished = DispatchSemaphore(value: 0)
     private var started = false
+    /// Messages handed to libmosquitto that the broker has not yet acknowledged (PUBACK), by id;
+    /// and acknowledgements that came (on the network thread) before `publish` had the id.
+    private var unacknowledged: Set<Int32> = []
+    private var acknowledgedEarly: Set<Int32> = []
 
     /// Sets the client up; a setting the library refuses throws, and the handle is freed once (by
     /// its own class).
@@ -89,6 +93,13 @@ final class MQTTClient: @unchecked Sendable {
             let payload = count > 0 ? [UInt8](UnsafeRawBufferPointer(start: message.pointee.payload, count: count)) : []
             client.onMessage?(String(cString: topic), payload, message.pointee.retain)
         }
+        mosquitto_publish_callback_set(handle) { _, object, mid in
+            guard let object else { return }
+            let client = Unmanaged<MQTTClient>.fromOpaque(object).takeUnretainedValue()
+            client.lock.withLock {
+                if client.unacknowledged.remove(mid) == nil { client.acknowledgedEarly.insert(mid) }
+            }
+        }
         mosquitto_disconnect_callback_set(handle) { _, object, code in
             guard let object else { return }
             let client = Unmanaged<MQTTClient>.fromOpaque(object).takeUnretainedValue()
@@ -125,7 +136,7 @@ final class MQTTClient: @unchecked Sendable {
             var reason: String?
             if rc == MOSQ_ERR_SUCCESS.rawValue {
                 let started = clock.now()
-                lock.withLock { (acknowledged, connectedAt, lastLoss) = (false, nil, nil) }
+                lock.withLock { (acknowledged, connectedAt, lastLoss, unacknowledged, acknowledgedEarly) = (false, nil, nil, [], []) }
                 while !isStopping {
                     rc = mosquitto_loop(handle, 1000, 1)
                     if rc != MOSQ_ERR_SUCCESS.rawValue { break }
@@ -181,21 +192,29 @@ final class MQTTClient: @unchecked Sendable {
     /// Hands one message to libmosquitto (QoS 1), which sends it from its network thread.
     @discardableResult
     func publish(_ topic: String, _ payload: [UInt8], retain: Bool) -> Published {
-        let rc = payload.withUnsafeBytes { mosquitto_publish(handle, nil, topic, Int32($0.count), $0.baseAddress, 1, retain) }
+        var mid: Int32 = 0
+        let rc = payload.withUnsafeBytes { mosquitto_publish(handle, &mid, topic, Int32($0.count), $0.baseAddress, 1, retain) }
         switch rc {
-        case MOSQ_ERR_SUCCESS.rawValue: return .sent
+        case MOSQ_ERR_SUCCESS.rawValue:
+            lock.withLock {
+                if acknowledgedEarly.remove(mid) == nil { unacknowledged.insert(mid) }
+            }
+            return .sent
         case MOSQ_ERR_NO_CONN.rawValue, MOSQ_ERR_CONN_LOST.rawValue: return .noConnection
         default: return .refused(String(cString: mosquitto_strerror(rc)))
         }
     }
 
-    /// Publishes `payload` and disconnects cleanly, waiting up to `seconds` for it to leave.
+    /// Publishes `payload` and disconnects cleanly, waiting up to `seconds` for the broker to
+    /// acknowledge everything sent (libmosquitto holds back messages past its in-flight limit, and a
+    /// disconnect drops what it still holds).
     func stop(last: (topic: String, payload: [UInt8])?, seconds: Double = 2) {
         if let last { publish(last.topic, last.payload, retain: true) }
         let clock = MonotonicClock()
         let deadline = clock.now() + seconds
-        // Give the network thread a moment to send what is queued before the disconnect.
-        while clock.now() < deadline, mosquitto_want_write(handle) { clock.sleep(0.01) }
+        while clock.now() < deadline, mosquitto_want_write(handle) || lock.withLock({ acknowledged && !unacknowledged.isEmpty }) {
+            clock.sleep(0.01)
+        }
         let wasStarted = lock.withLock { () -> Bool in
             stopping = true
             return started

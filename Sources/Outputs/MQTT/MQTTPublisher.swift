@@ -24,6 +24,8 @@ final class MQTTPublisher: @unchecked Sendable {
     private var queue: [Message] = []
     private var connected = false
     private var stopping = false
+    /// The publishing thread has taken a topic or a message and is handing it to the client.
+    private var sending = false
     private var thread: Thread?
     /// Dropped in this outage, and in the run.
     private var droppedNow = 0
@@ -108,7 +110,7 @@ final class MQTTPublisher: @unchecked Sendable {
     func stop(seconds: Double = 2) {
         let clock = MonotonicClock()
         let deadline = clock.now() + seconds
-        while clock.now() < deadline, condition.withLock({ connected && (!queue.isEmpty || !dirty.isEmpty) }) { clock.sleep(0.01) }
+        while clock.now() < deadline, condition.withLock({ connected && (!queue.isEmpty || !dirty.isEmpty || sending) }) { clock.sleep(0.01) }
         condition.withLock {
             stopping = true
             condition.broadcast()
@@ -173,7 +175,9 @@ final class MQTTPublisher: @unchecked Sendable {
             } else if !queue.isEmpty {
                 event = queue.removeFirst()
             }
+            sending = true
             condition.unlock()
+            defer { condition.withLock { sending = false } }
             if let (topic, payload) = retainedTopic, !publish(topic, payload, retain: true) {
                 // No connection after all: set it again and wait for the next one.
                 condition.withLock {
