@@ -254,17 +254,13 @@ def describe_question(condition: str) -> str:
 
 
 def sentence(scene: Scene) -> str:
-    """The count first, then the things in a fixed order of colour and shape: an order that needs no
-    sense of where things are, and a count that tells a small model when the list ends."""
-    order = list(COLOURS)
-    things = sorted(scene.things, key=lambda t: (order.index(t.colour), SHAPES.index(t.shape)))
+    things = sorted(scene.things, key=lambda t: (t.box[0] + t.box[2]) / 2)
     ground = f"{BACKGROUND_WORDS[scene.background]} background"
     if not things:
         return f"Nothing but {ground}."
     names = [t.phrase for t in things]
     listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-    n = len(things)
-    return f"{NUMBER_WORDS[n]} thing{'s' if n > 1 else ''}: {listed} on {ground}."
+    return f"{listed[0].upper()}{listed[1:]} on {ground}."
 
 
 def colour_answer(scene: Scene, shape: str) -> str:
@@ -292,10 +288,7 @@ def phrases_for(rng: np.random.Generator, scene: Scene, n: int) -> list:
             p = t.phrase if rng.random() < 0.85 else f"a {t.shape}"
         elif scene.things and r < 0.8:  # a near miss: the colour or the shape of a thing that is there
             t = scene.things[rng.integers(len(scene.things))]
-            u = scene.things[rng.integers(len(scene.things))]
-            if u is not t and rng.random() < 0.5:  # crossed: one thing's colour, another's shape
-                p = f"a {t.colour} {u.shape}"
-            elif rng.random() < 0.5:
+            if rng.random() < 0.5:
                 p = f"a {list(COLOURS)[rng.integers(len(COLOURS))]} {t.shape}"
             else:
                 p = f"a {t.colour} {SHAPES[rng.integers(len(SHAPES))]}"
