@@ -206,8 +206,8 @@ final class MQTTClient: @unchecked Sendable {
     }
 
     /// Publishes `payload` and disconnects cleanly, waiting up to `seconds` for the broker to
-    /// acknowledge everything sent (libmosquitto holds back messages past its in-flight limit, and a
-    /// disconnect drops what it still holds).
+    /// acknowledge everything sent: an empty write queue says only that libmosquitto handed a
+    /// message on, not that the broker took it before the disconnect.
     func stop(last: (topic: String, payload: [UInt8])?, seconds: Double = 2) {
         if let last { publish(last.topic, last.payload, retain: true) }
         let clock = MonotonicClock()
