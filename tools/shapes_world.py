@@ -186,6 +186,14 @@ def cell_labels(scene: Scene, rows: int, cols: int, least: float = 0.15) -> list
             counts[0] = 0
             k = int(counts.argmax())
             out.append(k if counts[k] >= least * cell.size else 0)
+    # A thing too small to cover `least` of any cell still names the cell that holds most of it, so
+    # that no thing in the picture goes without a cell of its own.
+    for k in set(np.unique(labels)) - set(out) - {0}:
+        held = [int((labels[r * h // rows:(r + 1) * h // rows, c * w // cols:(c + 1) * w // cols] == k).sum())
+                for r in range(rows) for c in range(cols)]
+        best = int(np.argmax(held))
+        if out[best] == 0:
+            out[best] = int(k)
     return out
 
 
@@ -253,8 +261,16 @@ def describe_question(condition: str) -> str:
             f"It was picked because it shows {condition}.")
 
 
-def sentence(scene: Scene) -> str:
+def named(scene: Scene, first: str | None = None) -> list:
+    """The things a sentence names, in its order: the thing `first` is about (a describe question's
+    condition: the reason the picture was picked), then the rest from left to right."""
     things = sorted(scene.things, key=lambda t: (t.box[0] + t.box[2]) / 2)
+    lead = [t for t in things if first is not None and t is scene.find(first)]
+    return lead + [t for t in things if t not in lead]
+
+
+def sentence(scene: Scene, first: str | None = None) -> str:
+    things = named(scene, first)
     ground = f"{BACKGROUND_WORDS[scene.background]} background"
     if not things:
         return f"Nothing but {ground}."
@@ -288,7 +304,10 @@ def phrases_for(rng: np.random.Generator, scene: Scene, n: int) -> list:
             p = t.phrase if rng.random() < 0.85 else f"a {t.shape}"
         elif scene.things and r < 0.8:  # a near miss: the colour or the shape of a thing that is there
             t = scene.things[rng.integers(len(scene.things))]
-            if rng.random() < 0.5:
+            u = scene.things[rng.integers(len(scene.things))]
+            if u is not t and rng.random() < 0.5:  # crossed: one thing's colour, another's shape
+                p = f"a {t.colour} {u.shape}"
+            elif rng.random() < 0.5:
                 p = f"a {list(COLOURS)[rng.integers(len(COLOURS))]} {t.shape}"
             else:
                 p = f"a {t.colour} {SHAPES[rng.integers(len(SHAPES))]}"
@@ -299,6 +318,26 @@ def phrases_for(rng: np.random.Generator, scene: Scene, n: int) -> list:
         if p not in out:
             out.append(p)
     return out
+
+
+def rule_kind(scene: Scene, phrase: str) -> str:
+    """What a rule's phrase is to `scene`, for figures by kind: a thing there (by its size: small
+    under 15 % of the frame's shorter side, big from 27 %), or absent as a near miss (the colour of
+    a thing there, the shape of one, or crossed: one's colour and another's shape) or otherwise."""
+    words = phrase.split()
+    if scene.present(phrase):
+        if len(words) == 2:
+            return "there, shape only"
+        t = scene.find(phrase)
+        side = (t.box[2] - t.box[0]) / min(scene.size)
+        return "there, " + ("small" if side < 0.15 else "mid-sized" if side < 0.27 else "big")
+    if len(words) == 2:
+        return "absent, shape only"
+    colour = any(t.colour == words[1] for t in scene.things)
+    shape = any(t.shape == words[2] for t in scene.things)
+    if colour and shape:
+        return "absent, crossed"
+    return "absent, " + ("its colour there" if colour else "its shape there" if shape else "nothing like it")
 
 
 def iou(a, b) -> float:
