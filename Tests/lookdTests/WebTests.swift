@@ -59,13 +59,15 @@ final class WebTests: XCTestCase {
         return try Subprocess.run("/usr/bin/chromium", args + ["http://127.0.0.1:\(port)/"]).stdout
     }
 
-    /// The page's DOM once it holds `text` (Chromium dumps it at its load event, which may come before
-    /// the first server-sent events: it is loaded again until they are in, up to 10 times).
-    private func dom(_ port: Int, holding text: String) throws -> String {
+    /// The page's DOM once it holds every one of `texts` (Chromium dumps it at its load event, which may
+    /// come before the server-sent events that bring them, and the picture, the fires and the status
+    /// come as separate events: it is loaded again until all are in, up to 10 times).
+    private func dom(_ port: Int, holding text: String, _ more: String...) throws -> String {
+        let texts = [text] + more
         var last = ""
         for _ in 0..<10 {
             last = try dom(port)
-            if last.contains(text) { return last }
+            if texts.allSatisfy(last.contains) { return last }
             usleep(300_000)
         }
         return last
@@ -82,7 +84,8 @@ final class WebTests: XCTestCase {
         let p = try watch("a test card=count|a cat=log", script: ["!wait 0.1 1. No\\n2. No"], port: port)
         defer { if p.isRunning { p.terminate() } }
         waitForPage(port)
-        let before = try dom(port, holding: "data-frame=")
+        let before = try dom(
+            port, holding: "data-frame=", #"<td class="answer no">no</td><td>1. a test card"#, #"<td class="answer no">no</td><td>2. a cat"#)
         XCTAssertTrue(before.contains("1. a test card → count"), before)
         XCTAssertTrue(before.contains(#"<td class="answer no">no</td><td>1. a test card"#), before)
         XCTAssertTrue(before.contains(#"<td class="answer no">no</td><td>2. a cat"#), before)
@@ -105,7 +108,8 @@ final class WebTests: XCTestCase {
         handle.write(Data("!wait 0.1 1. Yes\\n2. No\n".utf8))
         try handle.close()
         EventLogFile.waitForLines(path("events.jsonl"), containing: "\"event\":\"fire\"")
-        let after = try dom(port, holding: #"class="fire" data-fire="#)
+        let after = try dom(
+            port, holding: #"class="fire" data-fire="#, #"<td class="answer yes">yes</td><td>1. a test card"#, #"<td class="fired">fired ×1</td>"#)
         XCTAssertTrue(after.contains(#"<td class="answer yes">yes</td><td>1. a test card"#), after)
         XCTAssertTrue(after.contains(#"<td class="shown">×1</td><td class="fired">fired ×1</td>"#), after)
         let fire = try XCTUnwrap(EventLogFile.read(path("events.jsonl")).first { $0["event"] as? String == "fire" })
@@ -311,7 +315,7 @@ final class WebTests: XCTestCase {
         let p = try watch("a cat <!--<script>alert(1)</script>=log", script: ["!wait 0.1 1. No"], port: port)
         defer { if p.isRunning { p.terminate() } }
         waitForPage(port)
-        let page = try dom(port, holding: "data-frame=")
+        let page = try dom(port, holding: "data-frame=", "1. a cat &lt;")
         XCTAssertTrue(page.contains("1. a cat &lt;!--&lt;script&gt;alert(1)&lt;/script&gt;"), page)
         XCTAssertFalse(page.contains(">connecting…<"), "the page read its state")
     }
