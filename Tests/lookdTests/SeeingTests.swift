@@ -7,9 +7,10 @@ import XCTest
 /// through the real engine on the example clip (examples/shapes.mp4, whose truth is known by
 /// construction): what a user sees when lookd runs a model that sees, not just that some answer came.
 ///
-/// The floors below sit under what the committed model does today (precision 100 % and recall 97 %
-/// of yes over the clip's 180 answers, 6 true fires, none false); a blind model, or a pipeline that
-/// shows it the wrong picture, falls far below them. docs/engines.md gives its figures.
+/// The committed model does, today, precision 100 % and recall 97 % of yes over the clip's 180
+/// answers, 6 true fires, none false, each within 0.3 s; recall and false fires are held to issue
+/// 38's bar (0.95, none), the rest to floors a blind model, or a pipeline that shows it the wrong
+/// picture, falls far below. docs/engines.md gives its figures.
 final class SeeingTests: XCTestCase {
     private var dir: URL!
     override func setUpWithError() throws { dir = try Fixtures.scratch() }
@@ -22,7 +23,7 @@ final class SeeingTests: XCTestCase {
         try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [String: Any])
     }
 
-    func testOnTheExampleClipItSaysYesToWhatIsThereAndDescribesItsThing() throws {
+    func testOnTheExampleClipItSaysYesToWhatIsThereDescribesItsThingAndTuneFindsNothingToChangeOrSaysWhy() throws {
         let r = try Subprocess.run(
             Fixtures.lookd,
             [
@@ -35,8 +36,13 @@ final class SeeingTests: XCTestCase {
         let overall = try XCTUnwrap(report["overall"] as? [String: Any])
         XCTAssertEqual(overall["answered"] as? Int, 180, "6 rules on 30 frames, every answer read")
         XCTAssertGreaterThanOrEqual(try XCTUnwrap(overall["precision"] as? Double), 0.75, "\(overall)")
-        XCTAssertGreaterThanOrEqual(try XCTUnwrap(overall["recall"] as? Double), 0.7, "\(overall)")
+        // Issue 38's bar for eval on this clip: recall of yes at least 0.95, and no false fire.
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(overall["recall"] as? Double), 0.95, "\(overall)")
+        XCTAssertEqual(overall["false_fires"] as? Int, 0, "\(overall)")
         XCTAssertGreaterThanOrEqual(try XCTUnwrap(overall["true_fires"] as? Int), 4, "\(overall)")
+        // Each thing's rule fires within one answered frame of its entrance (eval asks a frame a second).
+        XCTAssertEqual(overall["missed_spans"] as? Int, 0, "\(overall)")
+        XCTAssertLessThanOrEqual(try XCTUnwrap(overall["worst_delay_s"] as? Double), 1.0, "\(overall)")
 
         let rules = try XCTUnwrap(report["rules"] as? [[String: Any]])
         let byName = Dictionary(uniqueKeysWithValues: rules.map { ($0["condition"] as? String ?? "", $0) })
@@ -55,6 +61,19 @@ final class SeeingTests: XCTestCase {
         let inView = try truth().filter { $0.value.contains { $0.contains(t) } }.keys
         for thing in named {
             XCTAssertTrue(inView.contains("a \(thing)"), "at \(t) s it names a \(thing), which is not in view (\(inView.sorted())): \(said)")
+        }
+
+        // Tune on the run's record: it finds nothing to improve, or says for each rule what it would
+        // change and what that would score.
+        let record = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: dir.path).first { $0.hasPrefix("watch-run-") })
+        let tune = try Subprocess.run(
+            Fixtures.lookd,
+            ["tune", "--record", path(record), "--truth", example("shapes.truth.yaml"), "--rules", example("shapes.yaml")])
+        XCTAssertEqual(tune.status, 0, tune.stderr)
+        XCTAssertEqual(tune.stdout.components(separatedBy: "\n  now:  ").count - 1, 6, "a line a rule: \(tune.stdout)")
+        if !tune.stdout.contains("Nothing to change: every rule's own settings score best on this recording.") {
+            XCTAssertTrue(tune.stdout.contains("The settings to put under each rule's when:"), tune.stdout)
+            XCTAssertTrue(tune.stdout.contains("\n  #1:   "), "what a change would score: \(tune.stdout)")
         }
     }
 
