@@ -263,8 +263,10 @@ def describe_question(condition: str) -> str:
 
 def named(scene: Scene, first: str | None = None) -> list:
     """The things a sentence names, in its order: the thing `first` is about (a describe question's
-    condition: the reason the picture was picked), then the rest from left to right."""
-    things = sorted(scene.things, key=lambda t: (t.box[0] + t.box[2]) / 2)
+    condition: the reason the picture was picked), then the rest in the world's own order (KINDS:
+    red before green before blue…, a ball before a square…), which a model can follow by asking
+    what is there, kind after kind, with no need to know where each thing is."""
+    things = sorted(scene.things, key=lambda t: KINDS.index((t.colour, t.shape)))
     lead = [t for t in things if first is not None and t is scene.find(first)]
     return lead + [t for t in things if t not in lead]
 
@@ -280,7 +282,7 @@ def sentence(scene: Scene, first: str | None = None) -> str:
 
 
 def colour_answer(scene: Scene, shape: str) -> str:
-    found = [t for t in sorted(scene.things, key=lambda t: (t.box[0] + t.box[2]) / 2) if t.shape == shape]
+    found = [t for t in sorted(scene.things, key=lambda t: KINDS.index((t.colour, t.shape))) if t.shape == shape]
     if not found:
         return f"There is no {shape}."
     if len(found) == 1:
