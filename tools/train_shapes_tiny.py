@@ -553,17 +553,37 @@ def probe(enc, model, probes) -> float:
     return float(np.mean([a == b for g, t in zip(got, probes[4]) for a, b in zip(g, t)]))
 
 
+def causal(enc, model):
+    """Stops unless the language model is causal as it trains: two padded batches whose first
+    sequence differs only after its 8th token must give its first 8 tokens the same hidden states."""
+    import torch
+    first = enc.tok.encode("<|im_start|>user\nIs there a red ball? Yes, a red ball on a plain background.", add_special_tokens=False)
+    other = first[:8] + enc.tok.encode(" No blue star left of a green square here", add_special_tokens=False)
+    n = max(len(first), len(other))
+    hidden = []
+    for seq in (first, other):
+        ids = torch.tensor([seq + [enc.tok.pad_token_id] * (n - len(seq)), first[:5] + [enc.tok.pad_token_id] * (n - 5)], device=DEVICE)
+        mask = torch.tensor([[1] * len(seq) + [0] * (n - len(seq)), [1] * 5 + [0] * (n - 5)], device=DEVICE)
+        with torch.no_grad():
+            hidden.append(model.model.language_model(input_ids=ids, attention_mask=mask).last_hidden_state)
+    change = (hidden[0][0, :8] - hidden[1][0, :8]).abs().max().item()
+    if change > 1e-5:
+        raise SystemExit(f"train: the language model sees ahead while it trains (a change after token 8 moves the first 8 by {change:.3g})")
+
+
 def train_answers(model, enc, pool, rng, steps: int, per_step: int = 16, questions: int = 3, probes=None):
     import torch
     for p in list(model.model.vision_tower.parameters()) + list(model.model.merger.parameters()):
         p.requires_grad_(False)
-    # The looking heads' weights are read, so their layers (only) run the plain (eager) attention.
-    import copy
-    attentions = [model.model.language_model.layers[n].self_attn for n in (LOOK_LAYER, READ_LAYER)]
-    shared = attentions[0].config
-    for attention in attentions:
-        attention.config = copy.copy(shared)
-        attention.config._attn_implementation = "eager"
+    # The looking heads' weights are read, so the language model runs the plain (eager) attention
+    # while it learns. The whole model, not only the looking layers: the mask is built for the
+    # model's own attention, and an eager layer handed SDPA's mask attends to the tokens after its
+    # own, so a layer could read the answer it was being taught to write (found 2026-12-05; every
+    # pair before was trained so). causal() checks it.
+    text = model.model.language_model.config
+    plain = text._attn_implementation
+    text._attn_implementation = "eager"
+    causal(enc, model)
     presence = torch.nn.Linear(model.config.text_config.hidden_size, 1).to(DEVICE)
     params = list(model.model.language_model.parameters()) + list(presence.parameters())
     opt = torch.optim.AdamW(params, lr=2e-3, betas=(0.9, 0.98), weight_decay=0.01)
@@ -589,8 +609,7 @@ def train_answers(model, enc, pool, rng, steps: int, per_step: int = 16, questio
             held = f" · yes/no on {len(probes[0])} unseen stills {probe(enc, model, probes):.1%}" if probes and probing else ""
             progress("answer", step, steps, started, f"loss {answers.item():.3f} (answers) {seen.item():.3f} (presence) "
                      f"{look.item():.3f} (looking) · answer tokens right {right:.1%}{held} · lr {lr:.1e}")
-    for attention in attentions:
-        attention.config = shared
+    text._attn_implementation = plain
 
 
 def train(model, enc, drawing, seed: int, recipe):
