@@ -554,35 +554,62 @@ def probe(enc, model, probes) -> float:
 
 
 def causal(enc, model):
-    """Stops unless the language model is causal as it trains: two padded batches whose first
-    sequence differs only after its 8th token must give its first 8 tokens the same hidden states."""
+    """Stops unless the language model is causal as it trains: a sequence that differs from another
+    only after its 8th token must give its first 8 tokens the same hidden states, in a padded batch
+    (the model makes a mask) and alone (it may make none)."""
     import torch
     first = enc.tok.encode("<|im_start|>user\nIs there a red ball? Yes, a red ball on a plain background.", add_special_tokens=False)
     other = first[:8] + enc.tok.encode(" No blue star left of a green square here", add_special_tokens=False)
     n = max(len(first), len(other))
-    hidden = []
-    for seq in (first, other):
-        ids = torch.tensor([seq + [enc.tok.pad_token_id] * (n - len(seq)), first[:5] + [enc.tok.pad_token_id] * (n - 5)], device=DEVICE)
-        mask = torch.tensor([[1] * len(seq) + [0] * (n - len(seq)), [1] * 5 + [0] * (n - 5)], device=DEVICE)
-        with torch.no_grad():
-            hidden.append(model.model.language_model(input_ids=ids, attention_mask=mask).last_hidden_state)
-    change = (hidden[0][0, :8] - hidden[1][0, :8]).abs().max().item()
-    if change > 1e-5:
-        raise SystemExit(f"train: the language model sees ahead while it trains (a change after token 8 moves the first 8 by {change:.3g})")
+    for padded in (True, False):
+        hidden = []
+        for seq in (first, other):
+            rows = [(seq, n), (first[:5], n)] if padded else [(seq, len(seq))]
+            ids = torch.tensor([r + [enc.tok.pad_token_id] * (w - len(r)) for r, w in rows], device=DEVICE)
+            mask = torch.tensor([[1] * len(r) + [0] * (w - len(r)) for r, w in rows], device=DEVICE)
+            with torch.no_grad():
+                hidden.append(model.model.language_model(input_ids=ids, attention_mask=mask).last_hidden_state)
+        change = (hidden[0][0, :8] - hidden[1][0, :8]).abs().max().item()
+        if change > 1e-5:
+            raise SystemExit(f"train: the language model sees ahead while it trains (a change after token 8 moves the "
+                             f"first 8 by {change:.3g}, {'in a padded batch' if padded else 'alone'})")
+
+
+READ_ATTENTION = "lookd_read"
+
+
+def read_attention(module, query, key, value, attention_mask, scaling, dropout=0.0, **kwargs):
+    """Plain attention (its weights are the looking heads') under a causal mask built here from
+    whatever mask the model made (a boolean one, an additive one, or none)."""
+    import torch
+    from transformers.models.qwen3_5.modeling_qwen3_5 import eager_attention_forward
+    n, m = query.shape[-2], key.shape[-2]
+    allowed = torch.ones(n, m, dtype=torch.bool, device=query.device).tril(m - n)
+    if attention_mask is not None:
+        allowed = allowed & (attention_mask if attention_mask.dtype == torch.bool else attention_mask == 0)
+    additive = torch.zeros(allowed.shape, dtype=query.dtype, device=query.device).masked_fill(~allowed, torch.finfo(query.dtype).min)
+    return eager_attention_forward(module, query, key, value, additive, scaling, dropout, **kwargs)
 
 
 def train_answers(model, enc, pool, rng, steps: int, per_step: int = 16, questions: int = 3, probes=None):
     import torch
     for p in list(model.model.vision_tower.parameters()) + list(model.model.merger.parameters()):
         p.requires_grad_(False)
-    # The looking heads' weights are read, so the language model runs the plain (eager) attention
-    # while it learns. The whole model, not only the looking layers: the mask is built for the
-    # model's own attention, and an eager layer handed SDPA's mask attends to the tokens after its
-    # own, so a layer could read the answer it was being taught to write (found 2026-12-05; every
-    # pair before was trained so). causal() checks it.
-    text = model.model.language_model.config
-    plain = text._attn_implementation
-    text._attn_implementation = "eager"
+    # The looking heads' weights are read, so their layers (only) run the plain attention, on a mask
+    # of their own (read_attention): the mask the model builds is for its own attention (SDPA's:
+    # True where a token may look, or none at all, leaving SDPA to be causal), and plain attention
+    # adds that mask to its scores, so a looking layer handed it attended to the tokens after its
+    # own and could read the answer it was being taught to write (found 2026-12-05; every pair
+    # before was trained so). causal() checks it. The other layers keep SDPA: the whole model on
+    # plain attention takes 1.7 times as long a step.
+    import copy
+    from transformers import AttentionInterface
+    AttentionInterface.register(READ_ATTENTION, read_attention)
+    attentions = [model.model.language_model.layers[n].self_attn for n in (LOOK_LAYER, READ_LAYER)]
+    shared = attentions[0].config
+    for attention in attentions:
+        attention.config = copy.copy(shared)
+        attention.config._attn_implementation_internal = READ_ATTENTION
     causal(enc, model)
     presence = torch.nn.Linear(model.config.text_config.hidden_size, 1).to(DEVICE)
     params = list(model.model.language_model.parameters()) + list(presence.parameters())
@@ -609,7 +636,8 @@ def train_answers(model, enc, pool, rng, steps: int, per_step: int = 16, questio
             held = f" · yes/no on {len(probes[0])} unseen stills {probe(enc, model, probes):.1%}" if probes and probing else ""
             progress("answer", step, steps, started, f"loss {answers.item():.3f} (answers) {seen.item():.3f} (presence) "
                      f"{look.item():.3f} (looking) · answer tokens right {right:.1%}{held} · lr {lr:.1e}")
-    text._attn_implementation = plain
+    for attention in attentions:
+        attention.config = shared
 
 
 def train(model, enc, drawing, seed: int, recipe):
