@@ -9,8 +9,8 @@ Deterministic given --seed: the scenes come from numpy generators seeded from it
 the order from torch's generator, on the CPU with deterministic kernels and a fixed thread count.
 
 Usage: train_shapes_tiny.py LLAMA_SRC OUT_DIR [--seed N] [--see-steps N] [--see-batch N] [--pool N]
-       [--answer-steps N] [--answer-batch N] [--held-out N] [--device cpu|cuda] [--workers N] [--threads N]
-       [--keep-checkpoint DIR] [--measure-only DIR]
+       [--answer-steps N] [--answer-batch N] [--place-scale X] [--place-weight X] [--held-out N]
+       [--device cpu|cuda] [--workers N] [--threads N] [--keep-checkpoint DIR] [--measure-only DIR]
 """
 import argparse
 import json
@@ -49,6 +49,27 @@ def log(*a):
 
 
 # --- the model --------------------------------------------------------------------------------------
+
+def place_code(model, scale: float):
+    """Makes the tower's position table (70 × 70 places; learnt, each place alone from the pictures
+    whose patches fall in it, it came to say nothing of where a place is) a fixed smooth code of each
+    place's row and column: half the width sines and cosines of the row, half of the column, at
+    frequencies from a quarter turn across the picture to a quarter turn a place, times `scale`. It
+    is not learnt (the tower learns what to make of it), as the first transformers' sinusoids."""
+    import torch
+    table = model.model.vision_tower.embeddings.position_embedding.weight
+    side = int(round(math.sqrt(table.shape[0])))
+    width = table.shape[1]
+    k = width // 4
+    turns = torch.exp(torch.linspace(math.log(math.pi / 2 / side), math.log(math.pi / 2), k))
+    place = torch.arange(side, dtype=torch.float32)[:, None] * turns
+    code = torch.cat([place.sin(), place.cos()], dim=1)  # side × width/2
+    rows = code[:, None, :].expand(side, side, -1)
+    cols = code[None, :, :].expand(side, side, -1)
+    with torch.no_grad():
+        table.copy_(scale * torch.cat([rows, cols], dim=2).reshape(side * side, width))
+    table.requires_grad_(False)
+
 
 def make_model(ckpt: Path, seed: int):
     import torch
@@ -345,7 +366,8 @@ def train_vision(model, enc, drawing, seed: int, steps: int, per_step: int = 16)
     """Stage 1: the tower and merger learn to see (see_pictures)."""
     import torch
     heads = vision_heads(model.config.text_config.hidden_size).to(DEVICE)
-    params = list(model.model.vision_tower.parameters()) + list(model.model.merger.parameters()) + list(heads.parameters())
+    params = [p for p in list(model.model.vision_tower.parameters()) + list(model.model.merger.parameters()) + list(heads.parameters())
+              if p.requires_grad]
     opt = torch.optim.AdamW(params, lr=2e-3, betas=(0.9, 0.98), weight_decay=0.01)
     started, seen = time.monotonic(), []
     batches = drawing([(seed, step, per_step) for step in range(steps)], see_pictures)
@@ -457,7 +479,7 @@ def answer_loss(enc, model, presence, items, groups: int = 4):
     all groups divided by the whole batch's count, so the groups make one batch's loss."""
     import torch
     yes_no_ids = {enc.tok.encode(" Yes", add_special_tokens=False)[0], enc.tok.encode(" No", add_special_tokens=False)[0]}
-    seqs = []  # (ids, labels, features, size, (spots, truths) or None, [(layer, spot, positions)])
+    seqs = []  # (ids, labels, features, size, (spots, truths) or None, [(layer, spot, positions)], [(spot, box)])
     for feats, s, layout, scene, qa in items:
         for q, a, truths, looks, said in qa:
             ids, lab = enc.sequence(layout, q, a)
@@ -477,11 +499,12 @@ def answer_loss(enc, model, presence, items, groups: int = 4):
                 else:
                     looking += [(READ_LAYER, i, found[0][1]) for i in range(prompt - 1, len(ids) - 2)]
             looking += sentence_looks(enc, model, ids, prompt, scene, s, said, q)
-            seqs.append((ids, lab, feats, s, marks, looking))
+            seqs.append((ids, lab, feats, s, marks, looking, place_targets(scene, q, looks, prompt, len(ids))))
     order = sorted(range(len(seqs)), key=lambda k: len(seqs[k][0]))
     size = -(-len(order) // groups)
-    counts = (len(seqs), sum(len(m[0]) for *_, m, _ in seqs if m), sum(len(lk) for *_, lk in seqs))
-    totals = [torch.zeros((), device=DEVICE) for _ in range(3)]
+    counts = (len(seqs), sum(len(m[0]) for *_, m, _, _ in seqs if m), sum(len(lk) for *_, lk, _ in seqs),
+              sum(len(pl) for *_, pl in seqs))
+    totals = [torch.zeros((), device=DEVICE) for _ in range(4)]
     right = answered = 0
     for first in range(0, len(order), size):
         part = [seqs[k] for k in order[first:first + size]]
@@ -489,8 +512,24 @@ def answer_loss(enc, model, presence, items, groups: int = 4):
         totals = [t + x for t, x in zip(totals, sums)]
         right += got
         answered += n
-    answers, seen, look = (t / max(1, c) for t, c in zip(totals, counts))
-    return answers, seen, look, right / max(1, answered)
+    answers, seen, look, place = (t / max(1, c) for t, c in zip(totals, counts))
+    return answers, seen, look, place, right / max(1, answered)
+
+
+PLACE = None  # the place head (a Linear from the hidden size to a box), when --place-weight is above 0
+
+
+def place_targets(scene, question: str, looks, prompt: int, length: int):
+    """[(spot, box)]: for a box, cell or words question about one thing, each place that writes its
+    answer, with the thing's visible box in shares of the picture (for the place head)."""
+    if len(looks) != 1 or question not in (W.box_question(looks[0]), W.cell_question(looks[0]), W.words_question(looks[0])):
+        return []
+    things = [t for t in scene.things if W.matches(t, looks[0])]
+    if len(things) != 1:
+        return []
+    w, h = scene.size
+    x1, y1, x2, y2 = W.visible_box(scene, things[0])
+    return [(i, [x1 / w, y1 / h, x2 / w, y2 / h]) for i in range(prompt - 1, length - 1)]
 
 
 def group_loss(enc, model, presence, part):
@@ -538,8 +577,14 @@ def group_loss(enc, model, presence, part):
                                                reduction="sum") if rows else torch.zeros((), device=DEVICE))
     looks = [-torch.log(caught[layer][k, spot, at].sum() + 1e-6) for k, p in enumerate(part) for layer, spot, at in p[5]]
     look = torch.stack(looks).sum() if looks else torch.zeros((), device=DEVICE)
+    spots = [(k, spot, box) for k, p in enumerate(part) for spot, box in p[6]]
+    place = torch.zeros((), device=DEVICE)
+    if spots and PLACE is not None:
+        after = out.hidden_states[READ_LAYER + 1]
+        guess = PLACE(after[[k for k, _, _ in spots], [spot for _, spot, _ in spots]])
+        place = F.smooth_l1_loss(guess, torch.tensor([box for *_, box in spots], device=DEVICE), beta=0.02, reduction="sum") / 4
     right = (logits.argmax(-1) == targets[where]).sum().item()
-    return (answers, seen, look), right, int(where.sum().item())
+    return (answers, seen, look, place), right, int(where.sum().item())
 
 
 def probe_set(model, enc, seed: int, count: int = 64):
@@ -591,7 +636,9 @@ def read_attention(module, query, key, value, attention_mask, scaling, dropout=0
     return eager_attention_forward(module, query, key, value, additive, scaling, dropout, **kwargs)
 
 
-def train_answers(model, enc, pool, rng, steps: int, per_step: int = 16, questions: int = 3, probes=None):
+def train_answers(model, enc, pool, rng, steps: int, per_step: int = 16, questions: int = 3, probes=None,
+                  place_weight: float = 0.0):
+    global PLACE
     import torch
     for p in list(model.model.vision_tower.parameters()) + list(model.model.merger.parameters()):
         p.requires_grad_(False)
@@ -613,6 +660,9 @@ def train_answers(model, enc, pool, rng, steps: int, per_step: int = 16, questio
     causal(enc, model)
     presence = torch.nn.Linear(model.config.text_config.hidden_size, 1).to(DEVICE)
     params = list(model.model.language_model.parameters()) + list(presence.parameters())
+    if place_weight > 0:
+        PLACE = torch.nn.Linear(model.config.text_config.hidden_size, 4).to(DEVICE)
+        params += list(PLACE.parameters())
     opt = torch.optim.AdamW(params, lr=2e-3, betas=(0.9, 0.98), weight_decay=0.01)
     frames = [k for k, p in enumerate(pool) if len(p[1]) == 1]
     photos = [k for k, p in enumerate(pool) if len(p[1]) > 1]
@@ -625,8 +675,8 @@ def train_answers(model, enc, pool, rng, steps: int, per_step: int = 16, questio
         source = photos if photos and step % 8 == 7 else frames
         picked = [pool[source[i]] for i in rng.choice(len(source), min(per_step, len(source)), replace=False)]
         items = [(f, s, layout, scene, questions_for(rng, scene, questions)) for f, s, layout, scene in picked]
-        answers, seen, look, right = answer_loss(enc, model, presence, items)
-        loss = answers + 0.5 * seen + 0.5 * look
+        answers, seen, look, place, right = answer_loss(enc, model, presence, items)
+        loss = answers + 0.5 * seen + 0.5 * look + place_weight * place
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(params, 1.0)
@@ -635,7 +685,7 @@ def train_answers(model, enc, pool, rng, steps: int, per_step: int = 16, questio
         if step % 20 == 0 or probing:
             held = f" · yes/no on {len(probes[0])} unseen stills {probe(enc, model, probes):.1%}" if probes and probing else ""
             progress("answer", step, steps, started, f"loss {answers.item():.3f} (answers) {seen.item():.3f} (presence) "
-                     f"{look.item():.3f} (looking) · answer tokens right {right:.1%}{held} · lr {lr:.1e}")
+                     f"{look.item():.3f} (looking) {place.item():.3f} (place) · answer tokens right {right:.1%}{held} · lr {lr:.1e}")
     for attention in attentions:
         attention.config = shared
 
@@ -648,7 +698,7 @@ def train(model, enc, drawing, seed: int, recipe):
     train_vision(model, enc, drawing, seed, recipe.see_steps, recipe.see_batch)
     pool = encode_pool(model, enc, drawing, seed, recipe.pool)
     train_answers(model, enc, pool, np.random.default_rng([seed, 3]), recipe.answer_steps, recipe.answer_batch,
-                  probes=probe_set(model, enc, seed))
+                  probes=probe_set(model, enc, seed), place_weight=recipe.place_weight)
     model.eval()
     return time.monotonic() - started
 
@@ -912,6 +962,10 @@ def main():
     ap.add_argument("--pool", type=int, default=2000, help="pictures the trained tower encodes for stage 2")
     ap.add_argument("--answer-steps", type=int, default=700, help="stage 2: steps of pictures with 3 questions each")
     ap.add_argument("--answer-batch", type=int, default=16, help="stage 2: pictures a step")
+    ap.add_argument("--place-scale", type=float, default=0.0,
+                    help="make the tower's position table a fixed smooth code of row and column at this scale (0: learnt from random)")
+    ap.add_argument("--place-weight", type=float, default=0.0,
+                    help="weight of a training-only head that regresses the thing's box from layer 5's input at each box, cell and words answer (0: none)")
     ap.add_argument("--device", default="cpu", help="where the model trains and is measured: cpu, or cuda")
     ap.add_argument("--threads", type=int, default=2, help="torch's threads in the training process")
     ap.add_argument("--workers", type=int, default=0, help="processes that draw the pictures (0: the training process draws them)")
@@ -942,6 +996,8 @@ def main():
         ckpt = Path(tmp) / "checkpoint"
         ckpt.mkdir()
         model, config, vocab = make_model(ckpt, args.seed)
+        if args.place_scale > 0:
+            place_code(model, args.place_scale)
         fm.save(model, ckpt)
         enc = ENC = Encoder(ckpt, config)
         drawing = drawer(args.workers)  # forked before the model goes to the device
@@ -965,7 +1021,8 @@ def main():
         figures["parameters"] = n
         figures["seed"] = args.seed
         figures["recipe"] = {"see_steps": args.see_steps, "see_batch": args.see_batch, "pool": args.pool,
-                             "answer_steps": args.answer_steps, "answer_batch": args.answer_batch, "device": DEVICE}
+                             "answer_steps": args.answer_steps, "answer_batch": args.answer_batch,
+                             "place_scale": args.place_scale, "place_weight": args.place_weight, "device": DEVICE}
         (out / f"{STEM}-measured.json").write_text(json.dumps(figures, indent=1) + "\n")
         print(json.dumps(figures, indent=1))
 
