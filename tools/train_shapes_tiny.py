@@ -462,7 +462,7 @@ def sentence_looks(enc, model, ids, prompt: int, scene, size, said, question: st
     return out
 
 
-def answer_loss(enc, model, presence, items, groups: int = 4):
+def answer_loss(enc, model, presence, place_head, items, groups: int = 4):
     """items: [(features, target_sizes, layout, scene, [(question, answer, truths, looks, said)…])] → the
     mean over sequences of the answer tokens' cross-entropy, the presence head's loss, the looking
     heads' loss, and the share of answer tokens right.
@@ -508,15 +508,12 @@ def answer_loss(enc, model, presence, items, groups: int = 4):
     right = answered = 0
     for first in range(0, len(order), size):
         part = [seqs[k] for k in order[first:first + size]]
-        sums, got, n = group_loss(enc, model, presence, part)
+        sums, got, n = group_loss(enc, model, presence, place_head, part)
         totals = [t + x for t, x in zip(totals, sums)]
         right += got
         answered += n
     answers, seen, look, place = (t / max(1, c) for t, c in zip(totals, counts))
     return answers, seen, look, place, right / max(1, answered)
-
-
-PLACE = None  # the place head (a Linear from the hidden size to a box), when --place-weight is above 0
 
 
 def place_targets(scene, question: str, looks, prompt: int, length: int):
@@ -532,9 +529,10 @@ def place_targets(scene, question: str, looks, prompt: int, length: int):
     return [(i, [x1 / w, y1 / h, x2 / w, y2 / h]) for i in range(prompt - 1, length - 1)]
 
 
-def group_loss(enc, model, presence, part):
+def group_loss(enc, model, presence, place_head, part):
     """One forward pass over sequences of like length: the sums of their per-sequence answer losses,
-    presence losses and looking losses; the answer tokens right, and how many there were."""
+    presence losses, looking losses and place losses (none without `place_head`); the answer tokens
+    right, and how many there were."""
     import torch
     F = torch.nn.functional
     from transformers.modeling_outputs import BaseModelOutputWithPooling
@@ -579,9 +577,9 @@ def group_loss(enc, model, presence, part):
     look = torch.stack(looks).sum() if looks else torch.zeros((), device=DEVICE)
     spots = [(k, spot, box) for k, p in enumerate(part) for spot, box in p[6]]
     place = torch.zeros((), device=DEVICE)
-    if spots and PLACE is not None:
+    if spots and place_head is not None:
         after = out.hidden_states[READ_LAYER + 1]
-        guess = PLACE(after[[k for k, _, _ in spots], [spot for _, spot, _ in spots]])
+        guess = place_head(after[[k for k, _, _ in spots], [spot for _, spot, _ in spots]])
         place = F.smooth_l1_loss(guess, torch.tensor([box for *_, box in spots], device=DEVICE), beta=0.02, reduction="sum") / 4
     right = (logits.argmax(-1) == targets[where]).sum().item()
     return (answers, seen, look, place), right, int(where.sum().item())
@@ -638,7 +636,6 @@ def read_attention(module, query, key, value, attention_mask, scaling, dropout=0
 
 def train_answers(model, enc, pool, rng, steps: int, per_step: int = 16, questions: int = 3, probes=None,
                   place_weight: float = 0.0):
-    global PLACE
     import torch
     for p in list(model.model.vision_tower.parameters()) + list(model.model.merger.parameters()):
         p.requires_grad_(False)
@@ -660,9 +657,10 @@ def train_answers(model, enc, pool, rng, steps: int, per_step: int = 16, questio
     causal(enc, model)
     presence = torch.nn.Linear(model.config.text_config.hidden_size, 1).to(DEVICE)
     params = list(model.model.language_model.parameters()) + list(presence.parameters())
-    if place_weight > 0:
-        PLACE = torch.nn.Linear(model.config.text_config.hidden_size, 4).to(DEVICE)
-        params += list(PLACE.parameters())
+    # The place head: the asked thing's box, regressed from READ_LAYER's output (when weighed at all).
+    place = torch.nn.Linear(model.config.text_config.hidden_size, 4).to(DEVICE) if place_weight > 0 else None
+    if place is not None:
+        params += list(place.parameters())
     opt = torch.optim.AdamW(params, lr=2e-3, betas=(0.9, 0.98), weight_decay=0.01)
     frames = [k for k, p in enumerate(pool) if len(p[1]) == 1]
     photos = [k for k, p in enumerate(pool) if len(p[1]) > 1]
@@ -675,8 +673,8 @@ def train_answers(model, enc, pool, rng, steps: int, per_step: int = 16, questio
         source = photos if photos and step % 8 == 7 else frames
         picked = [pool[source[i]] for i in rng.choice(len(source), min(per_step, len(source)), replace=False)]
         items = [(f, s, layout, scene, questions_for(rng, scene, questions)) for f, s, layout, scene in picked]
-        answers, seen, look, place, right = answer_loss(enc, model, presence, items)
-        loss = answers + 0.5 * seen + 0.5 * look + place_weight * place
+        answers, seen, look, placed, right = answer_loss(enc, model, presence, place, items)
+        loss = answers + 0.5 * seen + 0.5 * look + place_weight * placed
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(params, 1.0)
@@ -685,7 +683,7 @@ def train_answers(model, enc, pool, rng, steps: int, per_step: int = 16, questio
         if step % 20 == 0 or probing:
             held = f" · yes/no on {len(probes[0])} unseen stills {probe(enc, model, probes):.1%}" if probes and probing else ""
             progress("answer", step, steps, started, f"loss {answers.item():.3f} (answers) {seen.item():.3f} (presence) "
-                     f"{look.item():.3f} (looking) {place.item():.3f} (place) · answer tokens right {right:.1%}{held} · lr {lr:.1e}")
+                     f"{look.item():.3f} (looking) {placed.item():.3f} (place) · answer tokens right {right:.1%}{held} · lr {lr:.1e}")
     for attention in attentions:
         attention.config = shared
 
@@ -965,7 +963,7 @@ def main():
     ap.add_argument("--place-scale", type=float, default=0.1,
                     help="make the tower's position table a fixed smooth code of row and column at this scale (0: learnt from random)")
     ap.add_argument("--place-weight", type=float, default=1.0,
-                    help="weight of a training-only head that regresses the thing's box from layer 5's input at each box, cell and words answer (0: none)")
+                    help="weight of a training-only head that regresses the thing's box from layer 4's output at each box, cell and words answer (0: none)")
     ap.add_argument("--device", default="cpu", help="where the model trains and is measured: cpu, or cuda")
     ap.add_argument("--threads", type=int, default=2, help="torch's threads in the training process")
     ap.add_argument("--workers", type=int, default=0, help="processes that draw the pictures (0: the training process draws them)")
