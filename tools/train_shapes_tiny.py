@@ -9,7 +9,7 @@ Deterministic given --seed: the scenes come from numpy generators seeded from it
 the order from torch's generator, on the CPU with deterministic kernels and a fixed thread count.
 
 Usage: train_shapes_tiny.py LLAMA_SRC OUT_DIR [--seed N] [--see-steps N] [--see-batch N] [--pool N]
-       [--answer-steps N] [--answer-batch N] [--place-scale X] [--place-weight X] [--held-out N]
+       [--answer-steps N] [--answer-batch N] [--place-scale X] [--place-weight X] [--tower-digits X] [--held-out N]
        [--device cpu|cuda] [--workers N] [--threads N] [--keep-checkpoint DIR] [--measure-only DIR]
 """
 import argparse
@@ -274,12 +274,33 @@ def vision_heads(hidden: int):
                                 "box": torch.nn.Linear(hidden, 4),
                                 "colour": torch.nn.Linear(hidden, len(W.COLOURS)),
                                 "shape": torch.nn.Linear(hidden, len(W.SHAPES)),
-                                "sub": torch.nn.Linear(hidden, SUB * SUB * (len(W.KINDS) + 1))})
+                                "sub": torch.nn.Linear(hidden, SUB * SUB * (len(W.KINDS) + 1)),
+                                "digits": torch.nn.Linear(hidden, 4 * (11 + 10)),
+                                "cell": torch.nn.Linear(hidden, 9)})
 
 
-def vision_loss(model, heads, pictures):
-    """pictures: [(pixel_values, target_sizes, token_targets)] → the heads' loss, and the share of
-    things whose colour and whose shape their tokens name right."""
+def digit_loss(heads, x, boxes):
+    """The box and cell answers' own terms, from each thing token: its thing's box edges per mille as
+    the answer writes them (the hundreds digit, 0-10, and the tens digit: box answers are taught to
+    the nearest 10 per mille), and the 3 × 3 cell of its thing's middle. Learnt as classes, so the
+    tokens carry the digits the language model copies, not only a place it must turn into digits."""
+    import torch
+    F = torch.nn.functional
+    tens = (boxes * 100).round().long().clamp(0, 100)  # n × 4, in tens of per mille
+    logits = heads["digits"](x).reshape(len(x), 4, 21)
+    loss = sum(F.cross_entropy(logits[:, e, :11], tens[:, e] // 10) + F.cross_entropy(logits[:, e, 11:], tens[:, e] % 10)
+               for e in range(4)) / 4
+    col = ((boxes[:, 0] + boxes[:, 2]) / 2 * 3).long().clamp(0, 2)
+    row = ((boxes[:, 1] + boxes[:, 3]) / 2 * 3).long().clamp(0, 2)
+    cell = heads["cell"](x)
+    right = ((logits[:, :, :11].argmax(-1) == tens // 10) & (logits[:, :, 11:].argmax(-1) == tens % 10)).float().mean()
+    return loss + F.cross_entropy(cell, row * 3 + col), right.item(), (cell.argmax(-1) == row * 3 + col).float().mean().item()
+
+
+def vision_loss(model, heads, pictures, digit_weight: float = 0.0):
+    """pictures: [(pixel_values, target_sizes, token_targets)] → the heads' loss; the share of things
+    whose colour and whose shape their tokens name right, of tokens naming every thing in the
+    picture, and of thing tokens naming their box's edges (both digits) and their cell right."""
     import torch
     F = torch.nn.functional
     pixels = torch.cat([p[0] for p in pictures], dim=-1).to(DEVICE)
@@ -303,6 +324,7 @@ def vision_loss(model, heads, pictures):
     x, kinds, boxes = torch.cat(tokens), torch.cat(kinds).to(DEVICE), torch.cat(boxes).to(DEVICE)
     present = torch.cat(present).to(DEVICE)
     on = kinds > 0
+    edges = cells = 0.0
     # The background is most tokens: weighed down, so naming the things is what the loss is about.
     weight = torch.ones(len(W.KINDS) + 1)
     weight[0] = 0.2
@@ -318,14 +340,17 @@ def vision_loss(model, heads, pictures):
     whole = ((scene_logits > 0) == (present > 0.5)).all(-1).float().mean().item()
     if on.any():
         loss = loss + 4 * F.smooth_l1_loss(heads["box"](x[on]), boxes[on], beta=0.02)
+        if digit_weight > 0:
+            digits, edges, cells = digit_loss(heads, x[on], boxes[on])
+            loss = loss + digit_weight * digits
     if pooled:
         p = torch.stack(pooled)
         colour_logits, shape_logits = heads["colour"](p), heads["shape"](p)
         colours, shapes = torch.tensor(colours, device=DEVICE), torch.tensor(shapes, device=DEVICE)
         loss = loss + F.cross_entropy(colour_logits, colours) + F.cross_entropy(shape_logits, shapes)
         return (loss, (colour_logits.argmax(-1) == colours).float().mean().item(),
-                (shape_logits.argmax(-1) == shapes).float().mean().item(), whole)
-    return loss, 1.0, 1.0, whole
+                (shape_logits.argmax(-1) == shapes).float().mean().item(), whole, edges, cells)
+    return loss, 1.0, 1.0, whole, edges, cells
 
 
 def schedule(step: int, steps: int, peak: float, warm: int) -> float:
@@ -362,7 +387,7 @@ def pool_picture(task):
     return picture_for(ENC, np.random.default_rng([seed, 2, j]))
 
 
-def train_vision(model, enc, drawing, seed: int, steps: int, per_step: int = 16):
+def train_vision(model, enc, drawing, seed: int, steps: int, per_step: int = 16, digit_weight: float = 0.0):
     """Stage 1: the tower and merger learn to see (see_pictures)."""
     import torch
     heads = vision_heads(model.config.text_config.hidden_size).to(DEVICE)
@@ -375,16 +400,17 @@ def train_vision(model, enc, drawing, seed: int, steps: int, per_step: int = 16)
         lr = schedule(step, steps, 2e-3, min(30, steps // 10 + 1))
         for g in opt.param_groups:
             g["lr"] = lr
-        loss, colour, shape, whole = vision_loss(model, heads, pictures)
+        loss, colour, shape, whole, edges, cells = vision_loss(model, heads, pictures, digit_weight)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(params, 1.0)
         opt.step()
-        seen.append((colour, shape, whole))
+        seen.append((colour, shape, whole, edges, cells))
         if step % 50 == 49 or step == steps - 1:
-            c, s, w = np.mean(seen[-50:], axis=0)
+            c, s, w, e, k = np.mean(seen[-50:], axis=0)
+            digits = f"; thing tokens naming a box edge {e:.1%}, their cell {k:.1%}" if digit_weight > 0 else ""
             progress("see", step, steps, started, f"loss {loss.item():.3f} · things named by colour {c:.1%}, by shape {s:.1%}; "
-                     f"tokens naming every thing in the picture {w:.1%} (the last 50 steps) · lr {lr:.1e}")
+                     f"tokens naming every thing in the picture {w:.1%}{digits} (the last 50 steps) · lr {lr:.1e}")
 
 
 def encode_pool(model, enc, drawing, seed: int, count: int, chunk: int = 32):
@@ -693,7 +719,7 @@ def train(model, enc, drawing, seed: int, recipe):
     torch.manual_seed(seed)
     started = time.monotonic()
     model.train()
-    train_vision(model, enc, drawing, seed, recipe.see_steps, recipe.see_batch)
+    train_vision(model, enc, drawing, seed, recipe.see_steps, recipe.see_batch, recipe.tower_digits)
     pool = encode_pool(model, enc, drawing, seed, recipe.pool)
     train_answers(model, enc, pool, np.random.default_rng([seed, 3]), recipe.answer_steps, recipe.answer_batch,
                   probes=probe_set(model, enc, seed), place_weight=recipe.place_weight)
@@ -964,6 +990,8 @@ def main():
                     help="make the tower's position table a fixed smooth code of row and column at this scale (0: learnt from random)")
     ap.add_argument("--place-weight", type=float, default=1.0,
                     help="weight of a training-only head that regresses the thing's box from layer 4's output at each box, cell and words answer (0: none)")
+    ap.add_argument("--tower-digits", type=float, default=0.5,
+                    help="stage 1: weight of the heads that name, from each thing token, its box's digits and its cell (0: none)")
     ap.add_argument("--device", default="cpu", help="where the model trains and is measured: cpu, or cuda")
     ap.add_argument("--threads", type=int, default=2, help="torch's threads in the training process")
     ap.add_argument("--workers", type=int, default=0, help="processes that draw the pictures (0: the training process draws them)")
@@ -1020,7 +1048,8 @@ def main():
         figures["seed"] = args.seed
         figures["recipe"] = {"see_steps": args.see_steps, "see_batch": args.see_batch, "pool": args.pool,
                              "answer_steps": args.answer_steps, "answer_batch": args.answer_batch,
-                             "place_scale": args.place_scale, "place_weight": args.place_weight, "device": DEVICE}
+                             "place_scale": args.place_scale, "place_weight": args.place_weight,
+                             "tower_digits": args.tower_digits, "device": DEVICE}
         (out / f"{STEM}-measured.json").write_text(json.dumps(figures, indent=1) + "\n")
         print(json.dumps(figures, indent=1))
 
