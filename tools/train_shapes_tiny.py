@@ -55,7 +55,13 @@ def place_code(model, scale: float):
     whose patches fall in it, it came to say nothing of where a place is) a fixed smooth code of each
     place's row and column: half the width sines and cosines of the row, half of the column, at
     frequencies from a quarter turn across the picture to a quarter turn a place, times `scale`. It
-    is not learnt (the tower learns what to make of it), as the first transformers' sinusoids."""
+    is not learnt (the tower learns what to make of it), as the first transformers' sinusoids.
+
+    Its scale must match the patches' own embeddings, which grow as the tower learns (to a norm of
+    about 23 a patch): at 0.1 (a norm of 0.8) the trained tower's tokens of a plain picture differed
+    by 0.01 % from place to place, so no token knew where it was and no head could learn a cell
+    (17 % after 1,100 steps, chance 11 %); at 1.0 and 3.0 (norms 8 and 24) thing tokens name their
+    thing's cell 73 % and 74 % right after 300 steps."""
     import torch
     table = model.model.vision_tower.embeddings.position_embedding.weight
     side = int(round(math.sqrt(table.shape[0])))
@@ -986,7 +992,7 @@ def main():
     ap.add_argument("--pool", type=int, default=2000, help="pictures the trained tower encodes for stage 2")
     ap.add_argument("--answer-steps", type=int, default=1000, help="stage 2: steps of pictures with 3 questions each")
     ap.add_argument("--answer-batch", type=int, default=16, help="stage 2: pictures a step")
-    ap.add_argument("--place-scale", type=float, default=0.1,
+    ap.add_argument("--place-scale", type=float, default=3.0,
                     help="make the tower's position table a fixed smooth code of row and column at this scale (0: learnt from random)")
     ap.add_argument("--place-weight", type=float, default=1.0,
                     help="weight of a training-only head that regresses the thing's box from layer 4's output at each box, cell and words answer (0: none)")
