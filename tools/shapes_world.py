@@ -228,10 +228,11 @@ def per_mille(scene: Scene, box):
     return [int(round(min(max(v, 0), s) / s * 1000)) for v, s in ((x1, w), (y1, h), (x2, w), (y2, h))]
 
 
-def box_answer(scene: Scene, phrase: str) -> str:
-    """The box as the model is taught to write it: per mille, to the nearest 10 (the last digit is
-    always 0: a digit finer than a token's sub-cell is noise to learn, and moves an IoU little)."""
-    x1, y1, x2, y2 = (10 * round(v / 10) for v in per_mille(scene, visible_box(scene, scene.find(phrase))))
+def box_answer(scene: Scene, phrase: str, step: int = 1) -> str:
+    """The box as the model is taught to write it: per mille, to the nearest `step` (10 for a tower
+    taught the digits: a last digit finer than a token's sub-cell is noise to learn, and moves an
+    IoU little)."""
+    x1, y1, x2, y2 = (step * round(v / step) for v in per_mille(scene, visible_box(scene, scene.find(phrase))))
     return f"<box>{x1} {y1} {x2} {y2}</box>"
 
 

@@ -146,11 +146,12 @@ def scene_for(rng):
     return W.random_scene(rng, size, edges=rng.random() < 0.2)
 
 
-def questions_for(rng, scene, k: int):
+def questions_for(rng, scene, k: int, box_step: int = 1):
     """`k` (question, answer, truths, looks, said) about `scene`, as lookd asks them; `truths` is each
     numbered rule's presence for a watch prompt, else None; `looks` the phrases the question is
     about, one for each place the model should look from (each rule's question mark, else the end of
-    the prompt); `said` the things a sentence answer names, in its order (else empty)."""
+    the prompt); `said` the things a sentence answer names, in its order (else empty). Boxes are
+    written per mille to the nearest `box_step`."""
     out = []
     things = scene.things
     while len(out) < k:
@@ -165,7 +166,7 @@ def questions_for(rng, scene, k: int):
         t = things[rng.integers(len(things))]
         phrase = t.phrase if rng.random() < 0.85 else (f"a {t.shape}" if sum(u.shape == t.shape for u in things) == 1 else t.phrase)
         if r < 0.64:
-            out.append((W.box_question(phrase), W.box_answer(scene, phrase), None, [phrase], []))
+            out.append((W.box_question(phrase), W.box_answer(scene, phrase, box_step), None, [phrase], []))
         elif r < 0.73:
             out.append((W.cell_question(phrase), str(W.cell_of(scene, phrase)), None, [phrase], []))
         elif r < 0.81:
@@ -667,7 +668,7 @@ def read_attention(module, query, key, value, attention_mask, scaling, dropout=0
 
 
 def train_answers(model, enc, pool, rng, steps: int, per_step: int = 16, questions: int = 3, probes=None,
-                  place_weight: float = 0.0):
+                  place_weight: float = 0.0, box_step: int = 1):
     import torch
     for p in list(model.model.vision_tower.parameters()) + list(model.model.merger.parameters()):
         p.requires_grad_(False)
@@ -704,7 +705,8 @@ def train_answers(model, enc, pool, rng, steps: int, per_step: int = 16, questio
         # Photos (sliced, long) take their own steps, so a step's padding stays short.
         source = photos if photos and step % 8 == 7 else frames
         picked = [pool[source[i]] for i in rng.choice(len(source), min(per_step, len(source)), replace=False)]
-        items = [(f, s, layout, scene, questions_for(rng, scene, questions)) for f, s, layout, scene in picked]
+        items = [(f, s, layout, scene, questions_for(rng, scene, questions, box_step))
+                 for f, s, layout, scene in picked]
         answers, seen, look, placed, right = answer_loss(enc, model, presence, place, items)
         loss = answers + 0.5 * seen + 0.5 * look + place_weight * placed
         opt.zero_grad(set_to_none=True)
@@ -728,7 +730,8 @@ def train(model, enc, drawing, seed: int, recipe):
     train_vision(model, enc, drawing, seed, recipe.see_steps, recipe.see_batch, recipe.tower_digits)
     pool = encode_pool(model, enc, drawing, seed, recipe.pool)
     train_answers(model, enc, pool, np.random.default_rng([seed, 3]), recipe.answer_steps, recipe.answer_batch,
-                  probes=probe_set(model, enc, seed), place_weight=recipe.place_weight)
+                  probes=probe_set(model, enc, seed), place_weight=recipe.place_weight,
+                  box_step=10 if recipe.tower_digits > 0 else 1)
     model.eval()
     return time.monotonic() - started
 
