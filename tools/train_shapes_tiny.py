@@ -995,11 +995,11 @@ def main():
     ap.add_argument("--pool", type=int, default=2000, help="pictures the trained tower encodes for stage 2")
     ap.add_argument("--answer-steps", type=int, default=1000, help="stage 2: steps of pictures with 3 questions each")
     ap.add_argument("--answer-batch", type=int, default=16, help="stage 2: pictures a step")
-    ap.add_argument("--place-scale", type=float, default=3.0,
+    ap.add_argument("--place-scale", type=float, default=0.1,
                     help="make the tower's position table a fixed smooth code of row and column at this scale (0: learnt from random)")
     ap.add_argument("--place-weight", type=float, default=1.0,
                     help="weight of a training-only head that regresses the thing's box from layer 4's output at each box, cell and words answer (0: none)")
-    ap.add_argument("--tower-digits", type=float, default=0.5,
+    ap.add_argument("--tower-digits", type=float, default=0.0,
                     help="stage 1: weight of the heads that name, from each thing token, its box's digits and its cell (0: none)")
     ap.add_argument("--device", default="cpu", help="where the model trains and is measured: cpu, or cuda")
     ap.add_argument("--threads", type=int, default=2, help="torch's threads in the training process")
