@@ -274,16 +274,20 @@ def token_targets(scene, rows: int, cols: int):
 SUB = 8  # a token's side in sub-cells for the silhouette head
 
 
-def vision_heads(hidden: int):
+def vision_heads(hidden: int, digits: bool):
+    """The stage-1 heads; the digit and cell heads only when weighed (made last, so a recipe without
+    them draws every other weight as it did)."""
     import torch
-    return torch.nn.ModuleDict({"kind": torch.nn.Linear(hidden, len(W.KINDS) + 1),
-                                "scene": torch.nn.Linear(hidden, len(W.KINDS)),
-                                "box": torch.nn.Linear(hidden, 4),
-                                "colour": torch.nn.Linear(hidden, len(W.COLOURS)),
-                                "shape": torch.nn.Linear(hidden, len(W.SHAPES)),
-                                "sub": torch.nn.Linear(hidden, SUB * SUB * (len(W.KINDS) + 1)),
-                                "digits": torch.nn.Linear(hidden, 4 * (11 + 10)),
-                                "cell": torch.nn.Linear(hidden, 9)})
+    heads = torch.nn.ModuleDict({"kind": torch.nn.Linear(hidden, len(W.KINDS) + 1),
+                                 "scene": torch.nn.Linear(hidden, len(W.KINDS)),
+                                 "box": torch.nn.Linear(hidden, 4),
+                                 "colour": torch.nn.Linear(hidden, len(W.COLOURS)),
+                                 "shape": torch.nn.Linear(hidden, len(W.SHAPES)),
+                                 "sub": torch.nn.Linear(hidden, SUB * SUB * (len(W.KINDS) + 1))})
+    if digits:
+        heads["digits"] = torch.nn.Linear(hidden, 4 * (11 + 10))
+        heads["cell"] = torch.nn.Linear(hidden, 9)
+    return heads
 
 
 def digit_loss(heads, x, boxes):
@@ -397,7 +401,7 @@ def pool_picture(task):
 def train_vision(model, enc, drawing, seed: int, steps: int, per_step: int = 16, digit_weight: float = 0.0):
     """Stage 1: the tower and merger learn to see (see_pictures)."""
     import torch
-    heads = vision_heads(model.config.text_config.hidden_size).to(DEVICE)
+    heads = vision_heads(model.config.text_config.hidden_size, digit_weight > 0).to(DEVICE)
     params = [p for p in list(model.model.vision_tower.parameters()) + list(model.model.merger.parameters()) + list(heads.parameters())
               if p.requires_grad]
     opt = torch.optim.AdamW(params, lr=2e-3, betas=(0.9, 0.98), weight_decay=0.01)
