@@ -290,22 +290,28 @@ def vision_heads(hidden: int, digits: bool):
     return heads
 
 
+BOX_STEP = 10  # per mille: what the digit heads' last digit counts in, and what box answers round to with them
+
+
 def digit_loss(heads, x, boxes):
     """The box and cell answers' own terms, from each thing token: its thing's box edges per mille as
     the answer writes them (the hundreds digit, 0-10, and the tens digit: box answers are taught to
-    the nearest 10 per mille), and the 3 × 3 cell of its thing's middle. Learnt as classes, so the
-    tokens carry the digits the language model copies, not only a place it must turn into digits."""
+    the nearest BOX_STEP per mille), and the 3 × 3 cell of its thing's middle (as W.cell_of counts
+    it). Learnt as classes, so the tokens carry the digits the language model copies, not only a
+    place it must turn into digits. → (loss, share of edges with both digits right, of cells right)."""
     import torch
     F = torch.nn.functional
-    tens = (boxes * 100).round().long().clamp(0, 100)  # n × 4, in tens of per mille
+    steps = (boxes * 1000 / BOX_STEP).round().long().clamp(0, 1000 // BOX_STEP)  # n × 4
+    hundreds, tens = steps // 10, steps % 10
     logits = heads["digits"](x).reshape(len(x), 4, 21)
-    loss = sum(F.cross_entropy(logits[:, e, :11], tens[:, e] // 10) + F.cross_entropy(logits[:, e, 11:], tens[:, e] % 10)
+    loss = sum(F.cross_entropy(logits[:, e, :11], hundreds[:, e]) + F.cross_entropy(logits[:, e, 11:], tens[:, e])
                for e in range(4)) / 4
     col = ((boxes[:, 0] + boxes[:, 2]) / 2 * 3).long().clamp(0, 2)
     row = ((boxes[:, 1] + boxes[:, 3]) / 2 * 3).long().clamp(0, 2)
-    cell = heads["cell"](x)
-    right = ((logits[:, :, :11].argmax(-1) == tens // 10) & (logits[:, :, 11:].argmax(-1) == tens % 10)).float().mean()
-    return loss + F.cross_entropy(cell, row * 3 + col), right.item(), (cell.argmax(-1) == row * 3 + col).float().mean().item()
+    cell, cell_logits = row * 3 + col, heads["cell"](x)
+    right = ((logits[:, :, :11].argmax(-1) == hundreds) & (logits[:, :, 11:].argmax(-1) == tens)).float().mean()
+    return (loss + F.cross_entropy(cell_logits, cell), right.item(),
+            (cell_logits.argmax(-1) == cell).float().mean().item())
 
 
 def vision_loss(model, heads, pictures, digit_weight: float = 0.0):
@@ -735,7 +741,7 @@ def train(model, enc, drawing, seed: int, recipe):
     pool = encode_pool(model, enc, drawing, seed, recipe.pool)
     train_answers(model, enc, pool, np.random.default_rng([seed, 3]), recipe.answer_steps, recipe.answer_batch,
                   probes=probe_set(model, enc, seed), place_weight=recipe.place_weight,
-                  box_step=10 if recipe.tower_digits > 0 else 1)
+                  box_step=BOX_STEP if recipe.tower_digits > 0 else 1)
     model.eval()
     return time.monotonic() - started
 
