@@ -9,8 +9,8 @@ Deterministic given --seed: the scenes come from numpy generators seeded from it
 the order from torch's generator, on the CPU with deterministic kernels and a fixed thread count.
 
 Usage: train_shapes_tiny.py LLAMA_SRC OUT_DIR [--seed N] [--see-steps N] [--see-batch N] [--pool N]
-       [--answer-steps N] [--answer-batch N] [--place-scale X] [--place-weight X] [--tower-digits X] [--held-out N]
-       [--device cpu|cuda] [--workers N] [--threads N] [--keep-checkpoint DIR] [--measure-only DIR]
+       [--answer-steps N] [--answer-batch N] [--place-scale X] [--place-weight X] [--tower-digits X] [--edges-in-view X]
+       [--held-out N] [--device cpu|cuda] [--workers N] [--threads N] [--keep-checkpoint DIR] [--measure-only DIR]
 """
 import argparse
 import json
@@ -137,13 +137,16 @@ class Encoder:
 
 # --- the training data ------------------------------------------------------------------------------
 
+EDGES_IN_VIEW = None  # --edges-in-view: the least share of an edge scene's thing in view (None: 70 % of its side)
+
+
 def scene_for(rng):
     r = rng.random()
     if r < 0.12:
         size = W.PHOTO_SIZES[rng.integers(0, 4)] if rng.random() < 0.8 else W.PHOTO_SIZES[rng.integers(4, 6)]
     else:
         size = W.FRAME
-    return W.random_scene(rng, size, edges=rng.random() < 0.2)
+    return W.random_scene(rng, size, edges=rng.random() < 0.2, in_view=EDGES_IN_VIEW)
 
 
 def questions_for(rng, scene, k: int, box_step: int = 1):
@@ -995,7 +998,7 @@ def drawer(workers: int):
 
 
 def main():
-    global LLAMA_SRC, DEVICE, ENC
+    global LLAMA_SRC, DEVICE, ENC, EDGES_IN_VIEW
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("llama_src")
     ap.add_argument("out_dir")
@@ -1011,6 +1014,9 @@ def main():
                     help="weight of a training-only head that regresses the thing's box from layer 4's output at each box, cell and words answer (0: none)")
     ap.add_argument("--tower-digits", type=float, default=0.0,
                     help="stage 1: weight of the heads that name, from each thing token, its box's digits and its cell (0: none)")
+    ap.add_argument("--edges-in-view", type=float, default=0.0,
+                    help="the training scenes' things at the frame's edge: at least this share of each box in view, as a clip counts "
+                         f"a thing there ({W.IN_VIEW}) (0: at least 70 %% of each side in view)")
     ap.add_argument("--device", default="cpu", help="where the model trains and is measured: cpu, or cuda")
     ap.add_argument("--threads", type=int, default=2, help="torch's threads in the training process")
     ap.add_argument("--workers", type=int, default=0, help="processes that draw the pictures (0: the training process draws them)")
@@ -1020,6 +1026,9 @@ def main():
     args = ap.parse_args()
     LLAMA_SRC = Path(args.llama_src).resolve()
     DEVICE = args.device
+    if not 0 <= args.edges_in_view <= 1:
+        ap.error("--edges-in-view is a share of a box: from 0 to 1")
+    EDGES_IN_VIEW = args.edges_in_view or None
     os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")  # cuBLAS's deterministic mode
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")  # the drawing processes are forked
     import torch
@@ -1068,7 +1077,7 @@ def main():
         figures["recipe"] = {"see_steps": args.see_steps, "see_batch": args.see_batch, "pool": args.pool,
                              "answer_steps": args.answer_steps, "answer_batch": args.answer_batch,
                              "place_scale": args.place_scale, "place_weight": args.place_weight,
-                             "tower_digits": args.tower_digits, "device": DEVICE}
+                             "tower_digits": args.tower_digits, "edges_in_view": args.edges_in_view, "device": DEVICE}
         (out / f"{STEM}-measured.json").write_text(json.dumps(figures, indent=1) + "\n")
         print(json.dumps(figures, indent=1))
 
