@@ -69,10 +69,11 @@ def matches(thing: Thing, phrase: str) -> bool:
 IN_VIEW = 0.5  # the share of a thing's box in the frame from which a clip counts it there
 
 
-def inside(box, size) -> float:
-    """The area of `box` inside a frame of `size`."""
+def in_view(box, size) -> float:
+    """The share of `box`'s area inside a frame of `size`."""
     w, h = size
-    return max(0, min(box[2], w) - max(box[0], 0)) * max(0, min(box[3], h) - max(box[1], 0))
+    inside = max(0, min(box[2], w) - max(box[0], 0)) * max(0, min(box[3], h) - max(box[1], 0))
+    return inside / ((box[2] - box[0]) * (box[3] - box[1]))
 
 
 def overlap(a, b) -> float:
@@ -85,10 +86,10 @@ def overlap(a, b) -> float:
     return w * h / small
 
 
-def random_scene(rng: np.random.Generator, size=FRAME, count=None, edges=False, in_view=None) -> Scene:
+def random_scene(rng: np.random.Generator, size=FRAME, count=None, edges=False, least=None) -> Scene:
     """0-4 things; with `edges`, things may stand partly out of the frame, as they do in a clip when
-    they come in or leave: at least 70 % of their side in view along each axis, or, with `in_view`,
-    at least that share of their box in view (as `clip_scene` counts a thing in a clip: 0.5)."""
+    they come in or leave: at least 70 % of their side in view along each axis, or, with `least`, at
+    least that share of their box in view (as `clip_scene` counts a thing in a clip: IN_VIEW)."""
     w, h = size
     scene = Scene(size=size, background=BACKGROUNDS[rng.integers(len(BACKGROUNDS))],
                   tones=tuple(TONES[i] for i in rng.choice(len(TONES), 2, replace=False)),
@@ -101,11 +102,11 @@ def random_scene(rng: np.random.Generator, size=FRAME, count=None, edges=False, 
             if any(t.colour == colour and t.shape == shape for t in scene.things):
                 continue
             side = rng.uniform(0.05, 0.40) * min(w, h)
-            out = ((1 - in_view) if in_view else 0.3) * side if edges else 0.0
+            out = ((1 - least) if least else 0.3) * side if edges else 0.0
             x = rng.uniform(-out, w - side + out)
             y = rng.uniform(-out, h - side + out)
             box = (x, y, x + side, y + side)
-            if in_view and inside(box, size) < in_view * side * side:
+            if least and in_view(box, size) < least:
                 continue
             if all(overlap(box, t.box) < 0.25 for t in scene.things):
                 scene.things.append(Thing(colour, shape, box, angle=float(rng.uniform(-0.3, 0.3))))
@@ -386,14 +387,14 @@ class Track:
         return (cx - self.side / 2, cy - self.side / 2, cx + self.side / 2, cy + self.side / 2)
 
 
-def clip_scene(base: Scene, tracks, t: float, in_view: float = IN_VIEW) -> Scene:
-    """The clip's picture at `t`: the things whose box is at least `in_view` inside the frame count."""
+def clip_scene(base: Scene, tracks, t: float, least: float = IN_VIEW) -> Scene:
+    """The clip's picture at `t`: the things whose box is at least `least` inside the frame count."""
     scene = Scene(size=base.size, background=base.background, tones=base.tones, texture_seed=base.texture_seed)
     for tr in tracks:
         box = tr.box_at(t)
         if box is None:
             continue
-        if inside(box, base.size) >= in_view * (box[2] - box[0]) * (box[3] - box[1]):
+        if in_view(box, base.size) >= least:
             scene.things.append(Thing(tr.colour, tr.shape, box))
     return scene
 

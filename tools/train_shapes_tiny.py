@@ -148,7 +148,7 @@ def scene_for(rng):
         size = W.PHOTO_SIZES[rng.integers(0, 4)] if rng.random() < 0.8 else W.PHOTO_SIZES[rng.integers(4, 6)]
     else:
         size = W.FRAME
-    return W.random_scene(rng, size, edges=rng.random() < 0.2, in_view=EDGES_IN_VIEW)
+    return W.random_scene(rng, size, edges=rng.random() < 0.2, least=EDGES_IN_VIEW)
 
 
 def questions_for(rng, scene, k: int, box_step: int = 1):
