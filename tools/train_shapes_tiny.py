@@ -808,10 +808,12 @@ def forward_hidden(enc, model, seqs, per_image, sizes):
     return hidden
 
 
-def greedy(enc, model, pics, questions, limit):
+def greedy(enc, model, pics, feats, questions, limit):
     """Greedy answers, a batch at a time: transformers' generate with its cache, the prompts padded on
-    the left (the canvas positions skip the padding)."""
+    the left (the canvas positions skip the padding), on the pictures' features as `features` gave
+    them (the tower runs once a picture, not once a question)."""
     import torch
+    from transformers.modeling_outputs import BaseModelOutputWithPooling
     seqs = [enc.sequence(p[2], q, None)[0] for p, q in zip(pics, questions)]
     n = max(len(s) for s in seqs)
     pad, end = enc.tok.pad_token_id, enc.end[0]
@@ -819,7 +821,8 @@ def greedy(enc, model, pics, questions, limit):
     mask = torch.tensor([[0] * (n - len(s)) + [1] * len(s) for s in seqs], device=DEVICE)
     model.model.rope_deltas = None
     with torch.no_grad():
-        out = model.generate(input_ids=ids, attention_mask=mask, pixel_values=torch.cat([p[0] for p in pics], dim=-1).to(DEVICE),
+        out = model.generate(input_ids=ids, attention_mask=mask,
+                             mm_encoder_outputs={"image": BaseModelOutputWithPooling(pooler_output=[f for fs in feats for f in fs])},
                              target_sizes=torch.cat([p[1] for p in pics], dim=0).to(DEVICE),
                              mm_token_type_ids=(ids == model.config.image_token_id).int(), max_new_tokens=limit, do_sample=False,
                              eos_token_id=end, pad_token_id=pad)
@@ -911,17 +914,17 @@ def measure(model, enc, seed: int, count: int):
             by_rules[len(got)][1] += len(got)
         have = [k for k, s in enumerate(scenes) if s.things]
         picked = [scenes[k].things[rng.integers(len(scenes[k].things))].phrase for k in have]
-        shown = [pics[k] for k in have]
-        boxes = greedy(enc, model, shown, [W.box_question(p) for p in picked], 24)
+        shown, seen = [pics[k] for k in have], [asked[1][k] for k in have]
+        boxes = greedy(enc, model, shown, seen, [W.box_question(p) for p in picked], 24)
         for k, p, text in zip(have, picked, boxes):
             got = parse_box(text)
             truth = W.per_mille(scenes[k], W.visible_box(scenes[k], scenes[k].find(p)))
             ious.append(W.iou(got, truth) if got else 0.0)
-        answers = greedy(enc, model, shown, [W.cell_question(p) for p in picked], 3)
+        answers = greedy(enc, model, shown, seen, [W.cell_question(p) for p in picked], 3)
         cells += [a.strip()[:1] == str(W.cell_of(scenes[k], p)) for k, p, a in zip(have, picked, answers)]
-        answers = greedy(enc, model, shown, [W.words_question(p) for p in picked], 4)
+        answers = greedy(enc, model, shown, seen, [W.words_question(p) for p in picked], 4)
         words_ok += [a.strip() == W.words_answer(scenes[k], p) for k, p, a in zip(have, picked, answers)]
-        answers = greedy(enc, model, shown, [W.describe_question(p) for p in picked], 40)
+        answers = greedy(enc, model, shown, seen, [W.describe_question(p) for p in picked], 40)
         described += [names_right(a, scenes[k]) for k, a in zip(have, answers)]
         done = first + len(scenes)
         spent = time.monotonic() - started
