@@ -1036,6 +1036,9 @@ def main():
     DEVICE = args.device
     if not 0 <= args.edges_in_view <= 1:
         ap.error("--edges-in-view is a share of a box: from 0 to 1")
+    for name in ("see_steps", "see_batch", "pool", "answer_steps", "answer_batch", "photo_batch", "held_out"):
+        if getattr(args, name) < 1:
+            ap.error(f"--{name.replace('_', '-')} takes a whole number of 1 or more")
     EDGES_IN_VIEW = args.edges_in_view or None
     os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")  # cuBLAS's deterministic mode
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")  # the drawing processes are forked
