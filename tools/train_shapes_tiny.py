@@ -583,7 +583,6 @@ def group_loss(enc, model, presence, place_head, part):
     right, and how many there were."""
     import torch
     F = torch.nn.functional
-    from transformers.modeling_outputs import BaseModelOutputWithPooling
     n = max(len(p[0]) for p in part)
     pad = enc.tok.pad_token_id
     input_ids = torch.tensor([p[0] + [pad] * (n - len(p[0])) for p in part], device=DEVICE)
@@ -598,7 +597,7 @@ def group_loss(enc, model, presence, place_head, part):
     try:
         out = model.model(input_ids=input_ids, attention_mask=mask, mm_token_type_ids=mm,
                           target_sizes=torch.cat([p[3] for p in part]).to(DEVICE),
-                          mm_encoder_outputs={"image": BaseModelOutputWithPooling(pooler_output=[f for p in part for f in p[2]])},
+                          mm_encoder_outputs=encoded([p[2] for p in part]),
                           output_hidden_states=True)
     finally:
         for hook in hooks:
@@ -794,18 +793,22 @@ def features(enc, model, pictures):
     return out
 
 
+def encoded(per_image):
+    """Pictures' features (a list a picture, one tensor a slice) as the model takes them pre-encoded."""
+    from transformers.modeling_outputs import BaseModelOutputWithPooling
+    return {"image": BaseModelOutputWithPooling(pooler_output=[f for fs in per_image for f in fs])}
+
+
 def forward_hidden(enc, model, seqs, per_image, sizes):
     import torch
-    from transformers.modeling_outputs import BaseModelOutputWithPooling
     n = max(len(s) for s in seqs)
     pad = enc.tok.pad_token_id
     input_ids = torch.tensor([s + [pad] * (n - len(s)) for s in seqs], device=DEVICE)
     mask = torch.tensor([[1] * len(s) + [0] * (n - len(s)) for s in seqs], device=DEVICE)
     mm = (input_ids == model.config.image_token_id).int()
-    image = BaseModelOutputWithPooling(pooler_output=[f for fs in per_image for f in fs])
     model.model.rope_deltas = None
     hidden = model.model(input_ids=input_ids, attention_mask=mask, mm_token_type_ids=mm, target_sizes=torch.cat(sizes).to(DEVICE),
-                         mm_encoder_outputs={"image": image}).last_hidden_state
+                         mm_encoder_outputs=encoded(per_image)).last_hidden_state
     model.model.rope_deltas = None
     return hidden
 
@@ -815,7 +818,6 @@ def greedy(enc, model, pics, feats, questions, limit):
     the left (the canvas positions skip the padding), on the pictures' features as `features` gave
     them (the tower runs once a picture, not once a question)."""
     import torch
-    from transformers.modeling_outputs import BaseModelOutputWithPooling
     seqs = [enc.sequence(p[2], q, None)[0] for p, q in zip(pics, questions)]
     n = max(len(s) for s in seqs)
     pad, end = enc.tok.pad_token_id, enc.end[0]
@@ -824,7 +826,7 @@ def greedy(enc, model, pics, feats, questions, limit):
     model.model.rope_deltas = None
     with torch.no_grad():
         out = model.generate(input_ids=ids, attention_mask=mask,
-                             mm_encoder_outputs={"image": BaseModelOutputWithPooling(pooler_output=[f for fs in feats for f in fs])},
+                             mm_encoder_outputs=encoded(feats),
                              target_sizes=torch.cat([p[1] for p in pics], dim=0).to(DEVICE),
                              mm_token_type_ids=(ids == model.config.image_token_id).int(), max_new_tokens=limit, do_sample=False,
                              eos_token_id=end, pad_token_id=pad)
