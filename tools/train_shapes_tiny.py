@@ -528,6 +528,7 @@ def answer_loss(enc, model, presence, place_head, items, groups: int = 4):
     import torch
     yes_no_ids = {enc.tok.encode(" Yes", add_special_tokens=False)[0], enc.tok.encode(" No", add_special_tokens=False)[0]}
     seqs = []  # (ids, labels, features, size, (spots, truths) or None, [(layer, spot, positions)], [(spot, box)])
+    layouts = {}  # the same, by the picture's layout
     for feats, s, layout, scene, qa in items:
         for q, a, truths, looks, said in qa:
             ids, lab = enc.sequence(layout, q, a)
@@ -548,18 +549,23 @@ def answer_loss(enc, model, presence, place_head, items, groups: int = 4):
                     looking += [(READ_LAYER, i, found[0][1]) for i in range(prompt - 1, len(ids) - 2)]
             looking += sentence_looks(enc, model, ids, prompt, scene, s, said, q)
             seqs.append((ids, lab, feats, s, marks, looking, place_targets(scene, q, looks, prompt, len(ids))))
-    order = sorted(range(len(seqs)), key=lambda k: len(seqs[k][0]))
-    size = -(-len(order) // groups)
+            layouts.setdefault(tuple(layout), []).append(seqs[-1])
     counts = (len(seqs), sum(len(m[0]) for *_, m, _, _ in seqs if m), sum(len(lk) for *_, lk, _ in seqs),
               sum(len(pl) for *_, pl in seqs))
     totals = [torch.zeros((), device=DEVICE) for _ in range(4)]
     right = answered = 0
-    for first in range(0, len(order), size):
-        part = [seqs[k] for k in order[first:first + size]]
-        sums, got, n = group_loss(enc, model, presence, place_head, part)
-        totals = [t + x for t, x in zip(totals, sums)]
-        right += got
-        answered += n
+    # Pictures of one layout share their start (prefix_pass): a frame step is mostly 448 × 252 frames,
+    # with now and then a square one; each photo has its own.
+    for kind in layouts.values():
+        prefix = prefix_pass(model, kind)
+        order = sorted(range(len(kind)), key=lambda k: len(kind[k][0]))
+        size = -(-len(order) // max(1, round(groups * len(kind) / len(seqs))))
+        for first in range(0, len(order), size):
+            part = [kind[k] for k in order[first:first + size]]
+            sums, got, n = group_loss(enc, model, presence, place_head, part, prefix)
+            totals = [t + x for t, x in zip(totals, sums)]
+            right += got
+            answered += n
     answers, seen, look, place = (t / max(1, c) for t, c in zip(totals, counts))
     return answers, seen, look, place, right / max(1, answered)
 
@@ -577,10 +583,72 @@ def place_targets(scene, question: str, looks, prompt: int, length: int):
     return [(i, [x1 / w, y1 / h, x2 / w, y2 / h]) for i in range(prompt - 1, length - 1)]
 
 
-def group_loss(enc, model, presence, place_head, part):
+def prefix_pass(model, seqs):
+    """The start that sequences of one picture layout share, run once a picture: (its length, the
+    cache it leaves, {id(features): the picture's row}), or None where they share no whole picture.
+
+    A picture's three sequences (and, in a frame step, every frame's) begin with the same tokens, the
+    chat's start and the picture's layout; only the pictures' features differ. Those tokens are two
+    thirds of a frame's sequence and four fifths of a photo's, so a picture runs once, not three
+    times, and each question continues from its cache, gradients flowing back through it: the same
+    losses and gradients (tools/bench-stage2 checks it), a third less time a step. Every answer,
+    presence, looking and place spot must lie after the shared start."""
+    import torch
+    from transformers import DynamicCache
+    first = seqs[0][0]
+    shortest = min(len(s[0]) for s in seqs)
+    length = next((i for i in range(shortest) if any(s[0][i] != first[i] for s in seqs)), shortest)
+    image = model.config.image_token_id
+    if any(image in s[0][length:] for s in seqs):
+        return None
+    spots = [i - 1 for s in seqs for i, x in enumerate(s[1]) if x != -100]
+    spots += [i for s in seqs if s[4] for i in s[4][0]]
+    spots += [i for s in seqs for _, i, _ in s[5]] + [i for s in seqs for i, _ in s[6]]
+    if min(spots) < length:
+        return None
+    rows = {}
+    for s in seqs:
+        rows.setdefault(id(s[2]), (len(rows), s[2], s[3]))
+    pictures = sorted(rows.values(), key=lambda r: r[0])
+    ids = torch.tensor([first[:length]] * len(pictures), device=DEVICE)
+    cache = DynamicCache(config=model.config.text_config)
+    model.model.rope_deltas = None
+    try:
+        model.model(input_ids=ids, mm_token_type_ids=(ids == image).int(), cache=cache, use_cache=True,
+                    target_sizes=torch.cat([r[2] for r in pictures]).to(DEVICE),
+                    mm_encoder_outputs=encoded([r[1] for r in pictures]))
+    finally:
+        model.model.rope_deltas = None
+    return length, cache, {k: r[0] for k, r in rows.items()}
+
+
+def cache_rows(cache, rows):
+    """A cache of `rows` of `cache` (one a sequence, repeated as its picture is) whose updates make
+    new tensors: the shared one stays as the prefix pass left it, for every group and for backward."""
+    import copy
+    import torch
+    from transformers.cache_utils import LinearAttentionLayer
+    picked = copy.copy(cache)
+    picked.layers = []
+    for layer in cache.layers:
+        new = copy.copy(layer)
+        if isinstance(layer, LinearAttentionLayer):
+            new.conv_states = {k: s.index_select(0, rows) for k, s in layer.conv_states.items()}
+            new.recurrent_states = {k: s.index_select(0, rows) for k, s in layer.recurrent_states.items()}
+            new.has_previous_state = dict(layer.has_previous_state)
+            new.update_conv_state = lambda states, state_idx=0, new=new, **_: torch.cat([new.conv_states[state_idx], states], -1)
+            new.update_recurrent_state = lambda states, state_idx=0, **_: states
+        else:
+            new.keys, new.values = layer.keys.index_select(0, rows), layer.values.index_select(0, rows)
+        picked.layers.append(new)
+    return picked
+
+
+def group_loss(enc, model, presence, place_head, part, prefix=None):
     """One forward pass over sequences of like length: the sums of their per-sequence answer losses,
     presence losses, looking losses and place losses (none without `place_head`); the answer tokens
-    right, and how many there were."""
+    right, and how many there were. With `prefix` (prefix_pass's), only the tokens after the shared
+    start run, on its cache."""
     import torch
     F = torch.nn.functional
     n = max(len(p[0]) for p in part)
@@ -589,20 +657,33 @@ def group_loss(enc, model, presence, place_head, part):
     label_ids = torch.tensor([p[1] + [-100] * (n - len(p[1])) for p in part], device=DEVICE)
     mask = torch.tensor([[1] * len(p[0]) + [0] * (n - len(p[0])) for p in part], device=DEVICE)
     mm = (input_ids == model.config.image_token_id).int()
+    sizes = torch.cat([p[3] for p in part]).to(DEVICE)
     caught = {}
     layers = model.model.language_model.layers
     hooks = [layers[n].self_attn.register_forward_hook(lambda _m, _i, out, n=n: caught.__setitem__(n, out[1][:, 0]))
              for n in (LOOK_LAYER, READ_LAYER)]
     model.model.rope_deltas = None
     try:
-        out = model.model(input_ids=input_ids, attention_mask=mask, mm_token_type_ids=mm,
-                          target_sizes=torch.cat([p[3] for p in part]).to(DEVICE),
-                          mm_encoder_outputs=encoded([p[2] for p in part]),
-                          output_hidden_states=True)
+        if prefix is None:
+            skip = 0
+            out = model.model(input_ids=input_ids, attention_mask=mask, mm_token_type_ids=mm, target_sizes=sizes,
+                              mm_encoder_outputs=encoded([p[2] for p in part]), output_hidden_states=True)
+        else:
+            skip, cache, rows = prefix
+            # The whole sequences' positions (the picture's canvas ones), of which the tail runs.
+            positions = model.model.compute_3d_position_ids(input_ids=input_ids, attention_mask=mask, target_sizes=sizes,
+                                                            mm_token_type_ids=mm)
+            picked = cache_rows(cache, torch.tensor([rows[id(p[2])] for p in part], device=DEVICE))
+            out = model.model.language_model(input_ids=input_ids[:, skip:], attention_mask=mask,
+                                             position_ids=positions[..., skip:], cache=picked, use_cache=True,
+                                             output_hidden_states=True)
+            label_ids = label_ids[:, skip:]
     finally:
         for hook in hooks:
             hook.remove()
         model.model.rope_deltas = None
+    part = [(p[0], p[1], p[2], p[3], p[4] and ([i - skip for i in p[4][0]], p[4][1]),
+             [(layer, spot - skip, at) for layer, spot, at in p[5]], [(spot - skip, box) for spot, box in p[6]]) for p in part]
     targets = label_ids[:, 1:]
     where = targets != -100
     logits = model.lm_head(out.last_hidden_state[:, :-1][where])

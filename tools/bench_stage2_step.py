@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""The answer stage's step (loss and backward) with a picture's shared start run once (prefix_pass)
+against the same step run whole, interleaved on the same items, on a trained checkpoint.
+
+Usage: .deps/fixture-venv/bin/python tools/bench_stage2_step.py CHECKPOINT [--rounds N] [--pool N]
+
+CHECKPOINT is a folder that `tools/train-shapes-tiny --keep-checkpoint` wrote. Each round runs 7
+frame steps (16 frames) and 1 photo step (8 photos), as the stage does, each step both ways in turn
+(the order swaps every round: the machine is shared and noisy). Before timing, it stops unless both
+ways give the same four losses (to 1e-5) and the same gradients (to 1e-5 of the largest): sharing
+is a saving, never a change to what is learnt. Prints each kind's median and the ratio.
+"""
+
+import argparse
+import copy
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import train_shapes_tiny as T  # noqa: E402
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("checkpoint")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--pool", type=int, default=300, help="pictures to encode and draw the steps from")
+    ap.add_argument("--threads", type=int, default=2)
+    args = ap.parse_args()
+    if args.rounds < 1 or args.pool < 64:
+        ap.error("--rounds takes 1 or more, --pool 64 or more")
+    import torch
+    from transformers import AttentionInterface, MiniCPMV4_7Config, MiniCPMV4_7ForConditionalGeneration
+    T.LLAMA_SRC = Path(__file__).resolve().parent.parent / ".deps" / "llama-src"
+    torch.set_num_threads(args.threads)
+    torch.use_deterministic_algorithms(True)
+    ckpt = Path(args.checkpoint)
+    if not (ckpt / "config.json").is_file():
+        ap.error(f"{ckpt}: no config.json (a folder that --keep-checkpoint wrote)")
+    model = MiniCPMV4_7ForConditionalGeneration.from_pretrained(str(ckpt)).train()
+    enc = T.ENC = T.Encoder(ckpt, MiniCPMV4_7Config.from_pretrained(str(ckpt)))
+    for p in list(model.model.vision_tower.parameters()) + list(model.model.merger.parameters()):
+        p.requires_grad_(False)
+    # The looking layers on plain attention, as train_answers sets them.
+    AttentionInterface.register(T.READ_ATTENTION, T.read_attention)
+    for n in (T.LOOK_LAYER, T.READ_LAYER):
+        attention = model.model.language_model.layers[n].self_attn
+        attention.config = copy.copy(attention.config)
+        attention.config._attn_implementation_internal = T.READ_ATTENTION
+    torch.manual_seed(1)
+    hidden = model.config.text_config.hidden_size
+    presence, place = torch.nn.Linear(hidden, 1), torch.nn.Linear(hidden, 4)
+    params = [p for p in model.model.language_model.parameters()] + list(presence.parameters()) + list(place.parameters())
+    pool = T.encode_pool(model, enc, T.drawer(0), 7, args.pool)
+    frames = [p for p in pool if len(p[1]) == 1]
+    photos = [p for p in pool if len(p[1]) > 1]
+    if len(photos) < 8:
+        ap.error(f"--pool {args.pool} drew {len(photos)} photos; a photo step takes 8")
+    shared = T.prefix_pass
+
+    def step(sharing, items):
+        T.prefix_pass = shared if sharing else (lambda *_: None)
+        for p in params:
+            p.grad = None
+        started = time.monotonic()
+        losses = T.answer_loss(enc, model, presence, place, items)[:4]
+        (losses[0] + 0.5 * losses[1] + 0.5 * losses[2] + losses[3]).backward()
+        spent = time.monotonic() - started
+        grads = [torch.zeros_like(p) if p.grad is None else p.grad.clone() for p in params]
+        return spent, [x.item() for x in losses], grads
+
+    rng = np.random.default_rng(5)
+    steps = []
+    for k in range(8):
+        kind, source, n = ("photo", photos, 8) if k == 7 else ("frame", frames, 16)
+        picked = [source[i] for i in rng.choice(len(source), n, replace=False)]
+        steps.append((kind, [(f, s, layout, scene, T.questions_for(rng, scene, 3, T.BOX_STEP)) for f, s, layout, scene in picked]))
+    for kind, items in steps:
+        _, whole, g0 = step(False, items)
+        _, once, g1 = step(True, items)
+        drift = max((a - b).abs().max().item() for a, b in zip(g0, g1))
+        scale = max(a.abs().max().item() for a in g0)
+        if max(abs(a - b) for a, b in zip(whole, once)) > 1e-5 or drift > 1e-5 * scale:
+            raise SystemExit(f"bench: a {kind} step differs shared: losses {whole} against {once}, gradients by {drift:.3g} of {scale:.3g}")
+    print(f"bench: the same losses and gradients both ways on all 8 steps (gradients within {1e-5:g} of the largest)")
+    times = {(way, kind): [] for way in (False, True) for kind in ("frame", "photo")}
+    for r in range(args.rounds):
+        for kind, items in steps:
+            for way in ((False, True) if r % 2 == 0 else (True, False)):
+                times[(way, kind)].append(step(way, items)[0])
+        print(f"bench: round {r + 1} of {args.rounds}", file=sys.stderr)
+    medians = {key: float(np.median(v)) for key, v in times.items()}
+    for kind in ("frame", "photo"):
+        whole, once = medians[(False, kind)], medians[(True, kind)]
+        print(f"{kind} step: whole {whole:.3f} s, shared start {once:.3f} s, shared/whole {once / whole:.3f} "
+              f"({len(times[(False, kind)])} each)")
+    whole = (7 * medians[(False, "frame")] + medians[(False, "photo")]) / 8
+    once = (7 * medians[(True, "frame")] + medians[(True, "photo")]) / 8
+    print(f"a step on average (7 frame steps, 1 photo step): whole {whole:.3f} s, shared start {once:.3f} s, shared/whole {once / whole:.3f}")
+
+
+if __name__ == "__main__":
+    main()
