@@ -1096,7 +1096,7 @@ def main():
     ap.add_argument("--see-steps", type=int, default=1800, help="stage 1: steps of crops (or a quarter as many whole pictures) for the tower")
     ap.add_argument("--see-batch", type=int, default=16, help="stage 1: crops a step")
     ap.add_argument("--pool", type=int, default=2000, help="pictures the trained tower encodes for stage 2")
-    ap.add_argument("--answer-steps", type=int, default=1050, help="stage 2: steps of pictures with 3 questions each")
+    ap.add_argument("--answer-steps", type=int, default=1150, help="stage 2: steps of pictures with 3 questions each")
     ap.add_argument("--answer-batch", type=int, default=16, help="stage 2: pictures a step")
     ap.add_argument("--photo-batch", type=int, default=8, help="stage 2: photos a photo step (every 8th step)")
     ap.add_argument("--place-scale", type=float, default=1.0,
