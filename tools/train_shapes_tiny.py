@@ -591,7 +591,7 @@ def prefix_pass(model, seqs):
     chat's start and the picture's layout; only the pictures' features differ. Those tokens are two
     thirds of a frame's sequence and four fifths of a photo's, so a picture runs once, not three
     times, and each question continues from its cache, gradients flowing back through it: the same
-    losses and gradients (tools/bench-stage2 checks it), a third less time a step. Every answer,
+    losses and gradients (tools/bench-stage2 checks it), a fifth less time a step. Every answer,
     presence, looking and place spot must lie after the shared start."""
     import torch
     from transformers import DynamicCache
