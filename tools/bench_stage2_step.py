@@ -12,7 +12,6 @@ is a saving, never a change to what is learnt. Prints each kind's median and the
 """
 
 import argparse
-import copy
 import sys
 import time
 from pathlib import Path
@@ -33,8 +32,7 @@ def main():
     if args.rounds < 1 or args.pool < 64:
         ap.error("--rounds takes 1 or more, --pool 64 or more")
     import torch
-    from transformers import AttentionInterface, MiniCPMV4_7Config, MiniCPMV4_7ForConditionalGeneration
-    T.LLAMA_SRC = Path(__file__).resolve().parent.parent / ".deps" / "llama-src"
+    from transformers import MiniCPMV4_7Config, MiniCPMV4_7ForConditionalGeneration
     torch.set_num_threads(args.threads)
     torch.use_deterministic_algorithms(True)
     ckpt = Path(args.checkpoint)
@@ -42,18 +40,11 @@ def main():
         ap.error(f"{ckpt}: no config.json (a folder that --keep-checkpoint wrote)")
     model = MiniCPMV4_7ForConditionalGeneration.from_pretrained(str(ckpt)).train()
     enc = T.ENC = T.Encoder(ckpt, MiniCPMV4_7Config.from_pretrained(str(ckpt)))
-    for p in list(model.model.vision_tower.parameters()) + list(model.model.merger.parameters()):
-        p.requires_grad_(False)
-    # The looking layers on plain attention, as train_answers sets them.
-    AttentionInterface.register(T.READ_ATTENTION, T.read_attention)
-    for n in (T.LOOK_LAYER, T.READ_LAYER):
-        attention = model.model.language_model.layers[n].self_attn
-        attention.config = copy.copy(attention.config)
-        attention.config._attn_implementation_internal = T.READ_ATTENTION
+    T.answer_stage(model)
     torch.manual_seed(1)
     hidden = model.config.text_config.hidden_size
     presence, place = torch.nn.Linear(hidden, 1), torch.nn.Linear(hidden, 4)
-    params = [p for p in model.model.language_model.parameters()] + list(presence.parameters()) + list(place.parameters())
+    params = list(model.model.language_model.parameters()) + list(presence.parameters()) + list(place.parameters())
     pool = T.encode_pool(model, enc, T.drawer(0), 7, args.pool)
     frames = [p for p in pool if len(p[1]) == 1]
     photos = [p for p in pool if len(p[1]) > 1]
@@ -67,7 +58,7 @@ def main():
             p.grad = None
         started = time.monotonic()
         losses = T.answer_loss(enc, model, presence, place, items)[:4]
-        (losses[0] + 0.5 * losses[1] + 0.5 * losses[2] + losses[3]).backward()
+        T.step_loss(*losses, place_weight=1.0).backward()
         spent = time.monotonic() - started
         grads = [torch.zeros_like(p) if p.grad is None else p.grad.clone() for p in params]
         return spent, [x.item() for x in losses], grads

@@ -762,9 +762,9 @@ def read_attention(module, query, key, value, attention_mask, scaling, dropout=0
     return eager_attention_forward(module, query, key, value, additive, scaling, dropout, **kwargs)
 
 
-def train_answers(model, enc, pool, rng, steps: int, per_step: int = 16, questions: int = 3, probes=None,
-                  place_weight: float = 0.0, box_step: int = 1, per_photo_step: int = 16):
-    import torch
+def answer_stage(model):
+    """Sets the model up as the answer stage trains it (the tower and merger frozen, the looking
+    layers on plain attention); returns what puts the looking layers back."""
     for p in list(model.model.vision_tower.parameters()) + list(model.model.merger.parameters()):
         p.requires_grad_(False)
     # The looking heads' weights are read, so their layers (only) run the plain attention, on a mask
@@ -782,6 +782,22 @@ def train_answers(model, enc, pool, rng, steps: int, per_step: int = 16, questio
     for attention in attentions:
         attention.config = copy.copy(shared)
         attention.config._attn_implementation_internal = READ_ATTENTION
+
+    def restore():
+        for attention in attentions:
+            attention.config = shared
+    return restore
+
+
+def step_loss(answers, seen, look, placed, place_weight: float):
+    """The answer stage's loss from answer_loss's parts."""
+    return answers + 0.5 * seen + 0.5 * look + place_weight * placed
+
+
+def train_answers(model, enc, pool, rng, steps: int, per_step: int = 16, questions: int = 3, probes=None,
+                  place_weight: float = 0.0, box_step: int = 1, per_photo_step: int = 16):
+    import torch
+    restore = answer_stage(model)
     causal(enc, model)
     presence = torch.nn.Linear(model.config.text_config.hidden_size, 1).to(DEVICE)
     params = list(model.model.language_model.parameters()) + list(presence.parameters())
@@ -805,7 +821,7 @@ def train_answers(model, enc, pool, rng, steps: int, per_step: int = 16, questio
         items = [(f, s, layout, scene, questions_for(rng, scene, questions, box_step))
                  for f, s, layout, scene in picked]
         answers, seen, look, placed, right = answer_loss(enc, model, presence, place, items)
-        loss = answers + 0.5 * seen + 0.5 * look + place_weight * placed
+        loss = step_loss(answers, seen, look, placed, place_weight)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(params, 1.0)
@@ -815,8 +831,7 @@ def train_answers(model, enc, pool, rng, steps: int, per_step: int = 16, questio
             held = f" · yes/no on {len(probes[0])} unseen stills {probe(enc, model, probes):.1%}" if probes and probing else ""
             progress("answer", step, steps, started, f"loss {answers.item():.3f} (answers) {seen.item():.3f} (presence) "
                      f"{look.item():.3f} (looking) {placed.item():.3f} (place) · answer tokens right {right:.1%}{held} · lr {lr:.1e}")
-    for attention in attentions:
-        attention.config = shared
+    restore()
 
 
 def train(model, enc, drawing, seed: int, recipe):
