@@ -93,7 +93,41 @@ def make_model(ckpt: Path, seed: int):
         slice_end_id=vocab["</slice>"], newline_id=vocab["Ċ"], tie_word_embeddings=True)
     config.architectures = ["MiniCPMV4_7ForConditionalGeneration"]
     model = MiniCPMV4_7ForConditionalGeneration(config)
+    batch_tower_attention(model)
     return model, config, vocab
+
+
+def batched_attention(self, hidden_states, cu_seqlens, max_seqlen, attention_mask=None, **kwargs):
+    """The tower's attention (MiniCPMV4_7VisionAttention.forward) with its pieces of one length in
+    one SDPA call, as a batch, where transformers calls SDPA once a piece: the merger's windows are
+    4 patches each, over a thousand a stage-1 step, and those calls were most of the step's
+    attention time. The same attention, piece by piece; tools/bench-tower checks it gives the same
+    outputs and gradients."""
+    import torch
+    F = torch.nn.functional
+    n = hidden_states.shape[1]
+    q, k, v = (proj(hidden_states).view(1, n, -1, self.head_dim).transpose(1, 2)[0] for proj in (self.q_proj, self.k_proj, self.v_proj))
+    lengths = (cu_seqlens[1:] - cu_seqlens[:-1]).tolist()
+    outs, start, i = [], 0, 0
+    while i < len(lengths):
+        j = i
+        while j < len(lengths) and lengths[j] == lengths[i]:
+            j += 1
+        length, end = lengths[i], start + lengths[i] * (j - i)
+        run = [t[:, start:end].unflatten(1, (j - i, length)).transpose(0, 1) for t in (q, k, v)]  # pieces × heads × length × dim
+        out = F.scaled_dot_product_attention(*run, dropout_p=self.attention_dropout if self.training else 0.0, scale=self.scaling)
+        outs.append(out.transpose(1, 2).reshape(end - start, -1))
+        start, i = end, j
+    return self.out_proj(torch.cat(outs).unsqueeze(0)), None
+
+
+def batch_tower_attention(model):
+    """Makes every attention of the tower (its layers' and the merger's windows') batched_attention."""
+    import types
+    from transformers.models.minicpmv4_7.modeling_minicpmv4_7 import MiniCPMV4_7VisionAttention
+    for module in model.model.vision_tower.modules():
+        if isinstance(module, MiniCPMV4_7VisionAttention):
+            module.forward = types.MethodType(batched_attention, module)
 
 
 class Encoder:
@@ -1149,6 +1183,7 @@ def main():
         ckpt = Path(args.measure_only)
         config = MiniCPMV4_7Config.from_pretrained(str(ckpt))
         model = MiniCPMV4_7ForConditionalGeneration.from_pretrained(str(ckpt)).eval().to(DEVICE)
+        batch_tower_attention(model)
         enc = Encoder(ckpt, config)
         figures = measure(model, enc, args.seed, args.held_out)
         figures["clips"] = measure_clips(model, enc, args.seed)
