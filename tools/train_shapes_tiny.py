@@ -1142,7 +1142,7 @@ def main():
     ap.add_argument("llama_src")
     ap.add_argument("out_dir")
     ap.add_argument("--seed", type=int, default=20261202)
-    ap.add_argument("--see-steps", type=int, default=2500, help="stage 1: steps of crops (or a quarter as many whole pictures) for the tower")
+    ap.add_argument("--see-steps", type=int, default=2800, help="stage 1: steps of crops (or a quarter as many whole pictures) for the tower")
     ap.add_argument("--see-batch", type=int, default=16, help="stage 1: crops a step")
     ap.add_argument("--pool", type=int, default=2000, help="pictures the trained tower encodes for stage 2")
     ap.add_argument("--answer-steps", type=int, default=1150, help="stage 2: steps of pictures with 3 questions each")
