@@ -101,8 +101,8 @@ def batched_attention(self, hidden_states, cu_seqlens, max_seqlen, attention_mas
     """The tower's attention (MiniCPMV4_7VisionAttention.forward) with its pieces of one length in
     one SDPA call, as a batch, where transformers calls SDPA once a piece: the merger's windows are
     4 patches each, over a thousand a stage-1 step, and those calls were most of the step's
-    attention time. The same attention, piece by piece; tools/bench-tower checks it gives the same
-    outputs and gradients."""
+    attention time. It computes what the calls a piece compute, and on the CPU the outputs and
+    gradients are the same bit for bit (tools/bench-tower checks it before it times the two ways)."""
     import torch
     F = torch.nn.functional
     n = hidden_states.shape[1]
