@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import benchlib  # noqa: E402
 import train_shapes_tiny as T  # noqa: E402
 
 
@@ -77,20 +78,8 @@ def main():
         if max(abs(a - b) for a, b in zip(whole, once)) > 1e-5 or drift > 1e-5 * scale:
             raise SystemExit(f"bench: a {kind} step differs shared: losses {whole} against {once}, gradients by {drift:.3g} of {scale:.3g}")
     print(f"bench: the same losses and gradients both ways on all 8 steps (gradients within {1e-5:g} of the largest)")
-    times = {(way, kind): [] for way in (False, True) for kind in ("frame", "photo")}
-    for r in range(args.rounds):
-        for kind, items in steps:
-            for way in ((False, True) if r % 2 == 0 else (True, False)):
-                times[(way, kind)].append(step(way, items)[0])
-        print(f"bench: round {r + 1} of {args.rounds}", file=sys.stderr)
-    medians = {key: float(np.median(v)) for key, v in times.items()}
-    for kind in ("frame", "photo"):
-        whole, once = medians[(False, kind)], medians[(True, kind)]
-        print(f"{kind} step: whole {whole:.3f} s, shared start {once:.3f} s, shared/whole {once / whole:.3f} "
-              f"({len(times[(False, kind)])} each)")
-    whole = (7 * medians[(False, "frame")] + medians[(False, "photo")]) / 8
-    once = (7 * medians[(True, "frame")] + medians[(True, "photo")]) / 8
-    print(f"a step on average (7 frame steps, 1 photo step): whole {whole:.3f} s, shared start {once:.3f} s, shared/whole {once / whole:.3f}")
+    medians, runs = benchlib.interleaved(steps, lambda sharing, items: step(sharing, items)[0], args.rounds)
+    benchlib.print_ratios(medians, runs, ("whole", "shared start", "shared/whole"), {"frame": 7, "photo": 1})
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import benchlib  # noqa: E402
 import train_shapes_tiny as T  # noqa: E402
 
 
@@ -46,7 +47,7 @@ def main():
     enc = T.ENC = T.Encoder(ckpt, config)
     torch.manual_seed(1)
     heads = T.vision_heads(config.text_config.hidden_size, True)
-    steps = [("whole" if s % 5 == 4 else "crop", T.see_pictures((7, s, 16))) for s in range(5)]
+    steps = [("whole-picture" if s % 5 == 4 else "crop", T.see_pictures((7, s, 16))) for s in range(5)]
 
     def step(batched, pictures):
         model = ways[batched]
@@ -70,21 +71,8 @@ def main():
     if any(not torch.equal(a, b) for xs, ys in zip(plain, batched) for a, b in zip(xs, ys)):
         raise SystemExit("bench: the features of whole pictures differ batched")
     print("bench: the same losses, gradients and features both ways, bit for bit (4 crop steps, 1 whole-picture step, 8 pictures)")
-    times = {(way, kind): [] for way in (False, True) for kind in ("crop", "whole")}
-    for r in range(args.rounds):
-        for kind, pictures in steps:
-            for way in ((False, True) if r % 2 == 0 else (True, False)):
-                times[(way, kind)].append(step(way, pictures)[0])
-        print(f"bench: round {r + 1} of {args.rounds}", file=sys.stderr)
-    medians = {key: float(np.median(v)) for key, v in times.items()}
-    for kind in ("crop", "whole"):
-        plain, batched = medians[(False, kind)], medians[(True, kind)]
-        print(f"{kind} step: a call a piece {plain:.3f} s, batched {batched:.3f} s, batched/plain {batched / plain:.3f} "
-              f"({len(times[(False, kind)])} each)")
-    plain = (4 * medians[(False, "crop")] + medians[(False, "whole")]) / 5
-    batched = (4 * medians[(True, "crop")] + medians[(True, "whole")]) / 5
-    print(f"a step on average (4 crop steps, 1 whole-picture step): a call a piece {plain:.3f} s, batched {batched:.3f} s, "
-          f"batched/plain {batched / plain:.3f}")
+    medians, runs = benchlib.interleaved(steps, lambda batched, pictures: step(batched, pictures)[0], args.rounds)
+    benchlib.print_ratios(medians, runs, ("a call a piece", "batched", "batched/plain"), {"crop": 4, "whole-picture": 1})
 
 
 if __name__ == "__main__":

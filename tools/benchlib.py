@@ -1,8 +1,10 @@
-"""What the bench scripts share (tools/bench, tools/bench-builds, tools/bench-place): the watch's
-question for a rules file, as lookd itself makes it (`lookd check --json`), and the report's numbers."""
+"""What the bench scripts share (tools/bench, tools/bench-builds, tools/bench-place, and the training
+steps' benches): the watch's question for a rules file, as lookd itself makes it (`lookd check
+--json`), interleaved timing of two ways of one step, and the report's numbers."""
 import json
 import statistics
 import subprocess
+import sys
 
 
 def watch_prompt(lookd, rules):
@@ -13,3 +15,31 @@ def watch_prompt(lookd, rules):
 
 def median(values):
     return statistics.median(values) if values else float("nan")
+
+
+def interleaved(steps, timed, rounds: int):
+    """Times `timed(way, data)` (it returns seconds) both ways, False (the peer) and True (the
+    change), on each `(kind, data)` of `steps`, every round, the two swapping order each round (the
+    machine is shared and noisy) → {(way, kind): the median seconds}, and how many runs each had."""
+    times = {}
+    for r in range(rounds):
+        for kind, data in steps:
+            for way in ((False, True) if r % 2 == 0 else (True, False)):
+                times.setdefault((way, kind), []).append(timed(way, data))
+        print(f"bench: round {r + 1} of {rounds}", file=sys.stderr)
+    return {key: median(v) for key, v in times.items()}, len(next(iter(times.values())))
+
+
+def print_ratios(medians, runs: int, names, mix):
+    """Each kind's medians and the change's ratio to the peer, then the same for the stage's average
+    step. `names`: (the peer's, the change's, the ratio's label); `mix`: {kind: its steps in the
+    stage's average step}."""
+    peer, change, ratio = names
+    for kind in mix:
+        a, b = medians[(False, kind)], medians[(True, kind)]
+        print(f"{kind} step: {peer} {a:.3f} s, {change} {b:.3f} s, {ratio} {b / a:.3f} ({runs} each)")
+    steps = sum(mix.values())
+    a = sum(n * medians[(False, kind)] for kind, n in mix.items()) / steps
+    b = sum(n * medians[(True, kind)] for kind, n in mix.items()) / steps
+    said = ", ".join(f"{n} {kind} step{'s' if n > 1 else ''}" for kind, n in mix.items())
+    print(f"a step on average ({said}): {peer} {a:.3f} s, {change} {b:.3f} s, {ratio} {b / a:.3f}")
