@@ -277,18 +277,15 @@ def describe_question(condition: str) -> str:
             f"It was picked because it shows {condition}.")
 
 
-def named(scene: Scene, first: str | None = None) -> list:
-    """The things a sentence names, in its order: the thing `first` is about (a describe question's
-    condition: the reason the picture was picked), then the rest in the world's own order (KINDS:
-    red before green before blue…, a ball before a square…), which a model can follow by asking
-    what is there, kind after kind, with no need to know where each thing is."""
-    things = sorted(scene.things, key=lambda t: KINDS.index((t.colour, t.shape)))
-    lead = [t for t in things if first is not None and t is scene.find(first)]
-    return lead + [t for t in things if t not in lead]
+def named(scene: Scene) -> list:
+    """The things a sentence names, in its order: the world's own (KINDS: red before green before
+    blue…, a ball before a square…), which a model can follow by asking what is there, kind after
+    kind, with no need to know where each thing is, nor to skip one it has named already."""
+    return sorted(scene.things, key=lambda t: KINDS.index((t.colour, t.shape)))
 
 
-def sentence(scene: Scene, first: str | None = None) -> str:
-    things = named(scene, first)
+def sentence(scene: Scene) -> str:
+    things = named(scene)
     ground = f"{BACKGROUND_WORDS[scene.background]} background"
     if not things:
         return f"Nothing but {ground}."

@@ -211,7 +211,7 @@ def questions_for(rng, scene, k: int, box_step: int = 1):
         elif r < 0.81:
             out.append((W.words_question(phrase), W.words_answer(scene, phrase), None, [phrase], []))
         elif r < 0.94:
-            out.append((W.describe_question(phrase), W.sentence(scene, phrase), None, [], W.named(scene, phrase)))
+            out.append((W.describe_question(phrase), W.sentence(scene), None, [], W.named(scene)))
         else:
             out.append(ask_question(rng, scene))
     return out
@@ -522,13 +522,13 @@ def look_targets(model, ids, scene, size, looks, spots):
     return out
 
 
-def sentence_looks(enc, model, ids, prompt: int, scene, size, said, question: str):
+def sentence_looks(enc, model, ids, prompt: int, scene, size, said):
     """READ_LAYER's targets in a sentence that names `said` things in order: from the places that
     write each thing's colour word and its shape word, at that thing's picture tokens (a sentence is
-    read from the picture, one thing after another), but for a first thing the question names in
-    full (a copy of its words); and from the place that writes what follows each thing (a comma,
-    "and" or "on"), at the tokens of the things still to name, or at the `<image>` mark when none is
-    left (so the head learns what it has not yet said: without it, sentences repeat one thing)."""
+    read from the picture, one thing after another); and from the place that writes what follows
+    each thing (a comma, "and" or "on"), at the tokens of the things still to name, or at the
+    `<image>` mark when none is left (so the head learns what it has not yet said: without it,
+    sentences repeat one thing)."""
     start = ids.index(model.config.image_start_id)
     seen = [look_targets(model, ids, scene, size, [t.phrase], [0])[0][1] for t in said]
     out, at = [], prompt
@@ -536,8 +536,7 @@ def sentence_looks(enc, model, ids, prompt: int, scene, size, said, question: st
         for word in (thing.colour, thing.shape):
             piece = enc.words[word]
             k = next(k for k in range(at, len(ids)) if ids[k:k + len(piece)] == piece)
-            if n or thing.phrase not in question:
-                out += [(READ_LAYER, j - 1, seen[n]) for j in range(k, k + len(piece))]
+            out += [(READ_LAYER, j - 1, seen[n]) for j in range(k, k + len(piece))]
             at = k + len(piece)
         rest = sorted({i for later in seen[n + 1:] for i in later if i != start})
         out.append((READ_LAYER, at - 1, rest or [start]))
@@ -581,7 +580,7 @@ def answer_loss(enc, model, presence, place_head, items, groups: int = 4):
                         looking += [(READ_LAYER, i, [mark]) for i, mark in zip(answers, spots)]
                 else:
                     looking += [(READ_LAYER, i, found[0][1]) for i in range(prompt - 1, len(ids) - 2)]
-            looking += sentence_looks(enc, model, ids, prompt, scene, s, said, q)
+            looking += sentence_looks(enc, model, ids, prompt, scene, s, said)
             seqs.append((ids, lab, feats, s, marks, looking, place_targets(scene, q, looks, prompt, len(ids))))
             layouts.setdefault(tuple(layout), []).append(seqs[-1])
     counts = (len(seqs), sum(len(m[0]) for *_, m, _, _ in seqs if m), sum(len(lk) for *_, lk, _ in seqs),
