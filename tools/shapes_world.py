@@ -285,12 +285,16 @@ def named(scene: Scene) -> list:
 
 
 def sentence(scene: Scene) -> str:
+    """"A red ball and a blue square and a white star on a plain background.": each thing joined by
+    "and", so that what follows a thing says only whether another is still to name (with a comma
+    before the last "and", the word after a thing would also say how many are left: a model that
+    wrote "and" one thing too soon could only stop one short, and most wrong sentences did)."""
     things = named(scene)
     ground = f"{BACKGROUND_WORDS[scene.background]} background"
     if not things:
         return f"Nothing but {ground}."
     names = [t.phrase for t in things]
-    listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    listed = " and ".join(names)
     return f"{listed[0].upper()}{listed[1:]} on {ground}."
 
 

@@ -526,7 +526,7 @@ def sentence_looks(enc, model, ids, prompt: int, scene, size, said):
     """READ_LAYER's targets in a sentence that names `said` things in order: from the places that
     write each thing's colour word and its shape word, at that thing's picture tokens (a sentence is
     read from the picture, one thing after another); and from the place that writes what follows
-    each thing (a comma, "and" or "on"), at the tokens of the things still to name, or at the
+    each thing ("and" or "on"), at the tokens of the things still to name, or at the
     `<image>` mark when none is left (so the head learns what it has not yet said: without it,
     sentences repeat one thing)."""
     start = ids.index(model.config.image_start_id)
