@@ -195,8 +195,8 @@ def questions_for(rng, scene, k: int, box_step: int = 1):
     things = scene.things
     while len(out) < k:
         r = rng.random()
-        if r < 0.50 or not things:
-            if r >= 0.50 and rng.random() < 0.25:
+        if r < 0.45 or not things:
+            if r >= 0.45 and rng.random() < 0.25:
                 out.append(ask_question(rng, scene))
                 continue
             phrases = W.phrases_for(rng, scene, int(rng.integers(1, 9)))
@@ -204,11 +204,11 @@ def questions_for(rng, scene, k: int, box_step: int = 1):
             continue
         t = things[rng.integers(len(things))]
         phrase = t.phrase if rng.random() < 0.85 else (f"a {t.shape}" if sum(u.shape == t.shape for u in things) == 1 else t.phrase)
-        if r < 0.64:
+        if r < 0.59:
             out.append((W.box_question(phrase), W.box_answer(scene, phrase, box_step), None, [phrase], []))
-        elif r < 0.73:
+        elif r < 0.68:
             out.append((W.cell_question(phrase), str(W.cell_of(scene, phrase)), None, [phrase], []))
-        elif r < 0.81:
+        elif r < 0.74:
             out.append((W.words_question(phrase), W.words_answer(scene, phrase), None, [phrase], []))
         elif r < 0.94:
             out.append((W.describe_question(phrase), W.sentence(scene), None, [], W.named(scene)))
