@@ -20,24 +20,25 @@ def median(values):
 def interleaved(steps, timed, rounds: int):
     """Times `timed(way, data)` (it returns seconds) both ways, False (the peer) and True (the
     change), on each `(kind, data)` of `steps`, every round, the two swapping order each round (the
-    machine is shared and noisy) → {(way, kind): the median seconds}, and how many runs each had."""
+    machine is shared and noisy) → {(way, kind): the median seconds}, and {kind: the runs of each
+    way}."""
     times = {}
     for r in range(rounds):
         for kind, data in steps:
             for way in ((False, True) if r % 2 == 0 else (True, False)):
                 times.setdefault((way, kind), []).append(timed(way, data))
         print(f"bench: round {r + 1} of {rounds}", file=sys.stderr)
-    return {key: median(v) for key, v in times.items()}, len(next(iter(times.values())))
+    return {key: median(v) for key, v in times.items()}, {kind: len(v) for (way, kind), v in times.items() if way}
 
 
-def print_ratios(medians, runs: int, names, mix):
+def print_ratios(medians, runs, names, mix):
     """Each kind's medians and the change's ratio to the peer, then the same for the stage's average
     step. `names`: (the peer's, the change's, the ratio's label); `mix`: {kind: its steps in the
     stage's average step}."""
     peer, change, ratio = names
     for kind in mix:
         a, b = medians[(False, kind)], medians[(True, kind)]
-        print(f"{kind} step: {peer} {a:.3f} s, {change} {b:.3f} s, {ratio} {b / a:.3f} ({runs} each)")
+        print(f"{kind} step: {peer} {a:.3f} s, {change} {b:.3f} s, {ratio} {b / a:.3f} ({runs[kind]} each)")
     steps = sum(mix.values())
     a = sum(n * medians[(False, kind)] for kind, n in mix.items()) / steps
     b = sum(n * medians[(True, kind)] for kind, n in mix.items()) / steps
