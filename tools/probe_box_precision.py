@@ -1,0 +1,92 @@
+"""How precisely a shapes-tiny checkpoint's frozen tower holds each thing's box: a ridge (linear)
+probe fitted on the picture tokens of some frames and tested on others, reading each thing's box
+from each of its tokens (with the token's row and column) and from the average of those readings.
+Prints the held-out IoU median, the share at 0.5 or more and each edge's mean error per mille, to
+set against what the language model writes (the training script's box figures). A diagnosis, not
+part of training: docs/engines.md ("Where the boxes' precision is lost") gives its figures.
+
+Usage: .deps/fixture-venv/bin/python tools/probe_box_precision.py CHECKPOINT [--frames N] [--seed N]
+  CHECKPOINT: a transformers checkpoint that tools/train-shapes-tiny --keep-checkpoint wrote.
+"""
+import argparse
+import os
+import sys
+from pathlib import Path
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import shapes_world as W  # noqa: E402
+import train_shapes_tiny as T  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+
+def tokens(model, enc, rng, count: int):
+    """Each thing token's features with its row, column and a 1; its thing's box in shares of the
+    frame; which thing it belongs to; and each thing's box."""
+    import torch
+    X, Y, owner, boxes = [], [], [], []
+    for first in range(0, count, 32):
+        scenes = [W.random_scene(rng, W.FRAME, edges=rng.random() < 0.2) for _ in range(min(32, count - first))]
+        pictures = [enc.picture(W.render(s)) for s in scenes]
+        with torch.no_grad():
+            feats = T.features(enc, model, pictures)
+        for scene, picture, f in zip(scenes, pictures, feats):
+            rows, cols = int(picture[1][0][0]) // 4, int(picture[1][0][1]) // 4
+            kinds = np.array(W.cell_labels(scene, rows, cols))
+            w, h = scene.size
+            for t in scene.things:
+                mine = np.nonzero(kinds == 1 + W.KINDS.index((t.colour, t.shape)))[0]
+                if not len(mine):
+                    continue
+                x1, y1, x2, y2 = W.visible_box(scene, t)
+                box = [x1 / w, y1 / h, x2 / w, y2 / h]
+                for i in mine:
+                    X.append(np.concatenate([f[0][i].numpy(), [(i // cols) / rows, (i % cols) / cols, 1.0]]))
+                    Y.append(box)
+                    owner.append(len(boxes))
+                boxes.append(box)
+    return np.array(X), np.array(Y), np.array(owner), np.array(boxes)
+
+
+def iou(a, b):
+    ix = np.clip(np.minimum(a[:, 2], b[:, 2]) - np.maximum(a[:, 0], b[:, 0]), 0, None)
+    iy = np.clip(np.minimum(a[:, 3], b[:, 3]) - np.maximum(a[:, 1], b[:, 1]), 0, None)
+    area = lambda z: np.clip(z[:, 2] - z[:, 0], 0, None) * np.clip(z[:, 3] - z[:, 1], 0, None)  # noqa: E731
+    return ix * iy / (area(a) + area(b) - ix * iy + 1e-9)
+
+
+def line(name, guess, truth):
+    v = iou(guess, truth)
+    edges = " ".join(f"{e:.1f}" for e in np.abs(guess - truth).mean(0) * 1000)
+    return f"{name}: IoU median {np.median(v):.3f}, {np.mean(v >= 0.5):.1%} at 0.5 or more; edges off (x1 y1 x2 y2, per mille) {edges}"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("checkpoint")
+    ap.add_argument("--frames", type=int, default=640, help="frames to fit the probe on (a third as many more test it)")
+    ap.add_argument("--seed", type=int, default=99, help="the frames' seed (the training's is 20261202)")
+    args = ap.parse_args()
+    if args.frames < 3:
+        ap.error("--frames takes a whole number of 3 or more")
+    ckpt = Path(args.checkpoint)
+    if not (ckpt / "config.json").is_file():
+        ap.error(f"{ckpt}: no config.json there (a folder that tools/train-shapes-tiny --keep-checkpoint wrote)")
+    import torch
+    from transformers import MiniCPMV4_7Config, MiniCPMV4_7ForConditionalGeneration
+    torch.set_num_threads(2)
+    model = MiniCPMV4_7ForConditionalGeneration.from_pretrained(str(ckpt)).eval()
+    T.batch_tower_attention(model)
+    enc = T.Encoder(ckpt, MiniCPMV4_7Config.from_pretrained(str(ckpt)))
+    rng = np.random.default_rng(args.seed)
+    Xa, Ya, _, _ = tokens(model, enc, rng, args.frames)
+    Xb, Yb, owner, boxes = tokens(model, enc, rng, args.frames // 3)
+    fit = np.linalg.solve(Xa.T @ Xa + 1e-2 * np.eye(Xa.shape[1]), Xa.T @ Ya)
+    guess = Xb @ fit
+    print(f"{len(Xa)} thing tokens to fit on, {len(Xb)} ({len(boxes)} things) to test on")
+    print(line("one token", guess, Yb))
+    print(line("a thing's tokens averaged", np.array([guess[owner == k].mean(0) for k in range(len(boxes))]), boxes))
+
+
+if __name__ == "__main__":
+    main()
