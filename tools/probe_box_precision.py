@@ -48,15 +48,10 @@ def tokens(model, enc, rng, count: int):
     return np.array(X), np.array(Y), np.array(owner), np.array(boxes)
 
 
-def iou(a, b):
-    ix = np.clip(np.minimum(a[:, 2], b[:, 2]) - np.maximum(a[:, 0], b[:, 0]), 0, None)
-    iy = np.clip(np.minimum(a[:, 3], b[:, 3]) - np.maximum(a[:, 1], b[:, 1]), 0, None)
-    area = lambda z: np.clip(z[:, 2] - z[:, 0], 0, None) * np.clip(z[:, 3] - z[:, 1], 0, None)  # noqa: E731
-    return ix * iy / (area(a) + area(b) - ix * iy + 1e-9)
-
-
 def line(name, guess, truth):
-    v = iou(guess, truth)
+    # Each guess's corners put in order, as the training script's measure reads a written box.
+    ordered = np.concatenate([np.minimum(guess[:, :2], guess[:, 2:]), np.maximum(guess[:, :2], guess[:, 2:])], 1)
+    v = np.array([W.iou(g, t) for g, t in zip(ordered, truth)])
     edges = " ".join(f"{e:.1f}" for e in np.abs(guess - truth).mean(0) * 1000)
     return f"{name}: IoU median {np.median(v):.3f}, {np.mean(v >= 0.5):.1%} at 0.5 or more; edges off (x1 y1 x2 y2, per mille) {edges}"
 
