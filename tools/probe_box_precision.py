@@ -1,6 +1,7 @@
 """How precisely a shapes-tiny checkpoint's frozen tower holds each thing's box: a ridge (linear)
 probe fitted on the picture tokens of some frames and tested on others, reading each thing's box
-from each of its tokens (with the token's row and column) and from the average of those readings.
+from each of its tokens and from the average of those readings, once with each token's row and
+column beside its features and once from its features alone (all a language model's head reads).
 Prints the held-out IoU median, the share at 0.5 or more and each edge's mean error per mille, to
 set against what the language model writes (the training script's box figures). A diagnosis, not
 part of training: docs/engines.md ("Where the boxes' precision is lost") gives its figures.
@@ -76,11 +77,16 @@ def main():
     rng = np.random.default_rng(args.seed)
     Xa, Ya, _, _ = tokens(model, enc, rng, args.frames)
     Xb, Yb, owner, boxes = tokens(model, enc, rng, args.frames // 3)
-    fit = np.linalg.solve(Xa.T @ Xa + 1e-2 * np.eye(Xa.shape[1]), Xa.T @ Ya)
-    guess = Xb @ fit
     print(f"{len(Xa)} thing tokens to fit on, {len(Xb)} ({len(boxes)} things) to test on")
-    print(line("one token", guess, Yb))
-    print(line("a thing's tokens averaged", np.array([guess[owner == k].mean(0) for k in range(len(boxes))]), boxes))
+    # With each token's row and column beside its features, as the probe knows them; and from its
+    # features alone, as a language model's head reads them (attention's values carry no position).
+    everything = list(range(Xa.shape[1]))
+    alone = everything[:-3] + everything[-1:]
+    for given, keep in (("with its row and column", everything), ("its features alone", alone)):
+        A, B = Xa[:, keep], Xb[:, keep]
+        guess = B @ np.linalg.solve(A.T @ A + 1e-2 * np.eye(A.shape[1]), A.T @ Ya)
+        print(line(f"one token, {given}", guess, Yb))
+        print(line(f"a thing's tokens averaged, {given}", np.array([guess[owner == k].mean(0) for k in range(len(boxes))]), boxes))
 
 
 if __name__ == "__main__":
