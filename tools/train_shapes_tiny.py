@@ -1217,7 +1217,7 @@ def main():
         figures["script_minutes"] = round((time.monotonic() - started) / 60, 1)
         figures["parameters"] = n
         figures["seed"] = args.seed
-        figures["torch"] = torch.__version__  # the same seed on another torch build draws other weights
+        figures["torch"] = torch.__version__  # the same seed on another torch build or CPU may draw other weights
         figures["recipe"] = {"see_steps": args.see_steps, "see_batch": args.see_batch, "pool": args.pool,
                              "answer_steps": args.answer_steps, "answer_batch": args.answer_batch, "photo_batch": args.photo_batch,
                              "place_scale": args.place_scale, "place_weight": args.place_weight,
