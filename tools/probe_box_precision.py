@@ -69,11 +69,8 @@ def main():
     if not (ckpt / "config.json").is_file():
         ap.error(f"{ckpt}: no config.json there (a folder that tools/train-shapes-tiny --keep-checkpoint wrote)")
     import torch
-    from transformers import MiniCPMV4_7Config, MiniCPMV4_7ForConditionalGeneration
     torch.set_num_threads(2)
-    model = MiniCPMV4_7ForConditionalGeneration.from_pretrained(str(ckpt)).eval()
-    T.batch_tower_attention(model)
-    enc = T.Encoder(ckpt, MiniCPMV4_7Config.from_pretrained(str(ckpt)))
+    model, _, enc = T.load_checkpoint(ckpt)
     rng = np.random.default_rng(args.seed)
     Xa, Ya, _, _ = tokens(model, enc, rng, args.frames)
     Xb, Yb, owner, boxes = tokens(model, enc, rng, args.frames // 3)

@@ -130,6 +130,15 @@ def batch_tower_attention(model):
             module.forward = types.MethodType(batched_attention, module)
 
 
+def load_checkpoint(ckpt, device="cpu"):
+    """A checkpoint that --keep-checkpoint saved, ready to measure: (model, config, encoder)."""
+    from transformers import MiniCPMV4_7Config, MiniCPMV4_7ForConditionalGeneration
+    config = MiniCPMV4_7Config.from_pretrained(str(ckpt))
+    model = MiniCPMV4_7ForConditionalGeneration.from_pretrained(str(ckpt)).eval().to(device)
+    batch_tower_attention(model)
+    return model, config, Encoder(ckpt, config)
+
+
 class Encoder:
     """Pictures and questions as the model's inputs: the processor's patches and lookd's token layout."""
 
@@ -1178,12 +1187,7 @@ def main():
     # On the CPU every kernel is deterministic; on a GPU a kernel with no deterministic form warns.
     torch.use_deterministic_algorithms(True, warn_only=DEVICE != "cpu")
     if args.measure_only:
-        from transformers import MiniCPMV4_7Config, MiniCPMV4_7ForConditionalGeneration
-        ckpt = Path(args.measure_only)
-        config = MiniCPMV4_7Config.from_pretrained(str(ckpt))
-        model = MiniCPMV4_7ForConditionalGeneration.from_pretrained(str(ckpt)).eval().to(DEVICE)
-        batch_tower_attention(model)
-        enc = Encoder(ckpt, config)
+        model, _, enc = load_checkpoint(Path(args.measure_only), DEVICE)
         figures = measure(model, enc, args.seed, args.held_out)
         figures["clips"] = measure_clips(model, enc, args.seed)
         print(json.dumps(figures, indent=1))
