@@ -133,6 +133,7 @@ def batch_tower_attention(model):
 def load_checkpoint(ckpt, device="cpu"):
     """A checkpoint that --keep-checkpoint saved, ready to measure: (model, config, encoder)."""
     from transformers import MiniCPMV4_7Config, MiniCPMV4_7ForConditionalGeneration
+    ckpt = Path(ckpt)
     config = MiniCPMV4_7Config.from_pretrained(str(ckpt))
     model = MiniCPMV4_7ForConditionalGeneration.from_pretrained(str(ckpt)).eval().to(device)
     batch_tower_attention(model)
