@@ -17,19 +17,16 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import shapes_world as W  # noqa: E402
 import train_shapes_tiny as T  # noqa: E402
 
 import numpy as np  # noqa: E402
-
-SEED = 20261202  # the training's
-
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("checkpoint")
     ap.add_argument("out")
-    ap.add_argument("--steps", type=int, default=1150, help="answer steps (the training's stage has 1,150)")
+    recipe = T.arguments()  # the training script's defaults
+    ap.add_argument("--steps", type=int, default=recipe.get_default("answer_steps"), help="answer steps (default: the training's)")
     ap.add_argument("--questions", type=int, default=3, help="questions a picture a step (the training's: 3)")
     ap.add_argument("--pool", type=int, default=2000, help="new pictures the tower encodes for them")
     ap.add_argument("--round", type=int, default=1, help="the pool's seed is the training's + this (1 or more)")
@@ -45,23 +42,24 @@ def main():
         ap.error(f"{out}: already there (give a new folder)")
     import torch
     torch.set_num_threads(2)
-    T.EDGES_IN_VIEW = W.IN_VIEW  # the training's default
+    T.EDGES_IN_VIEW = recipe.get_default("edges_in_view") or None  # as the training's main sets it
     model, _, enc = T.load_checkpoint(ckpt)
     T.ENC = enc
     started = time.monotonic()
-    seed = SEED + args.round
+    trained = recipe.get_default("seed")
+    seed = trained + args.round
     torch.manual_seed(seed)
     model.train()
     pool = T.encode_pool(model, enc, T.drawer(0), seed, args.pool)
-    T.train_answers(model, enc, pool, np.random.default_rng([seed, 3]), args.steps, questions=args.questions, probes=T.probe_set(model, enc, SEED),
-                    place_weight=1.0, box_step=T.BOX_STEP, per_photo_step=8)
+    T.train_answers(model, enc, pool, np.random.default_rng([seed, 3]), args.steps, recipe.get_default("answer_batch"), args.questions,
+                    probes=T.probe_set(model, enc, trained), place_weight=recipe.get_default("place_weight"), box_step=T.BOX_STEP,
+                    per_photo_step=recipe.get_default("photo_batch"))
     model.eval()
     spent = time.monotonic() - started
     model.save_pretrained(str(out), safe_serialization=True)
     for name in ("preprocessor_config.json", "tokenizer.json", "tokenizer_config.json"):
         shutil.copy(ckpt / name, out / name)
-    figures = T.measure(model, enc, SEED, args.held_out)
-    figures["clips"] = T.measure_clips(model, enc, SEED)
+    figures = T.measure_all(model, enc, trained, args.held_out)
     figures["continued_minutes"] = round(spent / 60, 1)
     (out / "measured.json").write_text(json.dumps(figures, indent=1) + "\n")
     print(json.dumps(figures, indent=1))

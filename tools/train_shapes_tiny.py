@@ -1087,6 +1087,13 @@ def measure(model, enc, seed: int, count: int):
     }
 
 
+def measure_all(model, enc, seed: int, held_out: int):
+    """The figures the model card gives: measure's on `held_out` stills, and the clips'."""
+    figures = measure(model, enc, seed, held_out)
+    figures["clips"] = measure_clips(model, enc, seed)
+    return figures
+
+
 def measure_clips(model, enc, seed: int, clips: int = 3, seconds: float = 30.0, fps: float = 2.0):
     """Yes/no accuracy on the frames of clips of things that come in, move and leave."""
     import torch
@@ -1145,8 +1152,8 @@ def drawer(workers: int):
     return drawing
 
 
-def main():
-    global LLAMA_SRC, DEVICE, ENC, EDGES_IN_VIEW
+def arguments():
+    """The script's options; their defaults are the recipe (tools/continue_answers.py reads them too)."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("llama_src")
     ap.add_argument("out_dir")
@@ -1172,6 +1179,12 @@ def main():
     ap.add_argument("--held-out", type=int, default=1000)
     ap.add_argument("--keep-checkpoint", default="", help="a folder to copy the trained transformers checkpoint into")
     ap.add_argument("--measure-only", default="", help="measure a checkpoint saved by --keep-checkpoint; no training")
+    return ap
+
+
+def main():
+    global LLAMA_SRC, DEVICE, ENC, EDGES_IN_VIEW
+    ap = arguments()
     args = ap.parse_args()
     LLAMA_SRC = Path(args.llama_src).resolve()
     DEVICE = args.device
@@ -1189,8 +1202,7 @@ def main():
     torch.use_deterministic_algorithms(True, warn_only=DEVICE != "cpu")
     if args.measure_only:
         model, _, enc = load_checkpoint(Path(args.measure_only), DEVICE)
-        figures = measure(model, enc, args.seed, args.held_out)
-        figures["clips"] = measure_clips(model, enc, args.seed)
+        figures = measure_all(model, enc, args.seed, args.held_out)
         print(json.dumps(figures, indent=1))
         return
     started = time.monotonic()
@@ -1216,8 +1228,7 @@ def main():
             shutil.copytree(ckpt, args.keep_checkpoint, dirs_exist_ok=True)
         log("convert: the pinned llama.cpp converter, language model Q8_0, mmproj F16")
         convert(ckpt, out)
-        figures = measure(model, enc, args.seed, args.held_out)
-        figures["clips"] = measure_clips(model, enc, args.seed)
+        figures = measure_all(model, enc, args.seed, args.held_out)
         figures["training_minutes"] = round(spent / 60, 1)
         figures["script_minutes"] = round((time.monotonic() - started) / 60, 1)
         figures["parameters"] = n
