@@ -39,7 +39,7 @@ extension Tuning {
                 ? "\nNothing to change: every rule's own settings score best on this recording."
                 : "\nThe settings to put under each rule's when: in the rules file (its reaction stays):\n" + paste.joined(separator: "\n"))
         lines.append(
-            "\n\(recording.frames.count) frames, \(tried) settings tried over \(recording.conditions.count) rules: \(replayed) frames replayed in "
+            "\n\(Quantity.count(recording.frames.count, "frame")), \(Quantity.count(tried, "setting")) tried over \(Quantity.count(recording.conditions.count, "rule")): \(replayed) frames replayed in "
                 + String(format: "%.3f s (%.0f frames a second)", seconds, Double(replayed) / max(seconds, 1e-9)))
         return lines.joined(separator: "\n")
     }

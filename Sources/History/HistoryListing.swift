@@ -12,10 +12,41 @@ public enum HistoryListing {
     public static let noneFound = "No history: no watch is running, and none is at ./\(HistoryStore.fileName) or \(servicePath)."
 
     /// The history to read when none is named: the running watch's (its status file names it), else
-    /// one in the current folder, else the service's. Nil when none exists.
-    public static func found() -> String? {
-        let running = (try? StatusFile.read(explicit: nil))?.status["history"] as? String
-        return [running, HistoryStore.fileName, servicePath].compactMap { $0 }.first { FileManager.default.fileExists(atPath: $0) }
+    /// one in the current folder, else the service's. Nil when none exists; a sentence when several
+    /// running watches keep histories of their own (one is not picked for the user).
+    public static func found() -> Result<String?, Ambiguous> {
+        let running = Set(StatusFile.running().compactMap { $0.status["history"] as? String }).sorted()
+        if running.count > 1 {
+            return .failure(
+                Ambiguous(text: "Several watches are running, each with its history: \(running.joined(separator: ", ")); give --db FILE."))
+        }
+        let newest = running.first ?? (try? StatusFile.read(explicit: nil))?.status["history"] as? String
+        return .success([newest, HistoryStore.fileName, servicePath].compactMap { $0 }.first { FileManager.default.fileExists(atPath: $0) })
+    }
+
+    /// The history `lookd history` reads: `db`, else the instance's, else the one `found()`.
+    public static func path(db: String?, instance: String?) -> Result<String, Ambiguous> {
+        if let db { return .success(db) }
+        if let instance { return self.instance(instance) }
+        return found().flatMap { $0.map { .success($0) } ?? .failure(Ambiguous(text: noneFound)) }
+    }
+
+    /// The history of the instance lookd@`name`, as its status file names it.
+    public static func instance(_ name: String) -> Result<String, Ambiguous> {
+        switch StatusFile.instance(name) {
+        case .failure(let why): return .failure(Ambiguous(text: why.description))
+        case .success(let path):
+            guard let history = (try? StatusFile.read(explicit: path))?.status["history"] as? String else {
+                return .failure(Ambiguous(text: "lookd@\(name) keeps no history (its status file \(path) names none)."))
+            }
+            return .success(history)
+        }
+    }
+
+    /// Why the history to read is not known, in a sentence.
+    public struct Ambiguous: Error, CustomStringConvertible {
+        public let text: String
+        public var description: String { text }
     }
 
     /// One line a fire, newest first: its local time, the rule, the reaction, P(yes), the

@@ -20,6 +20,7 @@ public final class HistoryStore {
             edge TEXT NOT NULL, confidence REAL, box TEXT, snapshot TEXT, description TEXT, clip TEXT,
             UNIQUE (run, fire));
         CREATE INDEX IF NOT EXISTS fires_by_time ON fires (time);
+        CREATE TABLE IF NOT EXISTS runs (id INTEGER PRIMARY KEY, started REAL NOT NULL, pid INTEGER NOT NULL);
         """
 
     /// Opens the history at `path`, made when missing (read-only: it must exist).
@@ -55,6 +56,18 @@ public final class HistoryStore {
         } catch {
             return (nil, "the history \(path) cannot be opened: \(error)")
         }
+    }
+
+    /// A run's id of its own in this history: at least `started`'s second (ids read as start times,
+    /// as they always have), and past every id already there, so two runs started in the same second
+    /// never share one (SQLite's write lock makes the claim one step).
+    public func claimRun(started: Date) throws(SQLiteError) -> Int64 {
+        let statement = try db.prepare(
+            "INSERT INTO runs (id, started, pid) VALUES (max(?, coalesce((SELECT max(id) FROM runs), 0) + 1, "
+                + "coalesce((SELECT max(run) FROM fires), 0) + 1), ?, ?) RETURNING id")
+        try statement.bind([.int(Int64(started.timeIntervalSince1970)), .real(started.timeIntervalSince1970), .int(Int64(getpid()))])
+        guard try statement.step(), let id = statement.int(0) else { throw SQLiteError(code: 1, message: "no run id came back") }
+        return id
     }
 
     /// Keeps a fire (a fire of the same run and number is replaced).

@@ -7,15 +7,24 @@ import Records
 /// the event log writes its line and waits for the row at most `fireWait` seconds (a commit in WAL
 /// mode takes well under a millisecond), so that a fire in the log is in the history too, even after a SIGKILL,
 /// and a slow disk holds the loop no longer than that. At most `capacity` writes wait; past that a
-/// fire is dropped and counted. A database that cannot be opened or written is reported once (a
-/// `warning` event and the journal) and the watch goes on.
+/// fire is dropped and counted. A database that cannot be opened or written (another process holds
+/// its lock, a full disk) is reported once (a `warning` event and the journal) and the watch goes
+/// on: the writes wait, in order, and are tried again every `retryEvery` seconds, with each new
+/// write and at the stop, so a fire the event log has reaches the history once it can be written.
 public final class HistoryWriter: AheadOfTheLog, @unchecked Sendable {
     /// The longest the emitter waits for a fire's row.
     public static let fireWait = 0.1
     public let name = "history"
     public let path: String
-    /// The run's id in the history: its start, seconds since 1970.
-    private let run: Int64
+    /// Seconds between two tries of writes that wait for the database.
+    public static let retryEvery = 2.0
+    /// The run's id in the history (`HistoryStore.claimRun`), once the database is open; only on `queue`.
+    private var run: Int64?
+    private let started: Date
+    /// Writes the database has not taken yet, oldest first; only on `queue`.
+    private var pending: [Write] = []
+    private var retrying = false
+    typealias Write = @Sendable (HistoryStore, Int64) throws(SQLiteError) -> Void
     private let clock: any Clock
     private let capacity: Int
     private let queue = DispatchQueue(label: "lookd.history")
@@ -41,7 +50,7 @@ public final class HistoryWriter: AheadOfTheLog, @unchecked Sendable {
     public init(path: String, clock: any Clock, capacity: Int = 1000, keepAge: Double = .infinity, folders: [String] = []) {
         (self.path, self.clock, self.capacity, self.keepAge) = (path, clock, capacity, keepAge)
         self.folders = Set(folders.map { ($0 as NSString).standardizingPath })
-        run = Int64(clock.date().timeIntervalSince1970)
+        started = clock.date()
     }
 
     public var note: String? { "history in \(path)" }
@@ -56,29 +65,37 @@ public final class HistoryWriter: AheadOfTheLog, @unchecked Sendable {
         }
     }
 
+    /// The store and the run's id, the run claimed when it has none yet; only on `queue`.
+    private func ready() throws(SQLiteError) -> (HistoryStore, Int64)? {
+        guard let store else { return nil }
+        if let run { return (store, run) }
+        let id = try store.claimRun(started: started)
+        run = id
+        return (store, id)
+    }
+
     public func receive(_ event: WatchEvent) {
         switch event {
         case .fired(let fire, _, _):
             guard let context = fire.context else { return }
-            let fire = HistoryFire(run: run, fire: context)
-            if !writeAhead({ [self] (store) throws(SQLiteError) in
-                try store.add(fire); removeOld(store)
+            if !writeAhead({ [self] (store, run) throws(SQLiteError) in
+                try store.add(HistoryFire(run: run, fire: context)); removeOld(store)
             }) {
                 lock.withLock { slow += 1 }
             }
         case .described(let outcome, let fire):
             guard let text = outcome.text else { return }
-            let (run, number) = (run, fire.number)
-            writeAhead { (store) throws(SQLiteError) in try store.described(run: run, fire: number, text: text) }
+            let number = fire.number
+            writeAhead { (store, run) throws(SQLiteError) in try store.described(run: run, fire: number, text: text) }
         case .clipsRemoved(let removed):
             let paths = removed.paths
-            enqueue { [self] (store) throws(SQLiteError) in
+            enqueue { [self] (store, _) throws(SQLiteError) in
                 for path in paths { for file in try store.removeFires(withClip: path) { remove(file) } }
             }
         case .clip(let clip):
             guard let path = clip.path else { return }
-            let (run, number) = (run, clip.fire)
-            writeAhead { (store) throws(SQLiteError) in try store.clipped(run: run, fire: number, path: path) }
+            let number = clip.fire
+            writeAhead { (store, run) throws(SQLiteError) in try store.clipped(run: run, fire: number, path: path) }
         default: break
         }
     }
@@ -110,6 +127,13 @@ public final class HistoryWriter: AheadOfTheLog, @unchecked Sendable {
     /// Writes what waits (within the queue's own pace) and closes the database.
     public func stop() {
         queue.sync {
+            // A last try for what waits (the busy timeout gives another process's lock its time).
+            flush()
+            if !pending.isEmpty {
+                report("history: \(Quantity.count(pending.count, "write")) could not be made before the stop: \(path) could not be written")
+                lock.withLock { waiting -= pending.count }
+                pending.removeAll()
+            }
             store = nil
             events = nil // the stream holds this output: let go of it, so the run can go
             let (lost, late) = lock.withLock { (dropped, slow) }
@@ -125,15 +149,16 @@ public final class HistoryWriter: AheadOfTheLog, @unchecked Sendable {
     /// description's (on the loop, which waits no longer than that), and a clip's (on the clips'
     /// thread). False when it took longer (it is still written).
     @discardableResult
-    private func writeAhead(_ write: @escaping @Sendable (HistoryStore) throws(SQLiteError) -> Void) -> Bool {
+    private func writeAhead(_ write: @escaping Write) -> Bool {
         let written = DispatchSemaphore(value: 0)
         guard enqueue(write, then: written) else { return true }
         return written.wait(timeout: .now() + Self.fireWait) == .success
     }
 
-    /// Queues `write`; `then` is signalled once it is done. False when the queue was full.
+    /// Queues `write`; `then` is signalled once it is done (or waits for the database). False when
+    /// the queue was full.
     @discardableResult
-    private func enqueue(_ write: @escaping @Sendable (HistoryStore) throws(SQLiteError) -> Void, then done: DispatchSemaphore? = nil) -> Bool {
+    private func enqueue(_ write: @escaping Write, then done: DispatchSemaphore? = nil) -> Bool {
         let admitted = lock.withLock { () -> Bool in
             guard waiting < capacity else {
                 dropped += 1
@@ -144,19 +169,44 @@ public final class HistoryWriter: AheadOfTheLog, @unchecked Sendable {
         }
         guard admitted else { return false }
         queue.async { [self] in
-            defer {
+            defer { done?.signal() }
+            guard store != nil else {
                 lock.withLock { waiting -= 1 }
-                done?.signal()
+                return
             }
-            guard let store else { return }
-            do throws(SQLiteError) {
-                try write(store)
-                if let lost = outage.succeeded() { Log.shared.notice("history: written to \(path) again; \(lost) writes failed before") }
-            } catch {
-                if outage.failed(error.description) { report("history: \(path): \(error); fires are not kept in it until it can be written") }
-            }
+            pending.append(write)
+            flush()
         }
         return true
+    }
+
+    /// Makes the writes that wait, in order, until one fails; a failure is reported once and tried
+    /// again `retryEvery` seconds later. Only on `queue`.
+    private func flush() {
+        while let write = pending.first {
+            do throws(SQLiteError) {
+                guard let (store, run) = try ready() else { return }
+                try write(store, run)
+            } catch {
+                if outage.failed(error.description) {
+                    report("history: \(path): \(error); the fires wait in memory until it can be written")
+                }
+                scheduleRetry()
+                return
+            }
+            pending.removeFirst()
+            lock.withLock { waiting -= 1 }
+            if let failed = outage.succeeded() { Log.shared.notice("history: written to \(path) again after \(failed) failed tries; nothing lost") }
+        }
+    }
+
+    private func scheduleRetry() {
+        guard !retrying else { return }
+        retrying = true
+        queue.asyncAfter(deadline: .now() + Self.retryEvery) { [self] in
+            retrying = false
+            if store != nil { flush() }
+        }
     }
 
     private func report(_ message: String) {

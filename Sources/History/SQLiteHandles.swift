@@ -1,5 +1,6 @@
 internal import CSQLite
 import Foundation
+import LookCore
 
 /// What SQLite said when a call failed: its result code and its own words.
 public struct SQLiteError: Error, CustomStringConvertible {
@@ -22,11 +23,18 @@ final class SQLiteDatabase {
 
     /// Opens (or creates) the database at `path`, with extended result codes and a busy timeout.
     init(path: String, readOnly: Bool = false, busyMilliseconds: Int32 = 2000) throws(SQLiteError) {
+        if !readOnly {
+            do throws(SafeFile.Failure) { try SafePath.check(path) } catch {
+                throw SQLiteError(code: SQLITE_CANTOPEN, message: "\(path) cannot be opened: \(error.reason)")
+            }
+        }
         var db: OpaquePointer?
         let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_FULLMUTEX
         let rc = sqlite3_open_v2(path, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
-            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            var message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            // SQLite's "unable to open database file" says nothing of why; the system's errno does.
+            if let db, sqlite3_system_errno(db) != 0 { message += ": \(String(cString: strerror(sqlite3_system_errno(db))))" }
             sqlite3_close_v2(db)
             throw SQLiteError(code: rc, message: message)
         }

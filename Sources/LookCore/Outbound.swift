@@ -71,8 +71,8 @@ public struct Post: Sendable, Equatable {
         self.snapshot = snapshot
     }
 
-    /// The URL with its password and secret query values masked, for records and the journal.
-    public var shownURL: String { Secrets.masked(url: url) }
+    /// The URL as records and the journal show it: scheme, host and port (`Secrets.outbound`).
+    public var shownURL: String { Secrets.outbound(url: url) }
 
     /// What keeps `text` (trimmed) from being a URL lookd can send to; nil when it can.
     public enum URLProblem: Sendable, Equatable {

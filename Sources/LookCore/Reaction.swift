@@ -5,6 +5,9 @@ public struct Reaction: Sendable, Equatable, CustomStringConvertible {
     /// The kind's own value (`SoundReaction`, `PostReaction`, …).
     public let base: any ReactionKind
 
+    /// `show_url: true` on its rule: its outbound URLs are shown whole (passwords still masked).
+    public var showsURL = false
+
     public init(_ base: any ReactionKind) { self.base = base }
 
     public static func == (a: Reaction, b: Reaction) -> Bool { a.base.isSame(as: b.base) }
@@ -15,9 +18,22 @@ public struct Reaction: Sendable, Equatable, CustomStringConvertible {
     /// The reaction's name in records and status (`chime`, `say`, `timer`, `count`, `log`, `ripple · water`).
     public var name: String { base.name }
     /// The inline form as records and screens show it: a post's URL with its secrets masked.
-    public var shownForm: String { base.shownForm }
+    public var shownForm: String { unmasked(base.shownForm) }
     /// Everything the rule says about its reaction, for `lookd check` (secrets masked).
-    public var checkedForm: String { base.checkedForm }
+    public var checkedForm: String { unmasked(base.checkedForm) }
+    /// Its own fields in a fire's record.
+    public var recordFields: [(String, JSON)] {
+        base.recordFields.map { key, value in
+            if case .string(let s) = value { return (key, .string(unmasked(s))) }
+            return (key, value)
+        }
+    }
+
+    /// `text` with the kind's outbound URLs shown whole when the rule asks (`show_url: true`).
+    private func unmasked(_ text: String) -> String {
+        guard showsURL else { return text }
+        return base.outboundURLs.reduce(text) { $0.replacingOccurrences(of: Secrets.outbound(url: $1), with: Secrets.masked(url: $1)) }
+    }
     /// The rule written back in the inline form's words (`chime`, `say:Hello`, `effect:zoom/bells`).
     public var inlineForm: String { base.inlineForm }
     /// The kind, without its detail: `sound`, `say`, `timer`, `count`, `log`, `effect`, `run`, `post`, `notify`.
@@ -30,7 +46,7 @@ public struct Reaction: Sendable, Equatable, CustomStringConvertible {
     public var waitsForDescription: Bool { base.waitsForDescription }
     /// Whether it goes once the fire's clip is written (`wait: clip`).
     public var waitsForClip: Bool { base.waitsForClip }
-    public var description: String { inlineForm }
+    public var description: String { shownForm }
 
     public static func sound(_ sound: Sound) -> Reaction { Reaction(SoundReaction(sound: sound)) }
     public static func say(_ line: String) -> Reaction { Reaction(SayReaction(line: line)) }

@@ -42,6 +42,9 @@ public protocol ReactionKind: Sendable, Equatable {
     var playedSound: String? { get }
     /// Its own fields in a fire's record.
     var recordFields: [(String, JSON)] { get }
+    /// The URLs it sends to (a post's, a notification's, a command's URL arguments): shown as
+    /// scheme, host and port only (`Secrets.outbound`), unless its rule says `show_url: true`.
+    var outboundURLs: [String] { get }
     /// What its failures count under in `/metrics` (`sound`, `post`); nil: it cannot fail.
     var failures: String? { get }
     /// Performs it for `fire`, at once; what finishes later is reported through `services`.
@@ -67,6 +70,7 @@ extension ReactionKind {
     public var wantsPlace: Bool { false }
     public var playedSound: String? { nil }
     public var recordFields: [(String, JSON)] { [] }
+    public var outboundURLs: [String] { [] }
     public var failures: String? { Self.key }
     public func shown(_ condition: String, _ services: any ReactionServices) -> String { name }
     public func described(_ fire: FireContext, _ services: any ReactionServices) {}

@@ -51,8 +51,7 @@ public enum SafeFile {
     public static func write(_ bytes: [UInt8], to path: String) throws(Failure) {
         switch try plan(path) {
         case .into:
-            let fd = open(path, O_WRONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw Failure(path: path, reason: String(cString: strerror(errno))) }
+            let fd = try openInto(path, flags: O_WRONLY)
             defer { close(fd) }
             if let reason = FileOutput.write(fd, bytes).reason { throw Failure(path: path, reason: reason) }
         case .replace(let target, let mode):
@@ -78,26 +77,17 @@ public enum SafeFile {
         }
     }
 
-    /// Refuses `path` when it is a symbolic link that neither this user nor root owns (nor is any link
-    /// on its way there, up to the link's target).
-    public static func checkLink(_ path: String) throws(Failure) {
-        let end = try followLinks(path) { owner throws(Failure) in
-            guard owner == geteuid() || owner == 0 else {
-                throw Failure(
-                    path: path, reason: "it is a symbolic link owned by another user (uid \(owner)); lookd writes through no one else's link")
-            }
-        }
-        if end == nil { throw Failure(path: path, reason: "its symbolic links go round in a loop") }
-    }
+    /// Refuses `path` when a symbolic link on it (the file itself, a folder above it, or a link on
+    /// the way to a link's target) is owned by neither this user nor root: `SafePath.check`.
+    public static func checkLink(_ path: String) throws(Failure) { try SafePath.check(path) }
 
-    /// Follows `path`'s symbolic links, at most 40, handing `visit` each link's owner; where they end
+    /// Follows `path`'s symbolic links, at most 40; where they end
     /// (the path itself when it is no link), or nil when they go on past 40.
-    private static func followLinks(_ path: String, visit: (uid_t) throws(Failure) -> Void = { _ in }) throws(Failure) -> String? {
+    private static func followLinks(_ path: String) -> String? {
         var current = path
         for _ in 0..<40 {
             var st = stat()
             guard lstat(current, &st) == 0, st.st_mode & S_IFMT == S_IFLNK else { return current }
-            try visit(st.st_uid)
             guard let next = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else { return current }
             current = next.hasPrefix("/") ? next : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(next)
         }
@@ -113,8 +103,35 @@ public enum SafeFile {
         // A link already checked is followed; anything else opens the last component without following.
         var isLink = stat()
         let follow = lstat(path, &isLink) == 0 && isLink.st_mode & S_IFMT == S_IFLNK
-        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW), 0o644)
-        guard fd >= 0 else { throw Failure(path: path, reason: String(cString: strerror(errno))) }
+        let fd = try openInto(path, flags: O_WRONLY | O_APPEND | O_CREAT | (follow ? 0 : O_NOFOLLOW))
+        var opened = stat()
+        if fstat(fd, &opened) == 0, opened.st_mode & S_IFMT == S_IFREG, opened.st_nlink > 1 {
+            close(fd)
+            throw Failure(
+                path: path,
+                reason: "it has \(opened.st_nlink) hard links, so appending to it would change another name's file; give lookd a file of its own")
+        }
+        return fd
+    }
+
+    /// Opens `path` without waiting on it: a pipe with no reader is given `readerWait` seconds for
+    /// one to come (a reader started beside lookd), then refused, never waited on without end. Its
+    /// writes are blocking again once it is open.
+    static let readerWait = 2.0
+
+    private static func openInto(_ path: String, flags: Int32) throws(Failure) -> Int32 {
+        var fd = open(path, flags | O_NONBLOCK | O_CLOEXEC, 0o644)
+        var waited = 0.0
+        while fd < 0, errno == ENXIO, waited < readerWait {
+            usleep(50_000)
+            waited += 0.05
+            fd = open(path, flags | O_NONBLOCK | O_CLOEXEC, 0o644)
+        }
+        guard fd >= 0 else {
+            let reason = errno == ENXIO ? "it is a pipe that nothing reads" : String(cString: strerror(errno))
+            throw Failure(path: path, reason: reason)
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         return fd
     }
 
@@ -122,6 +139,7 @@ public enum SafeFile {
     /// it: `stem.ext`, else `stem-2.ext`, `stem-3.ext` … (two watches started in one second, with one
     /// record folder, keep both records).
     public static func claim(in folder: String, stem: String, ext: String) throws(Failure) -> String {
+        try SafePath.check(folder)
         var n = 1
         while true {
             let name = n == 1 ? "\(stem).\(ext)" : "\(stem)-\(n).\(ext)"
@@ -157,5 +175,5 @@ public enum SafeFile {
     }
 
     /// Where a link that points at nothing leads (a path itself when it is no link).
-    private static func danglingTarget(_ path: String) -> String { ((try? followLinks(path)) ?? nil) ?? path }
+    private static func danglingTarget(_ path: String) -> String { followLinks(path) ?? path }
 }

@@ -36,6 +36,31 @@ public enum Secrets {
         return ["PASSWORD", "TOKEN", "KEY", "SECRET"].contains { name.hasSuffix($0) }
     }
 
+    /// An outbound URL (a post's, a notification's, the engine's, MQTT's, a command's argument) as
+    /// it is shown: scheme, host and port, and its path and query masked whatever they look like (a
+    /// webhook's token, a bot's key, an ntfy topic are where they are, not what they look like).
+    /// `https://discord.com/api/webhooks/1/xyz` shows as `https://discord.com/***`.
+    public static func outbound(url: String) -> String {
+        guard let parts = URLComponents(string: url), let scheme = parts.scheme, let host = parts.host, !host.isEmpty else {
+            return url.contains("://") ? mask : url
+        }
+        let port = parts.port.map { ":\($0)" } ?? ""
+        let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        let rest = parts.percentEncodedPath.isEmpty || parts.percentEncodedPath == "/" ? (parts.query == nil ? "" : "/\(mask)") : "/\(mask)"
+        let user = parts.percentEncodedUser.map { "\($0)\(parts.password == nil ? "" : ":" + mask)@" } ?? ""
+        return "\(scheme)://\(user)\(bracketed)\(port)\(rest)"
+    }
+
+    /// The outbound URLs this process was given, so a message that quotes one (a library's error,
+    /// a log line) shows it masked too, wherever it is written.
+    private static let known = KnownURLs()
+
+    /// Marks `url` as outbound: from now on every text written masks it as `outbound(url:)` does.
+    public static func registerOutbound(_ url: String) {
+        guard let parts = URLComponents(string: url), parts.host != nil else { return }
+        known.add(url)
+    }
+
     /// A URL with its password, its secret query values and the secrets in its path masked
     /// (`rtsp://admin:***@cam/…`, `…?token=***`, `…/services/T0/B0/***`).
     public static func masked(url: String) -> String {
@@ -65,7 +90,7 @@ public enum Secrets {
         return bare.replacing(/[A-Za-z][A-Za-z0-9+.\-]*:\/\/[^\s"'<>|,]+/) { match in
             let url = String(match.0)
             guard let parts = URLComponents(string: url), parts.scheme != nil else { return url }
-            return masked(url: url)
+            return known.contains(url) ? outbound(url: url) : masked(url: url)
         }
     }
 
@@ -89,5 +114,26 @@ public enum Secrets {
             out.append(word.contains("://") ? masked(url: word) : word)
         }
         return out
+    }
+}
+
+/// The outbound URLs given to this process (`Secrets.registerOutbound`), by scheme, host, port and
+/// path: a text that quotes one of them, or a longer URL under one, is an outbound URL.
+final class KnownURLs: @unchecked Sendable {
+    private let lock = NSLock()
+    private var urls: Set<String> = []
+
+    func add(_ url: String) { _ = lock.withLock { urls.insert(Self.key(url)) } }
+
+    func contains(_ url: String) -> Bool {
+        let key = Self.key(url)
+        return lock.withLock { urls.contains { key == $0 || key.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") } }
+    }
+
+    /// The URL without its query, fragment or password, lower-cased in its scheme and host.
+    private static func key(_ url: String) -> String {
+        guard let parts = URLComponents(string: url) else { return url }
+        let path = parts.percentEncodedPath
+        return "\(parts.scheme?.lowercased() ?? "")://\(parts.host?.lowercased() ?? ""):\(parts.port ?? 0)\(path.isEmpty ? "/" : path)"
     }
 }

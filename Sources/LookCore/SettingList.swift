@@ -1,3 +1,5 @@
+import Foundation
+
 /// A setting in force: its value (nil: none) and where it came from.
 public struct SettingInForce: Sendable, Equatable {
     public let name: String
@@ -25,9 +27,24 @@ public struct SettingList<Target> {
         var target = defaults
         for setting in settings {
             guard let value = given[setting.info.name] else { continue }
-            do { try setting.set(value.text, in: &target) } catch { throw SettingProblem("\(value.named(setting.info.name)) \(error.text)") }
+            let text = Self.anchored(value.text, placeholder: setting.info.placeholder, origin: value.origin)
+            do { try setting.set(text, in: &target) } catch { throw SettingProblem("\(value.named(setting.info.name)) \(error.text)") }
         }
         return target
+    }
+
+    /// A relative path written in a rules file's `settings:` is taken from that file's folder, as
+    /// the file's reader means it (a service's working folder is /), not from the current folder.
+    /// Paths are the values of settings whose placeholder names a FILE or a DIR; a URL, an inline
+    /// form (`photo:yes`, `a=b`) and `off` are no paths.
+    static func anchored(_ text: String, placeholder: String?, origin: SettingOrigin) -> String {
+        guard case .file(let file, _) = origin, let placeholder,
+            placeholder.split(separator: "|").contains(where: { $0 == "FILE" || $0 == "DIR" }),
+            !text.isEmpty, !text.hasPrefix("/"), !text.hasPrefix("~"), text != "off", text != "-",
+            !text.contains(":"), !text.contains("=")
+        else { return text }
+        let folder = (file as NSString).deletingLastPathComponent
+        return folder.isEmpty ? text : (folder as NSString).appendingPathComponent(text)
     }
 
     /// Each setting's value in `target` and where it came from.

@@ -37,6 +37,20 @@ public final class StopSignal: @unchecked Sendable {
         lock.withLock { deadline = (clock, clock.now() + seconds) }
     }
 
+    /// Waits `seconds` on `clock` for a hold: a stop that comes meanwhile lets it play on for at most
+    /// `grace` seconds more (a hold plays out, as the service promises, but never holds the stop
+    /// long); one already asked for cuts it at once (a hold queued behind the stop). Whether the stop
+    /// cut it short.
+    public func hold(_ seconds: Double, on clock: any Clock, grace: Double = 3) -> Bool {
+        let end = clock.now() + seconds
+        var cutAt: Double? = isRequested ? clock.now() : nil
+        while clock.now() < min(end, cutAt ?? end) {
+            clock.sleep(min(0.1, min(end, cutAt ?? end) - clock.now()))
+            if cutAt == nil, isRequested { cutAt = clock.now() + grace }
+        }
+        return cutAt.map { $0 < end } ?? false
+    }
+
     /// A signal: the first stops after this frame, the next cancels its answer too.
     public func interrupt(_ name: String) {
         if !request(name) { cancellation.cancel() }

@@ -10,12 +10,14 @@ public final class Snapshots {
         case count(Int)
         case age(Double)
 
-        /// `500` (snapshots) or `30m`, `12h`, `7d`.
+        /// `500` (snapshots) or `30m`, `12h`, `7d`: an age of at least a minute (`1e-300d` would
+        /// remove every snapshot as soon as it is written), and at most 100 years.
         public static func parse(_ text: String) -> Retention? {
             let t = text.trimmingCharacters(in: .whitespaces).lowercased()
             if let n = Int(t), n > 0 { return .count(n) }
             let units: [Character: Double] = ["m": 60, "h": 3600, "d": 86400]
-            guard let unit = t.last.flatMap({ units[$0] }), let n = Double(t.dropLast()), n > 0 else { return nil }
+            guard let unit = t.last.flatMap({ units[$0] }), let n = Double(t.dropLast()), n.isFinite, (60...3.2e9).contains(n * unit)
+            else { return nil }
             return .age(n * unit)
         }
     }
@@ -43,7 +45,7 @@ public final class Snapshots {
         do throws(PNGWriter.Failure) {
             try JPEGWriter.write(image, to: path)
             if let lost = outage.succeeded() { Log.shared.notice("Snapshots are written to \(dir) again; \(lost) were not.") }
-            prune()
+            prune(sparing: path)
             return path
         } catch {
             unlink(path)
@@ -52,8 +54,9 @@ public final class Snapshots {
         }
     }
 
-    /// Removes the oldest snapshots past the count, or those past the age.
-    public func prune(now: Date = Date()) {
+    /// Removes the oldest snapshots past the count, or those past the age; never `sparing` (the
+    /// snapshot just taken, whatever its file's time says).
+    public func prune(now: Date = Date(), sparing: String? = nil) {
         let fm = FileManager.default
         let files = ((try? fm.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasPrefix("fire-") && $0.hasSuffix(".jpg") }
         let dated = files.compactMap { name -> (String, Date)? in
@@ -66,6 +69,6 @@ public final class Snapshots {
         case .count(let n): doomed = Array(dated.dropLast(n))
         case .age(let seconds): doomed = dated.filter { now.timeIntervalSince($0.1) > seconds }
         }
-        for (path, _) in doomed { try? fm.removeItem(atPath: path) }
+        for (path, _) in doomed where path != sparing { try? fm.removeItem(atPath: path) }
     }
 }

@@ -8,6 +8,23 @@ public struct CatalogModel: Sendable, Equatable {
     public let revision: String
     public let about: String
     public var shipped = false
+    /// The most rules in one prompt it was measured with (shapes-tiny: 8); nil: not measured here.
+    public var measuredRules: Int?
+    /// The `lookd ask` question forms it was trained on, as whole-question patterns; empty: any.
+    public var askForms: [String] = []
+
+    /// What `lookd check` says when `rules` pass the measured limit; nil within it.
+    public func rulesNote(_ rules: Int) -> String? {
+        guard let limit = measuredRules, rules > limit else { return nil }
+        return "\(id) was measured with 1 to \(limit) rules in a prompt; with \(rules), its yeses may land on the wrong rules"
+    }
+
+    /// What `lookd ask` says of a question it was not trained on; nil for one it was (or any model
+    /// trained on any question).
+    public func askNote(_ question: String) -> String? {
+        guard !askForms.isEmpty, !askForms.contains(where: { question.wholeMatch(of: try! Regex("(?i)" + $0)) != nil }) else { return nil }
+        return "\(id) was trained on a few question forms only (docs/engines.md: its card); this one is not among them, so its answer means little"
+    }
 }
 
 public enum ModelCatalog {
@@ -29,7 +46,11 @@ public enum ModelCatalog {
         CatalogModel(
             id: "shapes-tiny", repo: "lookd", revision: "models/shapes-tiny",
             about: "lookd's own 9 MB MiniCPM-V 4.7, trained on a world of coloured shapes: it sees that world, not yours",
-            shipped: true),
+            shipped: true, measuredRules: 8,
+            askForms: [
+                "What colou?r is the (ball|square|triangle|star)\\?", "How many things are there\\?", "What is in the picture\\?",
+                "In one short sentence, say what is happening in this picture\\..*",
+            ]),
         CatalogModel(
             id: "gemma-3-4b", repo: "ggml-org/gemma-3-4b-it-GGUF", revision: "main",
             about: "Gemma 3 4B: stronger, slower"),

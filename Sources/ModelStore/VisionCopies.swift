@@ -6,6 +6,9 @@ import VLM
 /// cache, `vision-q8_0/`, one a source file, named by the file and a hash of its full path, never
 /// beside a user's own file. A copy records the size and modification time of the file it was made
 /// from, and its layout (`VisionQuantizer.format`); when either changes, the copy is made again.
+/// Beside each copy, `<copy>.sha256` holds its SHA-256 and size, written once the copy is in place:
+/// a copy cut short or damaged in the cache (a full disk, a bad sector, a hand) is found at load,
+/// before it answers garbage or fails every start, and is made again.
 public struct VisionCopies: Sendable {
     public let folder: String
 
@@ -40,7 +43,8 @@ public struct VisionCopies: Sendable {
     public func state(of mmproj: String, choice: VisionWeights) -> State {
         guard choice == .q8_0, (VisionQuantizer.eligible(mmproj) ?? 0) > 0 else { return .asPublished }
         let copy = path(for: mmproj)
-        guard let stamp = VisionQuantizer.stamp(of: mmproj), let header = try? GGUFMetadata.read(path: copy),
+        guard let sum = Checksum.read(copy), sum.size == Self.size(of: copy), let stamp = VisionQuantizer.stamp(of: mmproj),
+            let header = try? GGUFMetadata.read(path: copy),
             header.string(VisionQuantizer.weightsKey) == "q8_0", header.integer(VisionQuantizer.formatKey) == VisionQuantizer.format,
             header.integer(VisionQuantizer.sourceSizeKey) == Int(stamp.size),
             header.integer(VisionQuantizer.sourceTimeKey) == Int(stamp.mtime)
@@ -55,13 +59,46 @@ public struct VisionCopies: Sendable {
     {
         switch state(of: mmproj, choice: choice) {
         case .asPublished: return mmproj
-        case .copy(let path): return path
-        case .toMake(let path):
-            try? FileManager.default.createDirectory(atPath: (folder as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            if let problem = PrivateFolder.problem(folder) { throw VisionQuantizer.Failure(reason: problem) }
-            removeLeftovers(of: path)
-            try VisionQuantizer.write(from: mmproj, to: path, progress: progress)
-            return path
+        case .copy(let path):
+            // The whole copy is read once to check it (the load reads it next, from the page cache).
+            if Checksum.read(path)?.hex == SHA256.hex(ofFile: path) { return path }
+            Log.shared.warning("the int8 tower copy \(path) does not match its checksum (damaged or cut short); making it again")
+            return try make(path, from: mmproj, progress: progress)
+        case .toMake(let path): return try make(path, from: mmproj, progress: progress)
+        }
+    }
+
+    private func make(_ path: String, from mmproj: String, progress: (Int64, Int64) -> Void) throws(VisionQuantizer.Failure) -> String {
+        let parent = (folder as NSString).deletingLastPathComponent
+        if let problem = SafePath.problem(parent, what: "model cache") { throw VisionQuantizer.Failure(reason: problem) }
+        try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        if let problem = PrivateFolder.problem(folder, otherwise: "LOOKD_MODELS=FOLDER") { throw VisionQuantizer.Failure(reason: problem) }
+        removeLeftovers(of: path)
+        unlink(Checksum.path(path))
+        try VisionQuantizer.write(from: mmproj, to: path, progress: progress)
+        guard let hex = SHA256.hex(ofFile: path) else { throw VisionQuantizer.Failure(reason: "\(path) cannot be read back") }
+        do throws(SafeFile.Failure) {
+            try SafeFile.write("\(hex) \(Self.size(of: path))\n", to: Checksum.path(path))
+        } catch {
+            throw VisionQuantizer.Failure(reason: error.description)
+        }
+        return path
+    }
+
+    private static func size(of path: String) -> Int64 {
+        var st = stat()
+        return stat(path, &st) == 0 ? Int64(st.st_size) : -1
+    }
+
+    /// A copy's `<copy>.sha256`: its SHA-256 in hex and its size in bytes.
+    enum Checksum {
+        static func path(_ copy: String) -> String { copy + ".sha256" }
+
+        static func read(_ copy: String) -> (hex: String, size: Int64)? {
+            guard case .bytes(let data) = BoundedRead.read(path(copy), limit: 256) else { return nil }
+            let words = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace)
+            guard words.count == 2, words[0].count == 64, let size = Int64(words[1]) else { return nil }
+            return (String(words[0]), size)
         }
     }
 

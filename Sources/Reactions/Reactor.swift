@@ -132,9 +132,10 @@ public final class Reactor: ReactionPerformer, ReactionServices, @unchecked Send
 
     public func notice(_ line: String) { log.notice(line) }
 
+    /// The fire's result when its post or command was dropped (its own report, with the journal's
+    /// line, has said so already).
     private func dropped(_ shown: String, _ count: Int, _ what: String, _ limit: Int, _ waiting: Int) -> ReactionResult {
         let note = "dropped: \(limit) \(what) running and \(waiting) waiting (\(count) dropped in this run)"
-        log.error("\(shown): \(note)")
         return ReactionResult(performed: false, shown: shown, note: note)
     }
 

@@ -10,6 +10,8 @@ import LookCore
 /// `reopen()` (SIGUSR1) starts writing to a new file at the same path after a rotation.
 public final class EventLog: @unchecked Sendable {
     public let path: String?
+    /// Whether this run made the file (it was not there before): a run that never started removes it.
+    public let madeFile: Bool
     private var fd: Int32
     private let lock = NSLock()
     private var outage = Outage()
@@ -23,7 +25,12 @@ public final class EventLog: @unchecked Sendable {
     ) throws(RecordsError) {
         self.path = path
         self.report = report
-        guard let path else { fd = -1; return }
+        guard let path else {
+            (fd, madeFile) = (-1, false)
+            return
+        }
+        var st = stat()
+        madeFile = lstat(path, &st) != 0 && errno == ENOENT
         fd = try Self.open(path)
     }
 

@@ -66,7 +66,7 @@ public struct FireOutcome: Sendable {
         ]
         if let sinceChange { fields.append(("since_change_ms", .number(sinceChange * 1000, places: 1))) }
         if let cell = place?.cell { fields.append(("cell", .int(cell.number))) }
-        fields += reaction.base.recordFields
+        fields += reaction.recordFields
         if reaction.base.wantsPlace {
             fields += [
                 ("box", Place.json(place?.box)), ("box_unit", Self.unitBox(place?.editBox)),
@@ -115,6 +115,8 @@ public struct HoldOutcome: Sendable {
     public var render: Double?
     public var renderWait: Double
     public var renderError: String?
+    /// Whether a stop cut the hold short (the run stops within seconds, whatever holds are queued).
+    public var cut = false
 
     public init(
         held: Double, pausedAt: Double?, resumedAt: Double?, png: String?, apng: String?, pictures: Int?, render: Double?,
@@ -139,6 +141,7 @@ public struct HoldOutcome: Sendable {
             ("render_ms", .optional(render.map { $0 * 1000 }, places: 1)),
             ("render_wait_ms", .number(renderWait * 1000, places: 1)),
             ("render_error", .optional(renderError)),
+            ("hold_cut", .bool(cut)),
         ]
     }
 }

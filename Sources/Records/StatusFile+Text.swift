@@ -88,7 +88,9 @@ extension StatusFile {
     public static func listing() -> (lines: [String], anyRunning: Bool) {
         let plain = (try? read(explicit: "/run/lookd/status.json")).map { ("lookd", $0) }
         let instances = instances().compactMap { name in (try? read(explicit: instancePath(name))).map { ("lookd@\(name)", $0) } }
-        let rows = (plain.map { [$0] } ?? []) + instances
+        // Watches started by hand: each by its process and its status file.
+        let byHand = running().filter { $0.path != "/run/lookd/status.json" }.map { ("pid \($0.status["pid"] as? Int ?? 0) (\($0.path))", $0) }
+        let rows = (plain.map { [$0] } ?? []) + instances + byHand
         return (rows.map { line(unit: $0.0, $0.1) }, rows.contains { $0.1.running })
     }
 

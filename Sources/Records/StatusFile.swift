@@ -11,15 +11,52 @@ public enum StatusFile {
     public static let largest = 4 << 20
 
     /// Where a watch writes it: `--status FILE`, else the service's runtime directory
-    /// (`$RUNTIME_DIRECTORY`, /run/lookd), else `$XDG_RUNTIME_DIR/lookd`, else /tmp/lookd-<uid>.
+    /// (`$RUNTIME_DIRECTORY`, /run/lookd: `status.json`, the service's one), else, for a watch
+    /// started by hand, `status-<pid>.json` in `$XDG_RUNTIME_DIR/lookd`, else /tmp/lookd-<uid>: each
+    /// watch its own, so two watches never take turns in one file.
     public static func path(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let explicit { return explicit }
-        return (folders(environment).first! as NSString).appendingPathComponent(name)
+        if let service = serviceFolder(environment) { return (service as NSString).appendingPathComponent(name) }
+        return (folders(environment).first! as NSString).appendingPathComponent("status-\(getpid()).json")
     }
 
-    /// Where `lookd status` looks, in order: the same places, then the service's /run/lookd.
+    /// Where `lookd status` looks, in order: the service's status, every watch's in this user's
+    /// folders (the newest first), then the service's /run/lookd; those that exist.
     public static func candidates(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
-        (folders(environment) + ["/run/lookd"]).map { ($0 as NSString).appendingPathComponent(name) }
+        var found: [String] = []
+        if let service = serviceFolder(environment) { found.append((service as NSString).appendingPathComponent(name)) }
+        for folder in folders(environment).dropFirst(serviceFolder(environment) == nil ? 0 : 1) {
+            let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter(isStatusName)
+            let paths = names.map { (folder as NSString).appendingPathComponent($0) }
+            found += paths.sorted { modified($0) > modified($1) }
+        }
+        found.append("/run/lookd/\(name)")
+        return found.filter { FileManager.default.fileExists(atPath: $0) }
+    }
+
+    /// `status.json`, or a watch's own `status-<pid>.json`.
+    static func isStatusName(_ file: String) -> Bool {
+        file == name || (file.hasPrefix("status-") && file.hasSuffix(".json") && Int(file.dropFirst(7).dropLast(5)) != nil)
+    }
+
+    private static func modified(_ path: String) -> Double {
+        var st = stat()
+        return stat(path, &st) == 0 ? Double(st.st_mtim.tv_sec) + Double(st.st_mtim.tv_nsec) / 1e9 : 0
+    }
+
+    private static func serviceFolder(_ env: [String: String]) -> String? {
+        env["RUNTIME_DIRECTORY"]?.split(separator: ":").first.map(String.init)
+    }
+
+    /// Removes the status files in `path`'s folder that watches which are no longer running left
+    /// (`status-<pid>.json`), all but the newest `keep` (what `lookd status` shows of the last run).
+    public static func pruneStale(near path: String, keep: Int = 3) {
+        let folder = (path as NSString).deletingLastPathComponent
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0 != name && isStatusName($0) }
+        let stale = names.map { (folder as NSString).appendingPathComponent($0) }.filter { $0 != path }
+            .filter { file in !(Int(((file as NSString).lastPathComponent).dropFirst(7).dropLast(5)).map(isLookd) ?? false) }
+            .sorted { modified($0) > modified($1) }
+        for file in stale.dropFirst(keep) { unlink(file) }
     }
 
     private static func folders(_ env: [String: String]) -> [String] {
@@ -33,11 +70,8 @@ public enum StatusFile {
     /// Writes `status` to `path`, making its folder; a failure is logged once, not thrown: the
     /// watch matters more than its status.
     public static func write(_ status: JSON, to path: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        if let problem = problem(path, environment: environment) { return problem }
         let folder = (path as NSString).deletingLastPathComponent
-        // The default folders are made private (mode 0700) and checked to be this user's own.
-        if folders(environment).dropFirst(environment["RUNTIME_DIRECTORY"] == nil ? 0 : 1).contains(folder) {
-            if let problem = PrivateFolder.problem(folder) { return "The status file's folder: \(problem)." }
-        }
         do {
             if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
         } catch {
@@ -51,6 +85,17 @@ public enum StatusFile {
         }
     }
 
+    /// Why a status file cannot be kept at `path` (its folder made private, or checked, first); nil
+    /// when it can. The start line says so rather than name a file that will never be there.
+    public static func problem(_ path: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        let folder = (path as NSString).deletingLastPathComponent
+        // The default folders are made private (mode 0700) and checked to be this user's own.
+        if folders(environment).dropFirst(environment["RUNTIME_DIRECTORY"] == nil ? 0 : 1).contains(folder) {
+            if let problem = PrivateFolder.problem(folder, otherwise: "\(SettingName.status) FILE") { return "The status file's folder: \(problem)." }
+        }
+        return SafePath.problem(path, what: "status file")
+    }
+
     /// A status file as `lookd status` reads it: where it was, its bytes and fields, and whether the
     /// watch that wrote it still runs (its process is alive and it has not stopped).
     public struct Reading {
@@ -60,11 +105,38 @@ public enum StatusFile {
         public let running: Bool
     }
 
-    /// Reads `explicit`, else the first status file that exists among the `candidates()`.
+    /// Reads `explicit`, else the status of the running watch among the `candidates()` (the
+    /// newest when several run: `running()` lists them all), else the newest one there is.
     public static func read(explicit: String?) throws(RecordsError) -> Reading {
-        let candidates = explicit.map { [$0] } ?? self.candidates()
-        guard let path = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
-            throw .noStatus(candidates.joined(separator: ", "))
+        if explicit == nil {
+            let all = candidates()
+            if let found = all.lazy.compactMap({ try? read(explicit: $0, trusting: false) }).first(where: \.running) { return found }
+            guard let newest = all.first else {
+                throw .noStatus(folders(ProcessInfo.processInfo.environment).map { $0 + "/status-<pid>.json" }.joined(separator: ", "))
+            }
+            return try read(explicit: newest, trusting: false)
+        }
+        return try read(explicit: explicit!, trusting: true)
+    }
+
+    /// The status of every watch started by hand (or the service) that runs now.
+    public static func running() -> [Reading] {
+        candidates().compactMap { try? read(explicit: $0, trusting: false) }.filter(\.running)
+    }
+
+    /// Reads the status file at `path`; `trusting`: it was named, so it is read wherever it is.
+    private static func read(explicit path: String, trusting: Bool) throws(RecordsError) -> Reading {
+        guard FileManager.default.fileExists(atPath: path) else { throw .noStatus(path) }
+        // In /tmp, where every user may make /tmp/lookd-<uid> first, only this user's own private
+        // folder and file are read: another user's would tell `lookd status` what they choose.
+        let folder = (path as NSString).deletingLastPathComponent
+        if !trusting, folder == "/tmp/lookd-\(getuid())" {
+            var st = stat()
+            if let problem = PrivateFolder.notOwn(folder)
+                ?? (lstat(path, &st) == 0 && st.st_uid != geteuid() ? "\(path) belongs to another user" : nil)
+            {
+                throw .cannotOpen(what: "status file", path: path, reason: "it is not trusted: \(problem)")
+            }
         }
         guard case .bytes(let data) = BoundedRead.read(path, limit: largest),
             let status = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
@@ -89,6 +161,17 @@ public enum StatusFile {
     /// `/run/lookd-NAME/status.json` (`LOOKD_RUN_DIR` stands for /run, for tests).
     public static func instancePath(_ name: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         "\(environment["LOOKD_RUN_DIR"] ?? "/run")/lookd-\(name)/\(Self.name)"
+    }
+
+    /// The status file of the instance lookd@`name`, when it has one; else why not, in words (a name
+    /// that is no instance's: letters, digits, - and _, at most 64).
+    public static func instance(_ name: String) -> Result<String, RecordsError> {
+        guard !name.isEmpty, name.count <= 64,
+            name.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_".unicodeScalars.contains($0)) })
+        else { return .failure(.badInstance(name.withVisibleControls())) }
+        let path = instancePath(name)
+        guard FileManager.default.fileExists(atPath: path) else { return .failure(.noInstance(name: name, path: path, known: instances())) }
+        return .success(path)
     }
 
     /// The instances that have a status file, by name, sorted.

@@ -11,8 +11,13 @@ public struct Rule: Sendable, Equatable {
     /// Its own firing settings (the defaults: the README's firing rule).
     public var settings: RuleSettings
 
+    /// Its reaction's outbound URLs are known as such from here on (masked in whatever is written),
+    /// unless the rule says `show_url: true`.
     public init(condition: String, reaction: Reaction, line: Int = 0, column: Int = 0, settings: RuleSettings = RuleSettings()) {
         self.condition = condition
+        var reaction = reaction
+        reaction.showsURL = settings.showURL
+        if !settings.showURL { reaction.base.outboundURLs.forEach(Secrets.registerOutbound) }
         self.reaction = reaction
         self.line = line
         self.column = column

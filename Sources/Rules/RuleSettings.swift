@@ -15,6 +15,7 @@ import LookCore
 ///       enabled: false          # kept in the file, not asked
 ///       device_class: door      # what Home Assistant shows its answer as (default occupancy)
 ///       clip: false             # no clip of its fires (with --clips on)
+///       show_url: true          # its post/notify/run URL shown whole in records and check
 public struct RuleSettings: Sendable, Equatable {
     public enum Edge: String, Sendable, Equatable, CaseIterable {
         case appear, disappear, both
@@ -41,6 +42,9 @@ public struct RuleSettings: Sendable, Equatable {
     public var deviceClass: String?
     /// Whether its fires get a clip (`clip: false` turns them off when `--clips` is on).
     public var clip = true
+    /// Whether its reaction's outbound URLs are shown whole (`show_url: true`); by default they
+    /// show only scheme, host and port.
+    public var showURL = false
 
     /// Home Assistant's binary sensor classes (as of its 2024 releases).
     public static let deviceClasses = [
@@ -66,6 +70,7 @@ public struct RuleSettings: Sendable, Equatable {
         if !enabled { parts.append("disabled") }
         if let deviceClass { parts.append("shown as \(deviceClass)") }
         if !clip { parts.append("no clip") }
+        if showURL { parts.append("URL shown") }
         switch describe {
         case .standard?: parts.append("describe")
         case .question(let text)?: parts.append("describe \"\(text)\"")
@@ -77,7 +82,9 @@ public struct RuleSettings: Sendable, Equatable {
     private static func number(_ x: Double) -> String { x.plainText }
 
     /// The keys a rule in the file may have besides `when:` and its reaction.
-    static let fileKeys = ["cooldown", "confirm", "min_confidence", "on", "enabled", "when_active", "describe", "device_class", "clip"]
+    public static let fileKeys = [
+        "cooldown", "confirm", "min_confidence", "on", "enabled", "when_active", "describe", "device_class", "clip", "show_url",
+    ]
 
     /// Reads one setting from the file; the problem in words when it is wrong.
     mutating func set(_ key: String, _ text: String) -> Problem? {
@@ -114,9 +121,9 @@ public struct RuleSettings: Sendable, Equatable {
         case "on":
             guard let edge = Edge(rawValue: t) else { return "on: is appear, disappear or both, not \"\(text)\"" }
             on = edge
-        case "clip":
-            guard ["true", "yes", "on", "false", "no", "off"].contains(t) else { return "clip: is true or false, not \"\(text)\"" }
-            clip = ["true", "yes", "on"].contains(t)
+        case "clip", "show_url":
+            guard ["true", "yes", "on", "false", "no", "off"].contains(t) else { return "\(key): is true or false, not \"\(text)\"" }
+            if key == "clip" { clip = ["true", "yes", "on"].contains(t) } else { showURL = ["true", "yes", "on"].contains(t) }
         default:
             guard ["true", "yes", "on", "false", "no", "off"].contains(t) else { return "enabled: is true or false, not \"\(text)\"" }
             enabled = ["true", "yes", "on"].contains(t)

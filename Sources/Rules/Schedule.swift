@@ -44,14 +44,18 @@ public struct Schedule: Sendable, Equatable {
     }
 
     private static func times(_ span: String) -> (Int, Int)? {
-        let ends = span.split(separator: "-")
+        // Every "-" counts: "-1:00-02:00" is three pieces, not a range from 1:00.
+        let ends = span.split(separator: "-", omittingEmptySubsequences: false)
         guard ends.count == 2, let a = minutes(ends[0]), let b = minutes(ends[1]) else { return nil }
         return (a, b)
     }
 
     private static func minutes<S: StringProtocol>(_ t: S) -> Int? {
-        let p = t.split(separator: ":")
-        guard p.count == 2, let h = Int(p[0]), let m = Int(p[1]), (0...24).contains(h), (0..<60).contains(m), h * 60 + m <= 1440 else { return nil }
+        let p = t.split(separator: ":", omittingEmptySubsequences: false)
+        // Digits only: Int() would take "+1" or "-1" as an hour.
+        guard p.count == 2, (1...2).contains(p[0].count), p[1].count == 2, p.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+            let h = Int(p[0]), let m = Int(p[1]), (0...24).contains(h), (0..<60).contains(m), h * 60 + m <= 1440
+        else { return nil }
         return h * 60 + m
     }
 

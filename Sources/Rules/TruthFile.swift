@@ -154,6 +154,17 @@ public struct TruthFile: Sendable, Equatable {
 
     /// The rules the truth names that the rules file has not (each a problem with its line), and the
     /// rules in force it says nothing about (each scored against no span: never in view).
+    /// `lookd check`'s words on the truth at `path`: what it holds, then each of `rules` it never
+    /// names (their things are never in view).
+    public func summary(path: String, rules: [Rule]) -> (head: String, missing: [String]) {
+        let count = self.rules.reduce(0) { $0 + $1.spans.count }
+        let pictures = photos.isEmpty ? "" : ", \(Quantity.count(photos.count, "photo"))"
+        return (
+            "\nThe truth in \(path): \(Quantity.count(self.rules.count, "rule")), \(Quantity.count(count, "span"))\(pictures).",
+            rules.filter { spans(of: $0.condition) == nil }.map { "  \($0.condition): not in the truth (never in view)" }
+        )
+    }
+
     public func problems(against rules: [Rule]) -> [RulesError] {
         let conditions = Set(rules.map(\.condition))
         return self.rules.filter { !conditions.contains($0.condition) }.map {

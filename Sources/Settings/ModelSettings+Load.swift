@@ -12,6 +12,12 @@ public enum ModelLoadFailure: Error {
 }
 
 extension ModelSettings {
+    /// The catalog's entry of the model in force (nil: a file or a server of the user's own).
+    public var catalogEntry: CatalogModel? { engine == nil ? ModelCatalog.model(model ?? ModelCatalog.defaultID) : nil }
+
+    /// What `lookd ask` warns of a question the model was not trained on (shapes-tiny's few forms).
+    public func askNote(_ question: String) -> String? { catalogEntry?.askNote(question) }
+
     /// The engine these settings name: `--engine`'s server, `script:FILE`, or the GGUF pair (a
     /// catalog id pulled into the cache the first time; the tower's int8 copy made first, unless
     /// `--vision-weights f16`).

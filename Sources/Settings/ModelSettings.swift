@@ -21,13 +21,13 @@ public struct ModelSettings {
             .text(
                 .model, \.model, "ID|FILE", group: group,
                 help: "a catalog model (lookd models), pulled the first time; a local FILE.gguf with \(SettingName.mmproj); script:FILE answers "
-                    + "from a text file (README: the scripted engine); with \(SettingName.engine), the server's name for the model",
+                    + "from a text file (docs/watch.md: The scripted engine); with \(SettingName.engine), the server's name for the model",
                 defaultWords: ModelCatalog.defaultID),
             .text(.mmproj, \.mmproj, "FILE", group: group, help: "the vision projector (GGUF) of a local \(SettingName.model) FILE.gguf"),
             .text(
                 .engine, \.engine, "URL", group: group,
                 help: "ask an OpenAI-compatible server instead (llama-server, vLLM, Ollama: http://host:8080/v1; also LOOKD_ENGINE, "
-                    + "LOOKD_API_KEY its key); the picture goes as JPEG; the server's outages are waited out (README: More cameras, bigger models)"
+                    + "LOOKD_API_KEY its key); the picture goes as JPEG; the server's outages are waited out (docs/service.md: More cameras, bigger models)"
             ),
             .integer(.context, \.options.contextSize, in: 512...262_144, group: group, help: "the model's context length in tokens"),
             .integer(

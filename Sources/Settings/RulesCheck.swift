@@ -1,4 +1,5 @@
 import LookCore
+import ModelStore
 import Records
 import Rules
 
@@ -12,9 +13,12 @@ public struct RulesCheck {
     public let prompt: String
     public let input: Int
     public let answer: Int
+    /// The model's own limit, when the rules pass it (shapes-tiny was measured with at most 8).
+    public let modelNote: String?
 
     public init(spec: String, set: RuleSet, setup: WatchSetup, settings: [SettingInForce]) {
         (self.spec, self.set, self.settings, context) = (spec, set, settings, setup.model.options.contextSize)
+        modelNote = setup.model.catalogEntry?.rulesNote(set.rules.count)
         prompt = WatchPrompt.text(for: set.rules)
         input = AnswerBudget.estimatedTokens(prompt) + AnswerBudget.estimatedImageTokens
         answer = AnswerBudget.answerTokens(rules: set.rules.count)
@@ -28,7 +32,8 @@ public struct RulesCheck {
     public var json: JSON {
         .object([
             ("source", .string(spec)), ("rules", RulesJSON.list(set.rules)), ("disabled", .strings(set.disabled.map(\.condition))),
-            ("gate_masks", .strings(set.gateMasks.map(\.words))), ("prompt", .string(prompt)), ("warnings", .strings(set.warnings)),
+            ("gate_masks", .strings(set.gateMasks.map(\.words))), ("prompt", .string(prompt)),
+            ("warnings", .strings(set.warnings + (modelNote.map { [$0] } ?? []))),
             ("input_tokens_estimated", .int(input)), ("answer_tokens", .int(answer)), ("context", .int(context)),
             ("settings", SettingsShown.json(settings)),
         ])
@@ -37,7 +42,7 @@ public struct RulesCheck {
     public var text: String {
         var lines = ["\(Quantity.count(set.rules.count, "rule")) in \(Secrets.maskedPasswords(in: spec)):"] + set.lines
         lines.append("\nEach frame asks:\n" + prompt.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
-        lines += set.warnings.map { "warning: \($0)" }
+        lines += (set.warnings + (modelNote.map { [$0] } ?? [])).map { "warning: \($0)" }
         lines.append("\nEach frame needs about \(input) tokens of question and picture and \(answer) of answer; the context is \(context).")
         lines.append("\nSettings in force (where each came from; live: a reload changes it):")
         return (lines + SettingsShown.lines(settings)).joined(separator: "\n")

@@ -1,3 +1,4 @@
+import Foundation
 import LookCore
 import Rules
 import VLM
@@ -58,5 +59,14 @@ public struct RulesInForce {
             source: source, line: rule.line, column: rule.column,
             problem: "\"\(rule.condition)\" → \(rule.reaction.kind) sends the fire's snapshot, and none is taken: turn snapshots on "
                 + "(settings: snapshots: DIR, or \(SettingName.snapshots) DIR), or write picture: false")
+    }
+}
+
+extension WatchConfig {
+    /// The rules that send the fire's snapshot (a notification's picture) get one: `--snapshots`,
+    /// else `snapshots/` in the record folder, taken for them rather than the rule refused.
+    public mutating func takeSnapshots(for rules: [Rule]) {
+        guard snapshotsDir == nil, rules.contains(where: \.reaction.needsSnapshot) else { return }
+        snapshotsDir = (recordDir as NSString).appendingPathComponent("snapshots")
     }
 }

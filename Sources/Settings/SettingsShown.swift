@@ -24,8 +24,12 @@ public enum SettingsShown {
             })
     }
 
+    /// The settings whose value is a URL lookd sends to: shown as scheme, host and port.
+    static let outbound: Set<String> = [SettingName.engine.key, SettingName.mqtt.key]
+
     /// The value, or the default in words when the setting has no value of its own.
     private static func shown(_ s: SettingInForce, _ catalog: SettingCatalog) -> String {
-        Secrets.maskedPasswords(in: s.value ?? catalog.defaults[s.name] ?? "none")
+        if outbound.contains(s.name), let url = s.value, url.contains("://") { return Secrets.outbound(url: url) }
+        return Secrets.maskedPasswords(in: s.value ?? catalog.defaults[s.name] ?? "none")
     }
 }

@@ -8,7 +8,7 @@ extension WatchSettings {
             Setting(
                 .mqtt, "URL", group: group,
                 help: "publish states, fires and snapshots to an MQTT broker: mqtt://[user@]host[:port] or mqtts:// (TLS); the password "
-                    + "from LOOKD_MQTT_PASSWORD (README: Home Assistant). Takes commands on lookd/NAME/rule/ID/set (ON, OFF) and .../reset (PRESS)",
+                    + "from LOOKD_MQTT_PASSWORD (docs/outputs.md: Home Assistant). Takes commands on lookd/NAME/rule/ID/set (ON, OFF) and .../reset (PRESS)",
                 show: { $0.outputs.mqtt?.shown },
                 apply: { (setup, text) throws(SettingProblem) in
                     switch MQTTBroker.parse(text) {

@@ -36,7 +36,7 @@ public enum WatchSettings {
     public static let groups = [
         "Source", "Rules and answers", ModelSettings.group, "Effects (effect: ripple|zoom|spotlight)",
         "Change gate (on for cameras, streams and real-time video; off for \(SettingName.pace) frames and photos)",
-        "Fires that leave the machine (run:, post:, MQTT)", "The page (read-only; README: The page)", "Run", "Records", "Service",
+        "Fires that leave the machine (run:, post:, MQTT)", "The page (read-only; docs/page.md)", "Run", "Records", "Service",
     ]
 
     public static var declared: SettingList<WatchSetup> {
@@ -199,10 +199,13 @@ public enum WatchSettings {
                 .snapshots, \.watch.snapshotsDir, "DIR", group: group,
                 help: "each fire's frame as JPEG at the source's size (fire-<epoch>-<n>.jpg)"),
             Setting(
-                .keepSnapshots, "N|AGE", group: group, help: "how many snapshots stay (a count) or for how long (an age: 30m, 12h, 7d)",
+                .keepSnapshots, "N|AGE", group: group,
+                help: "how many snapshots stay (a count) or for how long (an age of at least 1m: 30m, 12h, 7d)",
                 needs: SettingNeed(.snapshots), show: { $0.watch.keepSnapshots },
                 apply: { (setup, text) throws(SettingProblem) in
-                    guard Snapshots.Retention.parse(text) != nil else { throw SettingProblem("is a count (500) or an age (30m, 12h, 7d)") }
+                    guard Snapshots.Retention.parse(text) != nil else {
+                        throw SettingProblem("is a count (500) or an age from 1m to 100 years (30m, 12h, 7d)")
+                    }
                     setup.watch.keepSnapshots = text
                 }),
             .text(

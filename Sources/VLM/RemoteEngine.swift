@@ -31,8 +31,10 @@ public final class RemoteEngine: VisionLanguageModel, @unchecked Sendable {
             return base + "/" + path + url[q...]
         }
 
+        /// The URL is outbound: whatever is written from now on shows it as scheme, host and port.
         public init(url: String, model: String, apiKey: String? = nil) {
             self.url = url.hasSuffix("/") ? String(url.dropLast()) : url
+            Secrets.registerOutbound(url)
             self.model = model
             self.apiKey = apiKey
         }
@@ -255,7 +257,8 @@ public final class RemoteEngine: VisionLanguageModel, @unchecked Sendable {
                         onText(text)
                     }
                 } else if events == 0, Self.isWebPage(body) {
-                    problem = "the server answered with a web page, not a chat completion (is \(settings.url) the server's /v1?)"
+                    problem =
+                        "the server answered with a web page, not a chat completion (is \(Secrets.outbound(url: settings.url)) the server's /v1?)"
                 } else if finish == nil && cancellation?.isCancelled != true {
                     problem = text.isEmpty && raw.isEmpty ? "the server closed the connection without an answer" : "the answer stopped before its end"
                 }

@@ -27,8 +27,8 @@ public final class WatchRun {
     /// The run record's path, claimed at the start (`watch-run-<epoch>.json`, or `-2` … when a run
     /// started in the same second has that name).
     private let recordPath: String
-    /// The state file's lock, held for the run: one watch a state file.
-    private let stateLock: StateLock?
+    /// What the run made before it watches (its state's lock, held for the run, among them).
+    public let leftovers: RunLeftovers
     private let version: String
 
     /// How the run ended.
@@ -49,30 +49,28 @@ public final class WatchRun {
         config: WatchConfig, version: String, outputs: [any WatchOutput] = [], clock: any Clock = MonotonicClock(),
         epoch: Int = Int(Date().timeIntervalSince1970)
     ) throws(WatchError) {
-        self.config = config
-        self.version = version
-        self.outputs = outputs
-        self.clock = clock
-        self.epoch = epoch
+        (self.config, self.version, self.outputs, self.clock, self.epoch) = (config, version, outputs, clock, epoch)
         let folders = [(config.recordDir, "record folder"), (config.framesDir, "frames folder"), (config.effectsDir, "effects folder")]
-        for case (let dir?, let what) in folders + [(config.snapshotsDir, "snapshots folder")] {
-            if let problem = WritableFolder.problem(dir, what: what) { throw .record(problem) }
-        }
-        do throws(SafeFile.Failure) {
-            recordPath = try SafeFile.claim(in: config.recordDir, stem: "watch-run-\(epoch)", ext: "json")
+        var made = try RunLeftovers(making: folders + [(config.snapshotsDir, "snapshots folder")])
+        do throws(WatchError) {
+            do throws(SafeFile.Failure) {
+                recordPath = try SafeFile.claim(in: config.recordDir, stem: "watch-run-\(epoch)", ext: "json")
+            } catch {
+                throw .record("The run record \(error.description).")
+            }
+            made.record = recordPath
+            do { recorder = EventRecorder(events: try EventLog(path: config.eventLogPath), clock: clock) } catch { throw .record(error.description) }
+            made.log = recorder.events.madeFile ? recorder.events.path : nil
+            do throws(StateLock.Held) {
+                made.lock = try config.statePath.map { path throws(StateLock.Held) in try StateLock(state: path) }
+            } catch {
+                throw .record(error.description)
+            }
         } catch {
-            throw .record("The run record \(error.description).")
+            made.remove()
+            throw error
         }
-        do {
-            recorder = EventRecorder(events: try EventLog(path: config.eventLogPath), clock: clock)
-        } catch {
-            throw .record(error.description)
-        }
-        do throws(StateLock.Held) {
-            stateLock = try config.statePath.map { path throws(StateLock.Held) in try StateLock(state: path) }
-        } catch {
-            throw .record(error.description)
-        }
+        leftovers = made
         let (kept, stateProblem) = config.statePath.map(KeptState.load) ?? (KeptState(), nil)
         self.kept = kept
         let keeper: [any WatchOutput] = config.statePath.map { [KeptStateWriter(path: $0, initial: kept)] } ?? []
@@ -87,8 +85,11 @@ public final class WatchRun {
     /// The event log (SIGUSR1 reopens it).
     public var events: EventLog { recorder.events }
 
-    /// A stage before the watch failed (`model`, `source`): its error line.
-    public func failed(stage: String, message: String) { stream.emit(.failed(stage: stage, message: message)) }
+    /// A stage before the watch failed (`model`, `source`): its error line; the run leaves nothing behind.
+    public func failed(stage: String, message: String) {
+        stream.emit(.failed(stage: stage, message: message))
+        leftovers.remove()
+    }
 
     /// The model is loaded.
     public func modelReady(_ model: any VisionLanguageModel) {
@@ -146,7 +147,7 @@ public final class WatchRun {
             if let audio = reactor.audio { stream.emit(.sounds(inBuild: audio.library.soundsInBuild)) }
             stream.emit(.watching(loop.snapshot))
             let notes = outputs.compactMap(\.note).map { "; \($0)" }.joined()
-            Log.shared.notice("watching \(info.name) (\(info.kind)) with \(rules.rules.count) rules from \(rulesSource)\(notes)")
+            Log.shared.notice("watching \(info.name) (\(info.kind)) with \(Quantity.count(rules.rules.count, "rule")) from \(rulesSource)\(notes)")
             Log.shared.notice(config.recordsLine(eventLog: events.path, record: recordPath))
             runStart = clock.now()
             do {
@@ -160,7 +161,10 @@ public final class WatchRun {
         record.gate = loop.gateCounts
         stream.emit(.stopping(reason: reason, loop.snapshot))
         Self.settle(reactor, clock: clock)
-        defer { for output in outputs.reversed() { output.stop() } }
+        defer {
+            for output in outputs.reversed() { output.stop() }
+            leftovers.lock?.release()
+        }
         let path = try writeRecord(record, reason: reason, seconds: clock.now() - runStart, snapshot: loop.snapshot)
         let closed = StandardStream.output.closed != nil || StandardStream.error.closed != nil
         return Ending(reason: reason, frames: record.frameCount, fires: record.fireCount, record: path, failure: failure, outputClosed: closed)

@@ -7,8 +7,12 @@ struct Arguments {
     private var values: [String: String] = [:]
     private var flags: Set<String> = []
 
-    /// Parses `words`; `valued` are the options that take a value, `switches` those that do not.
-    init(_ words: [String], valued: Set<String>, switches: Set<String>) throws(CommandFailure) {
+    /// The words an on|off option takes; one given bare (`--clips`) is on.
+    static let onOffWords: Set<String> = ["on", "off", "true", "false", "yes", "no"]
+
+    /// Parses `words`; `valued` are the options that take a value, `switches` those that do not, and
+    /// `bare` the valued ones that may also stand alone, meaning `on` (`--clips`, `--gate`).
+    init(_ words: [String], valued: Set<String>, switches: Set<String>, bare: Set<String> = []) throws(CommandFailure) {
         var i = 0
         var onlyPositional = false
         while i < words.count {
@@ -30,6 +34,8 @@ struct Arguments {
             } else if valued.contains(name) {
                 if let inline {
                     values[name] = inline
+                } else if bare.contains(name), i == words.count || !Self.onOffWords.contains(words[i].lowercased()) {
+                    values[name] = "on"
                 } else {
                     guard i < words.count else { throw usage("--\(name) needs a value") }
                     values[name] = words[i]
@@ -41,9 +47,12 @@ struct Arguments {
         }
     }
 
-    /// The names of `infos` as `valued` and `switches` sets.
-    static func names(_ infos: [SettingInfo]) -> (valued: Set<String>, switches: Set<String>) {
-        (Set(infos.filter { !$0.isSwitch }.map(\.name)), Set(infos.filter(\.isSwitch).map(\.name)))
+    /// The names of `infos` as `valued` and `switches` sets, and the on|off ones that may stand bare.
+    static func names(_ infos: [SettingInfo]) -> (valued: Set<String>, switches: Set<String>, bare: Set<String>) {
+        (
+            Set(infos.filter { !$0.isSwitch }.map(\.name)), Set(infos.filter(\.isSwitch).map(\.name)),
+            Set(infos.filter { $0.placeholder?.hasPrefix("on|off") == true }.map(\.name))
+        )
     }
 
     /// The declared settings of `infos` that the command line gives (a switch as `true`).
@@ -77,16 +86,6 @@ struct Arguments {
             throw usage("--\(name) must be a number from \(low) to \(high), not \"\(text)\"")
         }
         return x
-    }
-
-    /// `--NAME on|off` as a Bool, nil when absent.
-    func onOff(_ name: String) throws(CommandFailure) -> Bool? {
-        switch values[name] {
-        case nil: return nil
-        case "on": return true
-        case "off": return false
-        case let other?: throw usage("--\(name) is on or off, not \"\(other)\"")
-        }
     }
 }
 

@@ -48,6 +48,7 @@ enum AskCommand {
         guard !question.isEmpty else {
             throw CommandFailure(code: .noQuestion, message: "Type a question: lookd ask PHOTO \"QUESTION\".")
         }
+        if let note = settings.askNote(question) { Log.shared.warning(note) }
         let clock = MonotonicClock()
         let started = clock.now()
 

@@ -26,12 +26,13 @@ enum CheckCommand {
     static func run(_ words: [String]) throws(CommandFailure) {
         let infos = WatchSettings.declared.infos
         let names = Arguments.names(infos)
-        let args = try Arguments(words, valued: names.valued, switches: names.switches.union(["json"]))
+        let args = try Arguments(words, valued: names.valued, switches: names.switches.union(["json"]), bare: names.bare)
         guard args.positional.count == 1 else { throw usage("check takes one rules file") }
         let spec = args.positional[0]
         let set: RuleSet
         do { set = try RuleSpec.load(spec).rules } catch { throw CommandFailure(code: .usage, message: error.description) }
-        let given: [String: GivenSetting], setup: WatchSetup
+        let given: [String: GivenSetting]
+        var setup: WatchSetup
         do throws(SettingProblem) {
             given = try WatchSettings.given(
                 flags: args.given(infos).merging([SettingName.rules.key: GivenSetting(spec, from: .flag)]) { $1 }, file: set.settings)
@@ -39,9 +40,7 @@ enum CheckCommand {
         } catch {
             throw usage(error.text)
         }
-        if let problem = RulesInForce.snapshotProblem(set.rules, source: spec, config: setup.watch) {
-            throw CommandFailure(code: .usage, message: problem.description)
-        }
+        setup.watch.takeSnapshots(for: set.rules)
         let check = RulesCheck(spec: spec, set: set, setup: setup, settings: WatchSettings.declared.inForce(setup, given: given))
         print(args.has("json") ? check.json.text(indent: 1) : check.text)
         if let problem = check.budgetProblem { throw CommandFailure(code: .usage, message: problem) }
@@ -49,15 +48,10 @@ enum CheckCommand {
         do throws(RulesError) {
             let truth = try TruthFile.load(path: path)
             if let problem = truth.problems(against: set.rules).first { throw problem }
-            let spans = truth.rules.reduce(0) { $0 + $1.spans.count }
             // With --json, the JSON above is all standard output holds: the truth's summary goes to
             // standard error.
-            (args.has("json") ? { Terminal.err($0) } : { print($0) })(
-                "\nThe truth in \(path): \(Quantity.count(truth.rules.count, "rule")), \(Quantity.count(spans, "span"))"
-                    + "\(truth.photos.isEmpty ? "" : ", \(Quantity.count(truth.photos.count, "photo"))").")
-            for rule in set.rules where truth.spans(of: rule.condition) == nil && !args.has("json") {
-                print("  \(rule.condition): not in the truth (never in view)")
-            }
+            let (head, missing) = truth.summary(path: path, rules: set.rules)
+            if args.has("json") { Terminal.err(head) } else { print(([head] + missing).joined(separator: "\n")) }
         } catch {
             throw CommandFailure(code: .usage, message: error.description)
         }

@@ -24,7 +24,9 @@ enum EvalCommand {
           --html FILE               a self-contained report with a timeline a rule
           --min-recall R            exit 1 unless every rule fired on at least R (0-1) of its spans
           --max-false-per-hour N    exit 1 unless every rule made at most N false fires an hour
+        """
 
+    static let tuneHelp = """
         Usage: lookd tune \(SettingName.record) RUN.json|EVENTS.jsonl \(SettingName.truth) FILE [\(SettingName.rules) FILE] [--tolerance S] [\(SettingName.cooldown) S]
 
         Replays the recorded answers through the firing rule (cooldown, confirm N of M,

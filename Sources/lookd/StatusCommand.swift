@@ -1,6 +1,5 @@
 import Foundation
 import LookCore
-import Outputs
 import Records
 
 /// `lookd status`: what the running watch (the service, or one started by hand) is doing, read from
@@ -11,13 +10,14 @@ enum StatusCommand {
 
         Shows what the running lookd watch is doing: its source, its rules with their states (the last
         answer, fires, counts, timers), the latest numbers lines and the last three log lines. It reads
-        the status file the watch rewrites after every frame: \(SettingName.status) FILE, else the first that exists
-        of $RUNTIME_DIRECTORY/status.json, $XDG_RUNTIME_DIR/lookd/status.json,
-        /tmp/lookd-<uid>/status.json and the service's /run/lookd/status.json.
+        the status file the watch rewrites after every frame: \(SettingName.status) FILE, else the running
+        watch's: the service's $RUNTIME_DIRECTORY/status.json, each watch started by hand has its own
+        status-<pid>.json in $XDG_RUNTIME_DIR/lookd or /tmp/lookd-<uid>, and the service's
+        /run/lookd/status.json; with none running, the newest of them.
           NAME      the instance lookd@NAME (/run/lookd-NAME/status.json)
           --json    print the status file as it is
-        With no NAME and no \(SettingName.status), when instances of lookd@ have status files, lists them (and the
-        plain service, when it has one), one line each.
+        With no NAME and no \(SettingName.status), when several watches run or instances of lookd@ have status
+        files, lists them (and the plain service, when it has one), one line each.
 
         Exit codes: 0 a watch is running, 1 none is (its last status is shown when there is one).
         """
@@ -28,15 +28,11 @@ enum StatusCommand {
         var explicit = args.value(.status)
         if let name = args.positional.first {
             guard explicit == nil else { throw usage("give an instance NAME or \(SettingName.status) FILE, not both") }
-            guard OutputSettings.isName(name), name.count <= 64 else {
-                throw usage("an instance's name is letters, digits, - and _ (lookd@NAME), not \"\(name.withVisibleControls())\"")
+            switch StatusFile.instance(name) {
+            case .success(let path): explicit = path
+            case .failure(let why): throw why.isBadInput ? usage(why.description) : CommandFailure(code: .failure, message: why.description)
             }
-            explicit = StatusFile.instancePath(name)
-            guard FileManager.default.fileExists(atPath: explicit!) else {
-                throw CommandFailure(
-                    code: .failure, message: RecordsError.noInstance(name: name, path: explicit!, known: StatusFile.instances()).description)
-            }
-        } else if explicit == nil, !args.has("json"), !StatusFile.instances().isEmpty {
+        } else if explicit == nil, !args.has("json"), !StatusFile.instances().isEmpty || StatusFile.running().count > 1 {
             return try list()
         }
         let found: StatusFile.Reading
@@ -55,7 +51,7 @@ enum StatusCommand {
     private static func list() throws(CommandFailure) {
         let listing = StatusFile.listing()
         for line in listing.lines { print(line.withVisibleControls()) }
-        print("lookd status NAME shows one.")
+        print("lookd status NAME (an instance) or \(SettingName.status) FILE shows one.")
         if !listing.anyRunning { throw CommandFailure(code: .failure, message: "") }
     }
 }

@@ -17,10 +17,9 @@ enum WatchCommand {
         Shows the model one frame at a time and asks one numbered yes/no question covering every rule.
         A rule fires when its answer turns yes (not yes on the frame before, and not fired in the last
         \(SettingName.cooldown) seconds); its reaction runs and the fire is logged. The next frame is taken when the
-        answer before it is in. In a rules file each rule may refine this (cooldown, confirm,
-        min_confidence, on: disappear, when_active, region, enabled, describe, device_class;
-        see rules.example.yaml), and its settings: may hold any option below by its name, without
-        the dashes (cooldown: 5, mqtt: mqtt://host); a flag overrides the file. lookd check FILE shows
+        answer before it is in. In a rules file each rule may refine this (\(RuleSettings.fileKeys.joined(separator: ", ")),
+        region; docs/rules.md), and its settings: may hold any option below by its name, without the
+        dashes (cooldown: 5, mqtt: mqtt://host); a flag overrides the file. lookd check FILE shows
         every setting in force and where it came from.
         The run ends with the video, after \(SettingName.seconds), or on Ctrl-C / SIGTERM (after the frame being
         answered; a second Ctrl-C also cancels that frame's answer), and writes its record.
@@ -40,7 +39,7 @@ enum WatchCommand {
     static func run(_ words: [String]) throws(CommandFailure) {
         let infos = WatchSettings.declared.infos
         let names = Arguments.names(infos)
-        let args = try Arguments(words, valued: names.valued, switches: names.switches)
+        let args = try Arguments(words, valued: names.valued, switches: names.switches, bare: names.bare)
         guard args.positional.isEmpty else { throw usage("watch takes options only; \"\(args.positional[0])\" is not one") }
         let flags = args.given(infos)
         guard let spec = flags[SettingName.rules.key]?.text else { throw usage("watch needs \(SettingName.rules) FILE or \"a chessboard=chime|…\"") }
@@ -62,6 +61,7 @@ enum WatchCommand {
         var outputSettings = setup.outputs
         outputSettings.version = version
         config.settingsReader = FileSettingsReader(flags: flags, started: given)
+        config.takeSnapshots(for: ruleSet.rules)
         for warning in ruleSet.warnings { Log.shared.warning(warning) }
 
         // Signals from the start: SIGHUP must not end a service still loading its model (the request
@@ -78,12 +78,14 @@ enum WatchCommand {
             + outputSettings.outputs(source: config.source, eventsPath: config.eventLogPath, snapshotsDir: config.snapshotsDir, notifier: notifier)
         do { run = try WatchRun(config: config, version: version, outputs: outputs) } catch { throw failure(error) }
         let events = run.events
+        let leftovers = run.leftovers
         let trap = SignalTrap([SIGINT, SIGTERM, SIGHUP, SIGUSR1]) { sig in
             if sig == SIGHUP { reloads.ask(); return }
             if sig == SIGUSR1 { return events.reopenAfterRotation() }
             guard watching.isSet else {
                 notifier.stopping()
                 Log.shared.notice("stopped (\(sig == SIGINT ? "SIGINT" : "SIGTERM")) before the watch began")
+                leftovers.remove()
                 // _exit, not exit: exit runs llama.cpp's static destructors while another thread
                 // is still inside its loader, which crashes the process (SIGSEGV) instead of stopping it.
                 _exit(sig == SIGINT ? ExitCode.stopped.rawValue : ExitCode.done.rawValue)

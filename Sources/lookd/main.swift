@@ -36,7 +36,8 @@ func main() -> Int32 {
     words.removeFirst()
     let helps = [
         "ask": AskCommand.help, "watch": WatchCommand.help, "check": CheckCommand.help, "status": StatusCommand.help,
-        "models": ModelsCommand.help, "pull": ModelsCommand.help, "eval": EvalCommand.help, "tune": EvalCommand.help, "history": HistoryCommand.help,
+        "models": ModelsCommand.help, "pull": ModelsCommand.help, "eval": EvalCommand.help, "tune": EvalCommand.tuneHelp,
+        "history": HistoryCommand.help,
     ]
     if let text = helps[command], words.contains("--help") || words.contains("-h") {
         print(text)

@@ -140,3 +140,50 @@ final class HistoryStoreTests: XCTestCase {
         XCTAssertEqual(row.description, "A cat on a mat.")
     }
 }
+
+/// No fire the event log has is missing from the history: runs started in the same second keep
+/// their own ids, and fires wait while another process holds the database.
+final class HistoryNoLossTests: XCTestCase {
+    private var dir: URL!
+    override func setUpWithError() throws { dir = try Fixtures.scratch() }
+    private var path: String { dir.appendingPathComponent(HistoryStore.fileName).path }
+
+    private func fired(_ n: Int, _ condition: String) -> (WatchEvent, Rule) {
+        let rule = Rule(condition: condition, reaction: .log)
+        var fired = FireOutcome(
+            number: n, rule: 0, condition: condition, reaction: .log, frame: n, latency: 0, sinceChange: nil,
+            result: ReactionResult(performed: true, shown: "log"), place: nil, holdSetting: 0)
+        fired.context = FireContext(fire: n, rule: 0, condition: condition, reaction: "log", frame: n, time: Date())
+        return (.fired(fired, rule: rule, count: nil), rule)
+    }
+
+    func testTwoRunsStartedInOneSecondKeepEveryFire() throws {
+        let clock = ManualClock()
+        clock.setDate(Date(timeIntervalSince1970: 1_796_126_400))
+        let writers = [HistoryWriter(path: path, clock: clock), HistoryWriter(path: path, clock: clock)]
+        for writer in writers { try writer.start(events: try TestEvents(record: RunRecord(epoch: 0, rules: []))) }
+        for n in 1...3 {
+            writers[0].receive(fired(n, "a cat").0)
+            writers[1].receive(fired(n, "a dog").0)
+        }
+        for writer in writers { writer.stop() }
+        let rows = try HistoryStore(path: path, readOnly: true).fires(HistoryQuery())
+        XCTAssertEqual(rows.count, 6, "\(rows.map { "\($0.run)/\($0.fire) \($0.condition)" })")
+        XCTAssertEqual(Set(rows.map(\.run)).count, 2, "each run its own id")
+        XCTAssertTrue(rows.allSatisfy { $0.run >= 1_796_126_400 }, "ids still read as the start second or later")
+    }
+
+    func testFiresWaitWhileAnotherProcessHoldsTheDatabase() throws {
+        let writer = HistoryWriter(path: path, clock: ManualClock())
+        try writer.start(events: try TestEvents(record: RunRecord(epoch: 0, rules: [])))
+        // `sqlite3 lookd-history.sqlite "BEGIN EXCLUSIVE; …"` held open: every write is refused meanwhile.
+        let holder = try SQLiteDatabase(path: path)
+        try holder.execute("BEGIN EXCLUSIVE; INSERT INTO runs (id, started, pid) VALUES (1, 0, 0);")
+        for n in 1...3 { writer.receive(fired(n, "a cat").0) }
+        sleep(3) // past the 2 s busy timeout: the writes wait in memory
+        try holder.execute("COMMIT") // the other process lets go
+        writer.stop()
+        let rows = try HistoryStore(path: path, readOnly: true).fires(HistoryQuery())
+        XCTAssertEqual(rows.map(\.fire).sorted(), [1, 2, 3], "written once the lock was gone, none lost")
+    }
+}

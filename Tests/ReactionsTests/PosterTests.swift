@@ -29,11 +29,21 @@ final class PosterTests: XCTestCase {
         let done = DispatchGroup()
         let hung = Post(url: server.url("/hang"))
         var taken = 0
+        let reports = CollectedLines()
         for _ in 0..<6 {
             done.enter()
-            if poster.start(hung, fire: fire(), done: { _ in done.leave() }) { taken += 1 } else { done.leave() }
+            // A dropped post has its one report too, saying why.
+            if poster.start(
+                hung, fire: fire(),
+                done: { sent in
+                    reports.add(sent.error ?? "sent"); done.leave()
+                })
+            {
+                taken += 1
+            }
         }
         XCTAssertEqual(taken, 4, "2 sending and 2 waiting; the rest dropped")
+        XCTAssertEqual(reports.all.filter { $0.hasPrefix("dropped: 2 running and 2 waiting") }.count, 2, "\(reports.all)")
         XCTAssertEqual(poster.dropped, 2)
         for _ in 0..<3 {
             done.enter()

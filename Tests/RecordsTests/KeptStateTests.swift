@@ -53,3 +53,29 @@ final class RuleCommandsTests: XCTestCase {
         XCTAssertEqual(commands.take(), [])
     }
 }
+
+/// The state's lock: never truncates what a hard link or a refused second watch finds there, and
+/// goes with the run that held it.
+final class StateLockFileTests: XCTestCase {
+    func testAHardLinkAtTheLockIsRefusedAndItsTargetKept() throws {
+        let dir = try Fixtures.scratch()
+        let state = dir.appendingPathComponent("lookd-state.json").path
+        let target = dir.appendingPathComponent("precious").path
+        try "keep me\n".write(toFile: target, atomically: false, encoding: .utf8)
+        XCTAssertEqual(link(target, state + ".lock"), 0)
+        XCTAssertThrowsError(try StateLock(state: state)) { XCTAssertTrue("\($0)".contains("2 hard links"), "\($0)") }
+        XCTAssertEqual(try String(contentsOfFile: target, encoding: .utf8), "keep me\n")
+    }
+
+    func testTheLockFileGoesWithItsHolderAndNotWithARefusedWatch() throws {
+        let dir = try Fixtures.scratch()
+        let state = dir.appendingPathComponent("lookd-state.json").path
+        let first = try StateLock(state: state)
+        XCTAssertThrowsError(try StateLock(state: state))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: state + ".lock"), "a refused watch leaves the holder's lock in place")
+        XCTAssertThrowsError(try StateLock(state: state), "and it still holds")
+        first.release()
+        XCTAssertFalse(FileManager.default.fileExists(atPath: state + ".lock"), "no lock file left behind")
+        XCTAssertNoThrow(try StateLock(state: state))
+    }
+}

@@ -165,7 +165,11 @@ final class ScheduleTests: XCTestCase {
         let fridays = try schedule("Fri 22:00-02:00")
         XCTAssertTrue(fridays.isActive(at: at(28, 1), calendar: utc), "Saturday 01:00 belongs to Friday night")
         XCTAssertFalse(fridays.isActive(at: at(29, 1), calendar: utc), "Sunday 01:00 does not")
-        for bad in ["22:00", "25:00-26:00", "Someday 08:00-09:00", "08:00-09:00 Mon"] {
+        // Signs, empty ends and odd digits are no times (a leading "-" was read as 1:00 once).
+        for bad in [
+            "22:00", "25:00-26:00", "Someday 08:00-09:00", "08:00-09:00 Mon", "-1:00-02:00", "01:00--02:00", "+1:00-02:00", "1:0-02:00",
+            "01:00-02:00-",
+        ] {
             XCTAssertThrowsError(try schedule(bad), bad)
         }
     }
@@ -196,5 +200,20 @@ final class DescribeSettingTests: XCTestCase {
         XCTAssertEqual(inline.rules[0].reaction, .count)
         XCTAssertNil(inline.rules[1].settings.describe)
         XCTAssertEqual(inline.rules[0].settings.summary, "describe")
+    }
+}
+
+/// `show_url: true`: the rule's outbound URL shown whole, by the rule's own choice.
+final class ShowURLTests: XCTestCase {
+    func testAnOutboundURLIsMaskedUnlessTheRuleSaysShowURL() throws {
+        let url = "https://discord.com/api/webhooks/77/tok-en_value"
+        let file = "rules:\n  - when: a cat\n    post: \(url)\n  - when: a dog\n    post: \(url)/2\n    show_url: true\n"
+        let set = try RulesFile.parse(file, source: "r.yaml")
+        XCTAssertEqual(set.rules[0].reaction.shownForm, "post:https://discord.com/***")
+        XCTAssertEqual(set.rules[1].reaction.shownForm, "post:\(url)/2")
+        XCTAssertTrue(set.rules[1].settings.summary.contains("URL shown"), set.rules[1].settings.summary)
+        XCTAssertThrowsError(try RulesFile.parse("rules:\n  - when: a cat\n    log: true\n    show_url: maybe\n", source: "r.yaml")) {
+            XCTAssertTrue("\($0)".contains("show_url: is true or false"), "\($0)")
+        }
     }
 }

@@ -55,7 +55,7 @@ final class CheckedLinesTests: XCTestCase {
             set.lines,
             [
                 "  1. water → effect:ripple/water (its own sound)  (line 5)",
-                "  2. a dog → post:http://127.0.0.1:8123/hook (json, with the snapshot, header X-Token: ***, wait: description)  [describe]  (line 7)",
+                "  2. a dog → post:http://127.0.0.1:8123/*** (json, with the snapshot, header X-Token: ***, wait: description)  [describe]  (line 7)",
                 "  gate: the change gate ignores [0.8,0,1,0.12]",
             ])
     }

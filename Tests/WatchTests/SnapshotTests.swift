@@ -66,6 +66,9 @@ final class SnapshotTests: XCTestCase {
         XCTAssertEqual(Snapshots.Retention.parse("7d"), .age(604_800))
         XCTAssertNil(Snapshots.Retention.parse("soon"))
         XCTAssertNil(Snapshots.Retention.parse("0"))
+        // An age too short to keep the snapshot just taken, or past any calendar, is refused.
+        for bad in ["1e-300d", "0.5m", "30s", "1e300d", "nand", "-1h"] { XCTAssertNil(Snapshots.Retention.parse(bad), bad) }
+        XCTAssertEqual(Snapshots.Retention.parse("1m"), .age(60))
         let dir = try Fixtures.scratch().path
         let snapshots = Snapshots(dir: dir, keep: .age(3600))
         for (name, age) in [("fire-1-00001.jpg", 7200.0), ("fire-1-00002.jpg", 60.0), ("notes.txt", 9000.0)] {

@@ -56,3 +56,63 @@ final class InstanceTests: XCTestCase {
         }
     }
 }
+
+/// Watches started by hand: each keeps its own status file (`status-<pid>.json`), `lookd status`
+/// lists them all, and `lookd history` asks which when they keep histories of their own.
+final class HandStartedWatchesTests: XCTestCase {
+    func testTwoWatchesByHandKeepTheirOwnStatusAndStatusListsBoth() throws {
+        let dir = try Fixtures.scratch()
+        let runtime = dir.appendingPathComponent("xdg").path
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+        let photos = try TestMedia.photoFolder(in: dir)
+        let env = ["XDG_RUNTIME_DIR": runtime]
+        var watches: [Process] = []
+        defer { for w in watches where w.isRunning { w.terminate() } }
+        for name in ["one", "two"] {
+            let script = dir.appendingPathComponent("\(name).txt").path
+            try "!wait 0.05 1. Yes\n".write(toFile: script, atomically: true, encoding: .utf8)
+            let record = dir.appendingPathComponent(name).path
+            let w = Process()
+            w.executableURL = URL(fileURLWithPath: Fixtures.lookd)
+            w.arguments = [
+                "watch", "--source", photos, "--rules", "a test card=count", "--model", "script:" + script, "--photo-seconds", "0",
+                "--no-sound", "--record", record, "--seconds", "60",
+            ]
+            w.environment = ProcessInfo.processInfo.environment.merging(env) { $1 }
+            w.standardError = FileHandle.nullDevice
+            try w.run()
+            watches.append(w)
+        }
+        for name in ["one", "two"] {
+            EventLogFile.waitForLines(dir.appendingPathComponent("\(name)/lookd-events.jsonl").path, containing: "\"event\":\"fire\"")
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: runtime + "/lookd").sorted()
+        XCTAssertEqual(files, watches.map { "status-\($0.processIdentifier).json" }.sorted(), "one status file a watch")
+        let status = try Subprocess.run(Fixtures.lookd, ["status"], environment: env)
+        XCTAssertEqual(status.status, 0, status.stderr)
+        for w in watches { XCTAssertTrue(status.stdout.contains("pid \(w.processIdentifier) ("), status.stdout) }
+        let history = try Subprocess.run(Fixtures.lookd, ["history"], environment: env)
+        XCTAssertEqual(history.status, 1)
+        XCTAssertTrue(history.stderr.contains("Several watches are running, each with its history"), history.stderr)
+        let one = try Subprocess.run(Fixtures.lookd, ["history", "--db", dir.appendingPathComponent("one/lookd-history.sqlite").path])
+        XCTAssertEqual(one.status, 0, one.stderr)
+        XCTAssertTrue(one.stdout.contains("a test card"), one.stdout)
+    }
+
+    /// A watch whose source is missing leaves nothing: no record folder, run record or event log.
+    func testAWatchThatNeverStartsLeavesNothingBehind() throws {
+        let dir = try Fixtures.scratch()
+        let record = dir.appendingPathComponent("records/today").path
+        let state = dir.appendingPathComponent("state.json").path
+        let run = try Subprocess.run(
+            Fixtures.lookd,
+            [
+                "watch", "--source", dir.appendingPathComponent("missing.mp4").path, "--rules", "a cat=log", "--model",
+                "script:" + (try Fixtures.script(["1. Yes"], in: dir)), "--record", record, "--state", state, "--no-sound",
+            ])
+        XCTAssertNotEqual(run.status, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: record), "the record folder it made is gone again")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: state + ".lock"), "no lock is left")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), ["script.txt"], "nothing but the test's own script")
+    }
+}

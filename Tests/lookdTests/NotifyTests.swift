@@ -95,7 +95,7 @@ final class NotifyTests: XCTestCase {
         // Without a url, a Pushover rule posts to Pushover's own endpoint.
         let file = try writeRules("settings:\n  snapshots: \(path("snaps"))\nrules:\n  - when: a cat\n    notify:\n      service: pushover\n")
         let check = try Subprocess.run(Fixtures.lookd, ["check", file])
-        XCTAssertTrue(check.stdout.contains("api.pushover.net/1/messages.json (pushover, with the snapshot"), check.stdout + check.stderr)
+        XCTAssertTrue(check.stdout.contains("notify:https://api.pushover.net/*** (pushover, with the snapshot"), check.stdout + check.stderr)
     }
 
     /// Without a click of its own, a tap on the notification opens the page's review of the fires.
@@ -132,11 +132,12 @@ final class NotifyTests: XCTestCase {
         XCTAssertEqual(json["priority"] as? Int, 10)
     }
 
-    func testANotifyWithoutSnapshotsIsRefusedAndBadValuesNameTheirPlace() throws {
+    /// Without --snapshots the notification's picture is taken for it (not the rule refused).
+    func testANotifyWithoutSnapshotsTakesItsPictureAndBadValuesNameTheirPlace() throws {
         let (r, requests) = try watch("rules:\n  - when: a cat\n    notify: SERVER/ok\n", snapshots: false)
-        XCTAssertEqual(r.status, 2)
-        XCTAssertTrue(r.stderr.contains("\"a cat\" → notify sends the fire's snapshot, and none is taken: turn snapshots on"), r.stderr)
-        XCTAssertTrue(requests.isEmpty)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let request = try XCTUnwrap(requests.first, r.stderr)
+        XCTAssertEqual(request.body.prefix(2), Data([0xFF, 0xD8]), "the fire's snapshot, a JPEG, is the body")
         let cases = [
             ("    notify:\n      url: https://ntfy.sh/door\n      priority: loud\n", "r.yaml:5:17: notify: priority: is min, low, default, high"),
             ("    notify: https://ntfy.sh\n", "r.yaml:3:13: notify: https://ntfy.sh names no topic"),
@@ -151,12 +152,15 @@ final class NotifyTests: XCTestCase {
             XCTAssertEqual(check.status, 2, text)
             XCTAssertTrue(check.stderr.contains(expected.replacingOccurrences(of: "r.yaml", with: file)), check.stderr)
         }
-        let unseen = try Subprocess.run(Fixtures.lookd, ["check", "a cat=notify:https://ntfy.example.com/door"])
-        XCTAssertEqual(unseen.status, 2, "lookd check refuses what the watch would")
-        XCTAssertTrue(unseen.stderr.contains("\"a cat\" → notify sends the fire's snapshot, and none is taken"), unseen.stderr)
+        // Without --snapshots, the picture is taken for it (snapshots/ in the record folder), not refused.
+        let unseen = try Subprocess.run(Fixtures.lookd, ["check", "a cat=notify:https://ntfy.example.com/door", "--record", path("rec")])
+        XCTAssertEqual(unseen.status, 0, unseen.stderr)
+        XCTAssertTrue(unseen.stdout.contains(" snapshots            \(path("rec"))/snapshots"), unseen.stdout)
         let inline = try Subprocess.run(
             Fixtures.lookd, ["check", "a cat=notify:https://u:hunter2@ntfy.example.com/door", "--snapshots", path("snaps")])
         XCTAssertEqual(inline.status, 0, inline.stderr)
-        XCTAssertTrue(inline.stdout.contains("a cat → notify:https://u:***@ntfy.example.com/door (ntfy, with the snapshot)"), inline.stdout)
+        // The topic is a capability: masked with the password.
+        XCTAssertTrue(inline.stdout.contains("a cat → notify:https://u:***@ntfy.example.com/*** (ntfy, with the snapshot)"), inline.stdout)
+        XCTAssertFalse(inline.stdout.contains("door") || inline.stdout.contains("hunter2"), inline.stdout)
     }
 }

@@ -31,7 +31,8 @@ final class SecretsTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.stderr)
         let check = try Subprocess.run(Fixtures.lookd, ["check", rules])
         XCTAssertEqual(check.status, 0, check.stderr)
-        XCTAssertTrue(check.stdout.contains("post:http://hook:***@127.0.0.1:9/hook?token=***&room=3"), check.stdout)
+        // An outbound URL shows its scheme, host and port: its path and query are where tokens are.
+        XCTAssertTrue(check.stdout.contains("post:http://hook:***@127.0.0.1:9/*** ("), check.stdout)
         var written = run.stdout + run.stderr + check.stdout + check.stderr
         let files = try FileManager.default.subpathsOfDirectory(atPath: dir.path).filter { !$0.hasPrefix("photos") && $0 != "rules.yaml" }
         XCTAssertTrue(files.contains("lookd-events.jsonl"), "\(files)")

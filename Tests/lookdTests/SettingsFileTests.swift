@@ -45,6 +45,23 @@ final class SettingsFileTests: XCTestCase {
         XCTAssertTrue(kinds.contains("fire"), "\(kinds)")
     }
 
+    /// A relative path in a rules file's settings: is taken from the file's folder, wherever lookd runs.
+    func testRelativePathsInTheFileAreTakenFromItsFolder() throws {
+        let folder = dir.appendingPathComponent("etc").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let rules = folder + "/rules.yaml"
+        try "settings:\n  record: records\n  snapshots: snaps\nrules:\n  - when: a cat\n    log: true\n"
+            .write(toFile: rules, atomically: true, encoding: .utf8)
+        let r = try Subprocess.run(Fixtures.lookd, ["check", rules, "--status", "here.json"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        func line(_ name: String) -> String? {
+            r.stdout.split(separator: "\n").first { $0.hasPrefix("  \(name) ") }.map { $0.split(separator: " ").joined(separator: " ") }
+        }
+        XCTAssertEqual(line("record"), "record \(folder)/records \(rules):2")
+        XCTAssertEqual(line("snapshots"), "snapshots \(folder)/snaps \(rules):3")
+        XCTAssertEqual(line("status"), "status here.json flag", "a flag's path stays the current folder's")
+    }
+
     func testCheckShowsEverySettingInForceAndWhereItCameFrom() throws {
         let rules = try write(
             "settings:\n  cooldown: 5\n  mqtt: mqtt://bob@127.0.0.1\nrules:\n  - when: a cat\n    log: true\n", to: "rules.yaml")
@@ -75,7 +92,8 @@ final class SettingsFileTests: XCTestCase {
         XCTAssertEqual(options.count, Set(options).count, "each option once")
         XCTAssertTrue(
             help.contains(
-                "  --keep-snapshots N|AGE\n                        how many snapshots stay (a count) or for how long (an age: 30m, 12h, 7d) (default 1000);"
+                "  --keep-snapshots N|AGE\n                        how many snapshots stay (a count) or for how long (an age of at least 1m: 30m, 12h, 7d)\n"
+                    + "                        (default 1000);"
             ), help)
         let service = try XCTUnwrap(help.components(separatedBy: "\nService:\n").last)
         XCTAssertFalse(service.contains("--truth"), "--truth is a record's, not the service's")

@@ -17,8 +17,12 @@ final class VisionWeightsCommandTests: XCTestCase {
         return flags.isSuperset(of: ["avx512f", "avx512bw", "avx512vl", "avx512_vnni"])
     }()
 
+    /// The copies in the cache (each with its checksum beside it, `<copy>.sha256`).
     private func copies(_ cache: String) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: cache + "/vision-q8_0")) ?? []).sorted()
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: cache + "/vision-q8_0")) ?? []).sorted()
+        let copies = names.filter { !$0.hasSuffix(".sha256") }
+        for copy in copies where !copy.hasPrefix(".") { XCTAssertTrue(names.contains(copy + ".sha256"), "\(copy) has its checksum") }
+        return copies
     }
 
     private func weights(_ json: String) throws -> String? {

@@ -248,7 +248,7 @@ final class WatchCommandTests: XCTestCase {
         XCTAssertTrue(r.stdout.contains("  (disabled, line 63) a bird on the feeder → count"), r.stdout)
         XCTAssertTrue(r.stdout.contains("  7. a package on the doorstep → run:logger -t lookd \"a package was left\"  (line 37)"), r.stdout)
         XCTAssertTrue(
-            r.stdout.contains("  8. a dog on the sofa → post:http://127.0.0.1:8123/api/webhook/lookd-dog (json, with the snapshot)  (line 39)"),
+            r.stdout.contains("  8. a dog on the sofa → post:http://127.0.0.1:8123/*** (json, with the snapshot)  (line 39)"),
             r.stdout)
         XCTAssertTrue(r.stdout.contains("  6. water rushing over rows of stones → effect:ripple/water (its own sound)"), r.stdout)
         XCTAssertTrue(r.stdout.contains("  gate: the change gate ignores [0.8,0,1,0.12]"), r.stdout)

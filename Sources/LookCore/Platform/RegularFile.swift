@@ -15,14 +15,19 @@ public enum RegularFile {
 }
 
 /// Reading a small input whole: a file, or a pipe (`lookd check <(…)`, `--rules /dev/stdin`), up to
-/// a bound; what stops it is said in words.
+/// a bound; what stops it is said in words. Nothing here waits without end: the open never waits
+/// for a writer (a FIFO with none reads as empty), and a pipe or device that gives nothing for
+/// `silence` seconds is given up on, so a FIFO put at a rules path cannot hold a reload or a stop.
 public enum SmallInput {
+    public static let silence = 3.0
+
     public static func read(_ path: String, limit: Int) -> Result<[UInt8], SafeFile.Failure> {
-        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { return .failure(SafeFile.Failure(path: path, reason: String(cString: strerror(errno)))) }
         defer { Glibc.close(fd) }
         var st = stat()
         if fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFDIR { return .failure(SafeFile.Failure(path: path, reason: "it is a folder")) }
+        if st.st_mode & S_IFMT == S_IFREG { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) }
         return readToEnd(fd, limit: limit).mapError { SafeFile.Failure(path: path, reason: $0.reason) }
     }
 
@@ -31,13 +36,21 @@ public enum SmallInput {
         public let reason: String
     }
 
-    /// Everything `fd` gives until its end, at most `limit` bytes.
+    /// Everything `fd` gives until its end, at most `limit` bytes; a non-blocking `fd` is waited on
+    /// at most `silence` seconds between two reads.
     static func readToEnd(_ fd: Int32, limit: Int) -> Result<[UInt8], Stopped> {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
             let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
             if n < 0 && errno == EINTR { continue }
+            if n < 0 && errno == EAGAIN {
+                var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                if poll(&ready, 1, Int32(silence * 1000)) == 0 {
+                    return .failure(Stopped(reason: "it is a pipe or device that gave nothing for \(Int(silence)) s"))
+                }
+                continue
+            }
             if n < 0 { return .failure(Stopped(reason: String(cString: strerror(errno)))) }
             if n == 0 { return .success(bytes) }
             bytes += chunk[0..<n]

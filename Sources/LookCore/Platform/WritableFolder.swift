@@ -7,6 +7,7 @@ public enum WritableFolder {
     /// `create` false, a folder that is not there is refused, not made (a report's folder, as the
     /// other outputs' are: a typo in a path makes no folder of its own).
     public static func problem(_ dir: String, what: String, create: Bool = true) -> String? {
+        if let problem = SafePath.problem(dir, what: what) { return problem }
         var isDir: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: dir, isDirectory: &isDir)
         if exists, !isDir.boolValue {

@@ -45,19 +45,21 @@ public struct NotifyReaction: ReactionKind {
 
     public var name: String { "notify" }
     public var inlineForm: String { "notify:" + url }
-    public var shownForm: String { "notify:" + Secrets.masked(url: url) }
+    public var shownForm: String { "notify:" + Secrets.outbound(url: url) }
+    /// The topic's URL is a capability (anyone who has it reads the pictures): outbound.
+    public var outboundURLs: [String] { [url] + (click.map { [$0] } ?? []) }
     public var checkedForm: String {
         var options = [service.rawValue, needsSnapshot ? "with the snapshot" : "no picture"]
         if let title { options.append("title \"\(title)\"") }
         if let priority { options.append("priority \(priority)") }
         if !tags.isEmpty { options.append("tags \(tags.joined(separator: ","))") }
-        if let click { options.append("click \(Secrets.masked(url: click))") }
+        if let click { options.append("click \(Secrets.outbound(url: click))") }
         if wait { options.append("wait: description") }
         return shownForm + " (" + options.joined(separator: ", ") + ")"
     }
     public var waitsForDescription: Bool { wait }
     public var needsSnapshot: Bool { picture && service != .gotify }
-    public var recordFields: [(String, JSON)] { [("notify", .string(Secrets.masked(url: url))), ("service", .string(service.rawValue))] }
+    public var recordFields: [(String, JSON)] { [("notify", .string(Secrets.outbound(url: url))), ("service", .string(service.rawValue))] }
 
     public static func inline(_ text: String) throws(ReactionProblem) -> NotifyReaction {
         NotifyReaction(url: try checkedURL(text, at: nil))

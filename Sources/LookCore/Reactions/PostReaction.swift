@@ -11,7 +11,8 @@ public struct PostReaction: ReactionKind {
 
     public var name: String { "post" }
     public var inlineForm: String { "post:" + post.url }
-    public var shownForm: String { "post:" + Secrets.masked(url: post.url) }
+    public var shownForm: String { "post:" + post.shownURL }
+    public var outboundURLs: [String] { [post.url] }
     public var checkedForm: String {
         var options = [post.format.rawValue]
         if post.snapshot { options.append("with the snapshot") }

@@ -17,8 +17,17 @@ public struct RunReaction: ReactionKind {
     public var inlineForm: String {
         "run:" + command.arguments.map { $0.contains(where: \.isWhitespace) || $0.isEmpty ? "\"\($0)\"" : $0 }.joined(separator: " ")
     }
+    /// As records and screens show it: an argument that is a URL shows scheme, host and port.
+    public var shownForm: String {
+        "run:"
+            + command.arguments.map { word in
+                let shown = word.contains("://") ? Secrets.outbound(url: word) : word
+                return shown.contains(where: \.isWhitespace) || shown.isEmpty ? "\"\(shown)\"" : shown
+            }.joined(separator: " ")
+    }
+    public var outboundURLs: [String] { command.arguments.filter { $0.contains("://") } }
     public var checkedForm: String {
-        inlineForm + (command.waitForDescription ? " (wait: description)" : command.waitForClip ? " (wait: clip)" : "")
+        shownForm + (command.waitForDescription ? " (wait: description)" : command.waitForClip ? " (wait: clip)" : "")
     }
     public var waitsForDescription: Bool { command.waitForDescription }
     public var waitsForClip: Bool { command.waitForClip }

@@ -54,8 +54,10 @@ public final class ClipOutput: WatchOutput, @unchecked Sendable {
     /// use turns clips off with a warning; the watch goes on.
     public func start(events: any EventSink) throws(OutputFailure) {
         let parent = (folder as NSString).deletingLastPathComponent
-        try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
-        if let problem = PrivateFolder.problem(folder) {
+        if SafePath.problem(parent, what: "clips folder") == nil {
+            try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        }
+        if let problem = PrivateFolder.problem(folder, otherwise: "\(SettingName.history) FILE in a folder of your own (clips go beside it)") {
             lock.withLock { usable = false }
             events.emit(.warning(stage: "clips", message: "no clips: \(problem)"))
             return

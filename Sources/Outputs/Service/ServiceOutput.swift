@@ -79,6 +79,10 @@ public final class ServiceOutput: WatchOutput, @unchecked Sendable {
     /// Starts the watchdog's thread when the manager watches: every half interval, `WATCHDOG=1`
     /// while the loop is alive (`LoopLiveness`), and a STATUS that says what a long wait waits for.
     public func start(events: any EventSink) throws(OutputFailure) {
+        // Watches started by hand each keep their own status file: those of watches long gone go.
+        // A status file that cannot be kept is said once, here, and by the start line's note.
+        statusProblem = StatusFile.problem(statusPath)
+        if let statusProblem { Log.shared.warning(statusProblem) } else { StatusFile.pruneStale(near: statusPath) }
         guard let interval = notifier.watchdogInterval, ticker == nil else { return }
         let thread = Thread { [weak self] in
             let realTime = MonotonicClock()
@@ -106,7 +110,7 @@ public final class ServiceOutput: WatchOutput, @unchecked Sendable {
         }
     }
 
-    public var note: String? { "status in \(statusPath)" }
+    public var note: String? { statusProblem == nil ? "status in \(statusPath)" : "no status file (\(statusPath) cannot be used)" }
 
     public func receive(_ event: WatchEvent) {
         lock.withLock {
@@ -123,7 +127,7 @@ public final class ServiceOutput: WatchOutput, @unchecked Sendable {
         case .watching(let snapshot):
             state = "watching"
             lock.withLock {
-                notifier.ready(status: "watching \(source) · \(snapshot.rows.count) rules")
+                notifier.ready(status: "watching \(source) · \(Quantity.count(snapshot.rows.count, "rule"))")
                 watching = true
             }
             writeStatus(snapshot)
@@ -149,7 +153,7 @@ public final class ServiceOutput: WatchOutput, @unchecked Sendable {
         case .reloaded(_, let snapshot):
             notifier.watchdog()
             state = "watching"
-            notifier.ready(status: "watching \(source) · \(snapshot.rows.count) rules")
+            notifier.ready(status: "watching \(source) · \(Quantity.count(snapshot.rows.count, "rule"))")
             writeStatus(snapshot)
         case .live(let live):
             switch live.change {

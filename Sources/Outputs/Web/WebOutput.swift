@@ -75,7 +75,11 @@ public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
 
     public func start(events: any EventSink) throws(OutputFailure) {
         do {
-            let server = try WebServer(host: listen.host == "localhost" ? "127.0.0.1" : listen.host, port: listen.port) { [weak self] request in
+            // The sockets' deadlines are the kernel's real time, as libmicrohttpd's own timeout is:
+            // a run's clock (a test's manual one) does not drive them.
+            let host = listen.host == "localhost" ? "127.0.0.1" : listen.host
+            let server = try WebServer(host: host, port: listen.port, clock: MonotonicClock()) {
+                [weak self] request in
                 self?.answer(request) ?? .text(503, "stopping\n")
             }
             lock.withLock { self.server = server }
@@ -154,7 +158,7 @@ public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
             return .stream(next: { reader.next() }, closed: { state.unsubscribe(reader) })
         default:
             if request.path.hasPrefix("/snapshots/") { return snapshot(String(request.path.dropFirst("/snapshots/".count))) }
-            if request.path.hasPrefix("/clips/") { return clip(String(request.path.dropFirst("/clips/".count))) }
+            if request.path.hasPrefix("/clips/") { return clip(String(request.path.dropFirst("/clips/".count))).ranged(request.range) }
             return .text(
                 404,
                 "404: lookd serves /, /history, /api/status, /api/fires, /api/history, /api/events, /frame.jpg, /timeline.svg, /snapshots/, /clips/ and /metrics\n"

@@ -56,7 +56,8 @@ final class WebState: @unchecked Sendable {
     private var readers: [ObjectIdentifier: Reader] = [:]
     let maxReaders: Int
 
-    init(maxReaders: Int = 32) { self.maxReaders = maxReaders }
+    /// 16 streams (a tab each) leave the page's 64 connections room for the requests of the rest.
+    init(maxReaders: Int = 16) { self.maxReaders = maxReaders }
 
     /// The status JSON (the status file's), as written after each frame, fire and reload.
     func status(_ json: JSON) {

@@ -18,10 +18,15 @@ public enum EffectFilm {
         /// Seconds spent drawing and encoding.
         public var seconds: Double
         public var error: String?
+        /// Whether a stop cut the animation short (it holds the pictures drawn until then).
+        public var cut = false
     }
 
-    /// Renders `renderer`'s edit over `hold` seconds into `png` and `apng`.
-    public static func render(_ renderer: EffectRenderer, hold: Double, png: String, apng: String) -> Output {
+    /// Renders `renderer`'s edit over `hold` seconds into `png` and `apng`; once `cancelled` says
+    /// so, the animation ends with the pictures drawn so far.
+    public static func render(
+        _ renderer: EffectRenderer, hold: Double, png: String, apng: String, cancelled: () -> Bool = { false }
+    ) -> Output {
         let started = MonotonicClock().now()
         var output = Output(png: nil, apng: nil, pictures: nil, seconds: 0, error: nil)
         do throws(PNGWriter.Failure) {
@@ -29,11 +34,17 @@ public enum EffectFilm {
             output.png = png
             let count = max(1, Int((hold * Double(fps)).rounded()))
             let writer = try APNGWriter(path: apng, width: renderer.frame.width, height: renderer.frame.height, fps: fps)
+            var drawn = 0
             for k in 0..<count {
+                if k > 0, cancelled() {
+                    output.cut = true
+                    break
+                }
                 try writer.add(renderer.picture(at: Double(k) / Double(fps)))
+                drawn += 1
             }
             try writer.finish()
-            (output.apng, output.pictures) = (apng, count)
+            (output.apng, output.pictures) = (apng, drawn)
         } catch {
             output.error = error.description
         }
@@ -49,20 +60,27 @@ extension EffectFilm {
         private let group = DispatchGroup()
         private let lock = NSLock()
         private var output: Output?
+        private var cancelled = false
 
         /// Starts drawing `renderer`'s film for `hold` seconds into `png` and `apng`.
         public init(_ renderer: EffectRenderer, hold: Double, png: String, apng: String) {
             group.enter()
             Thread.detachNewThread { [self] in
-                let film = EffectFilm.render(renderer, hold: hold, png: png, apng: apng)
+                let film = EffectFilm.render(renderer, hold: hold, png: png, apng: apng) { lock.withLock { cancelled } }
                 lock.withLock { output = film }
                 group.leave()
             }
         }
 
-        /// Waits until the film is drawn; its result.
-        public func wait() -> Output? {
-            group.wait()
+        /// Ends the animation at its next picture (a stop).
+        public func cancel() { lock.withLock { cancelled = true } }
+
+        /// Waits until the film is drawn; its result. Once `stop` says so, the film is cancelled
+        /// and ends at its next picture.
+        public func wait(cancellingWhen stop: () -> Bool = { false }) -> Output? {
+            while group.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
+                if stop() { cancel() }
+            }
             return lock.withLock { output }
         }
     }

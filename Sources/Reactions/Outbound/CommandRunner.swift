@@ -48,10 +48,17 @@ public final class CommandRunner: @unchecked Sendable {
     }
 
     /// Starts (or queues) `command` for `fire`; `done` gets its outcome on the command's thread.
-    /// False when it was dropped (`done` is then not called).
+    /// `done` gets why it was dropped, when it was (the queue full: then false is returned; a stop
+    /// before it started).
     public func start(_ command: Command, fire: FireContext, done: @escaping @Sendable (ReactionReport.CommandRan) -> Void) -> Bool {
         let (settings, running) = (settings, running)
-        return workers.submit { done(Self.run(command, fire: fire, settings: settings, running: running)) }
+        return workers.submit(
+            { done(Self.run(command, fire: fire, settings: settings, running: running)) },
+            dropped: { reason in
+                var ran = ReactionReport.CommandRan(fire: fire.fire, condition: fire.condition, arguments: command.arguments)
+                ran.error = reason
+                done(ran)
+            })
     }
 
     /// Runs `command` and waits for it (on the calling thread); its time is the whole of it.

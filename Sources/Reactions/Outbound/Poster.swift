@@ -63,20 +63,26 @@ public final class Poster: @unchecked Sendable {
     /// Whether any run or wait now.
     public var busy: Bool { all.contains(where: \.busy) }
 
-    /// Sends (or queues) `post` for `fire`; `done` gets the outcome on the post's thread. False when
-    /// it was dropped (`done` is then not called).
+    /// Sends (or queues) `post` for `fire`; `done` gets the outcome on the post's thread, or why it
+    /// was dropped (the queue full: then false is returned; a stop before it started).
     public func start(_ post: Post, fire: FireContext, done: @escaping @Sendable (ReactionReport.PostSent) -> Void) -> Bool {
         let settings = settings
         let number = lock.withLock {
             nextNumber += 1
             return nextNumber
         }
-        return workers(for: post).submit { [self] in
-            lock.withLock { inFlight[number] = (ReactionReport.PostSent(fire: fire.fire, condition: fire.condition, url: post.shownURL), Date()) }
-            let sent = Self.send(post, fire: fire, settings: settings)
-            // A stop that reported it already (still waiting then) has the last word.
-            if lock.withLock({ inFlight.removeValue(forKey: number) != nil }) { done(sent) }
-        }
+        return workers(for: post).submit(
+            { [self] in
+                lock.withLock { inFlight[number] = (ReactionReport.PostSent(fire: fire.fire, condition: fire.condition, url: post.shownURL), Date()) }
+                let sent = Self.send(post, fire: fire, settings: settings)
+                // A stop that reported it already (still waiting then) has the last word.
+                if lock.withLock({ inFlight.removeValue(forKey: number) != nil }) { done(sent) }
+            },
+            dropped: { reason in
+                var sent = ReactionReport.PostSent(fire: fire.fire, condition: fire.condition, url: post.shownURL)
+                sent.error = reason
+                done(sent)
+            })
     }
 
     /// A stop's wait is over: the posts still waiting for an answer, as reports that say so (their

@@ -2,14 +2,15 @@ import Foundation
 
 /// A bounded pool for outward work (commands, posts): at most `limit` jobs run at once, each on a
 /// thread of its own; up to `waiting` more wait in order; past that a job is dropped and counted.
-/// A fire never waits for it.
+/// A fire never waits for it. A job that is dropped, when it comes or at a stop, is told why, so
+/// every job ends with one word of its own.
 final class Workers: @unchecked Sendable {
     let limit: Int
     let waiting: Int
     private let name: String
     private let lock = NSLock()
     private var running = 0
-    private var queue: [@Sendable () -> Void] = []
+    private var queue: [(job: @Sendable () -> Void, dropped: @Sendable (String) -> Void)] = []
     private(set) var dropped = 0
 
     init(name: String, limit: Int, waiting: Int) {
@@ -18,32 +19,38 @@ final class Workers: @unchecked Sendable {
         self.waiting = max(0, waiting)
     }
 
-    /// Starts `job` now, or queues it; false (and counted) when the queue is full.
+    /// Starts `job` now, or queues it; false (counted, and `dropped` told why) when the queue is full.
     @discardableResult
-    func submit(_ job: @escaping @Sendable () -> Void) -> Bool {
-        let start = lock.withLock { () -> Bool? in
+    func submit(_ job: @escaping @Sendable () -> Void, dropped: @escaping @Sendable (String) -> Void = { _ in }) -> Bool {
+        let start = lock.withLock { () -> (Bool, Int)? in
             if running < limit {
                 running += 1
-                return true
+                return (true, 0)
             }
             guard queue.count < waiting else {
-                dropped += 1
-                return nil
+                self.dropped += 1
+                return (false, self.dropped)
             }
-            queue.append(job)
-            return false
+            queue.append((job, dropped))
+            return nil
         }
-        guard let start else { return false }
-        if start { launch(job) }
-        return true
+        guard let (now, count) = start else { return true }
+        if now {
+            launch(job)
+            return true
+        }
+        dropped("dropped: \(limit) running and \(waiting) waiting (\(count) dropped in this run)")
+        return false
     }
 
-    /// Drops every job still waiting (a stop): they are counted as dropped and never start.
+    /// Drops every job still waiting (a stop): each is counted, told so, and never starts.
     func cancelWaiting() {
-        lock.withLock {
+        let cancelled = lock.withLock {
+            defer { queue.removeAll() }
             dropped += queue.count
-            queue.removeAll()
+            return queue.map(\.dropped)
         }
+        for told in cancelled { told("dropped: lookd stopped before it could start") }
     }
 
     /// Whether any job runs or waits now.
@@ -59,7 +66,7 @@ final class Workers: @unchecked Sendable {
                         running -= 1
                         return nil
                     }
-                    return queue.removeFirst()
+                    return queue.removeFirst().job
                 }
             }
         }

@@ -20,7 +20,7 @@ final class FireStage {
     init(parts: LoopParts, source: any FrameSource, config: WatchConfig, epoch: Int) {
         (self.parts, self.source) = (parts, source)
         snapshots = config.snapshotsDir.map { Snapshots(dir: $0, keep: Snapshots.Retention.parse(config.keepSnapshots) ?? .count(1000)) }
-        holds = HoldStage(source: source, clock: parts.clock, epoch: epoch)
+        holds = HoldStage(source: source, clock: parts.clock, stop: parts.stop, epoch: epoch)
     }
 
     /// Fires rule `i` (whose state `state` let it through) on `frame`, shown as `shown`.

@@ -8,10 +8,12 @@ import Settings
 /// The hold stage: the frame the model answered stands for `--hold` seconds while an effect's edit
 /// is drawn and written; the source is paused meanwhile (a video goes on from where it stopped),
 /// and the loop takes no frame. The drawing runs on its own thread during the hold, off the loop's
-/// path; the hold ends when both the time is up and the pictures are written.
+/// path; the hold ends when both the time is up and the pictures are written. A stop lets it play
+/// out for 3 s at most (`StopSignal.hold`); one it cut ends its animation, and the outcome says so.
 struct HoldStage {
     let source: any FrameSource
     let clock: any Clock
+    let stop: StopSignal
     /// The run's epoch, which names its effects folder.
     let epoch: Int
 
@@ -24,15 +26,14 @@ struct HoldStage {
             renderer, hold: max(config.hold, 1 / Double(EffectFilm.fps)),
             png: (folder as NSString).appendingPathComponent("catch\(fire).png"),
             apng: (folder as NSString).appendingPathComponent("edit\(fire).apng"))
-        clock.sleep(config.hold - (clock.now() - start))
-        let due = clock.now()
-        let result = job.wait()
-        let waited = clock.now() - due
-        let held = clock.now() - start
+        let (cut, due) = (stop.hold(config.hold - (clock.now() - start), on: clock), clock.now())
+        let result = job.wait { stop.isRequested }
+        let (waited, held) = (clock.now() - due, clock.now() - start)
         source.resume()
         var outcome = HoldOutcome(
             held: held, pausedAt: pausedAt, resumedAt: source.position, png: nil, apng: nil, pictures: nil,
             render: nil, renderWait: waited, renderError: nil)
+        outcome.cut = cut || result?.cut == true
         if let film = result {
             (outcome.png, outcome.apng, outcome.pictures, outcome.render) = (film.png, film.apng, film.pictures, film.seconds)
             outcome.renderError = film.error
@@ -48,7 +49,7 @@ struct HoldStage {
         let folder =
             config.effectsDir ?? config.framesDir
             ?? (config.recordDir as NSString).appendingPathComponent("watch-\(epoch)-effects")
-        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        _ = WritableFolder.problem(folder, what: "effects folder") // made unless refused: the pictures' writes say why
         return folder
     }
 }

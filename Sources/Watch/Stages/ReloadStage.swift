@@ -45,7 +45,7 @@ final class ReloadStage {
             count += 1
             events.emit(.rules(.reloaded(set.rules, why: why, source: source, kept: kept, warnings: set.warnings, disabled: set.disabled)))
             for warning in set.warnings { Log.shared.warning(warning) }
-            Log.shared.notice("rules reloaded from \(source) (\(why)): \(set.rules.count) rules, \(kept) kept their state")
+            Log.shared.notice("rules reloaded from \(source) (\(why)): \(Quantity.count(set.rules.count, "rule")), \(kept) kept their state")
             if let changed = inForce.settings, !changed.applied.isEmpty {
                 Log.shared.notice("settings changed by the reload: \(changed.applied.joined(separator: ", "))")
             }
