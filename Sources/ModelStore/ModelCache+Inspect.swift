@@ -27,11 +27,12 @@ extension ModelCache {
         }
     }
 
-    /// The one `mmproj*.gguf` in a language model's folder, or why there is none to take.
+    /// The one mmproj in a language model's folder (a `.gguf` with `mmproj` in its name: the Hub's
+    /// `mmproj-….gguf`, lookd's own `shapes-tiny-mmproj-F16.gguf`), or why there is none to take.
     static func mmproj(beside model: String) -> Result<String, InspectProblem> {
         let folder = (model as NSString).deletingLastPathComponent
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? [])
-            .filter { $0.lowercased().hasPrefix("mmproj") && $0.hasSuffix(".gguf") }.sorted()
+            .filter { $0.lowercased().contains("mmproj") && $0.hasSuffix(".gguf") && !$0.hasPrefix(".") }.sorted()
         guard names.count == 1 else {
             return .failure(
                 InspectProblem(

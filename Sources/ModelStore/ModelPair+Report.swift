@@ -73,8 +73,14 @@ extension ModelPair {
         return [
             "  kind            \(kind)\(name)",
             String(
-                format: "  size            %.2f B parameters in %d tensors · mostly %@ · %.1f MB",
-                parameters / 1e9, file.tensors.count, main, Double(bytes) / 1e6),
+                format: "  size            %@ parameters in %d tensors · mostly %@ · %.1f MB",
+                Self.count(parameters), file.tensors.count, main, Double(bytes) / 1e6),
         ]
+    }
+
+    /// `1.05 B`, `5.47 M`, `812 K`: a parameter count in the unit that fits it (a 9 MB model is not "0.00 B").
+    static func count(_ n: Double) -> String {
+        for (unit, size) in [("B", 1e9), ("M", 1e6), ("K", 1e3)] where n >= size { return String(format: "%.2f %@", n / size, unit) }
+        return String(format: "%.0f", n)
     }
 }

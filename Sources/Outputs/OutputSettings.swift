@@ -66,7 +66,9 @@ public struct OutputSettings: Sendable {
         source: String, eventsPath: String?, snapshotsDir: String?, notifier: any ServiceNotifier, clock: any Clock = MonotonicClock()
     ) -> [any WatchOutput] {
         let mqtt = self.mqtt.map {
-            MQTTOutput(broker: $0, name: name, discoveryPrefix: mqttDiscovery, capacity: mqttQueue, version: version, page: http?.url)
+            MQTTOutput(
+                broker: $0, name: name, discoveryPrefix: mqttDiscovery, capacity: mqttQueue, version: version, page: http?.url,
+                snapshots: snapshotsDir != nil)
         }
         let states: [any OutputState] = mqtt.map { [$0] } ?? []
         let web = http.map {

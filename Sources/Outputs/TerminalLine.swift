@@ -3,8 +3,9 @@ import LookCore
 import Records
 
 /// What `lookd watch` shows while it runs: on a terminal, one line written over after each frame
-/// (frames answered, the latest answers, fires, the model's time a frame); otherwise (a pipe, the
-/// journal) the same as a line every `every` frames. A line break once the run stops.
+/// (frames answered, how far through a file or a folder of photos of known length, the latest
+/// answers, fires, the model's time a frame); otherwise (a pipe, the journal) the same as a line
+/// every `every` frames. A line break once the run stops.
 public final class TerminalLine: WatchOutput, @unchecked Sendable {
     public let name = "terminal"
     private let isTerminal: Bool
@@ -12,6 +13,10 @@ public final class TerminalLine: WatchOutput, @unchecked Sendable {
     private var shown = false
     private var answered = 0
     private var modelTimes: [Double] = []
+    /// The source's length, when it has one: a file's seconds, a folder's photos.
+    private var length: (seconds: Double?, photos: Int?)
+    /// Tenths of a known length done: off a terminal, each new tenth is a line too.
+    private var tenths = 0
 
     public init(isTerminal: Bool, every: Int = 100) {
         self.isTerminal = isTerminal
@@ -19,17 +24,20 @@ public final class TerminalLine: WatchOutput, @unchecked Sendable {
     }
 
     public func receive(_ event: WatchEvent) {
+        if case .source(let info) = event { length = (info.duration, info.kind == "photos" ? info.count : nil) }
         guard case .frame(let frame, _, let snapshot) = event else { return }
         answered += 1
         modelTimes.append(frame.model)
         if modelTimes.count > 20 { modelTimes.removeFirst() }
-        let line = Self.line(frames: answered, answers: frame.shownAnswers, fires: snapshot.fires, modelTimes: modelTimes)
+        var line = Self.line(frames: answered, answers: frame.shownAnswers, fires: snapshot.fires, modelTimes: modelTimes)
+        if let progress = Self.progress(at: frame.sourceT, index: frame.index, of: length) { line = progress + " · " + line }
         if isTerminal {
             StandardStream.error.write("\u{1B}[2K\r\(line)")
             shown = true
-        } else if answered % every == 0 {
+        } else if answered % every == 0 || Self.tenth(frame.sourceT, frame.index, length) > tenths {
             Log.shared.notice(line)
         }
+        tenths = max(tenths, Self.tenth(frame.sourceT, frame.index, length))
     }
 
     /// `12 frames · 1. yes 2. no · 3 fires · model 3.10 s a frame`
@@ -39,6 +47,21 @@ public final class TerminalLine: WatchOutput, @unchecked Sendable {
         let words = answers.enumerated().map { "\($0.offset + 1). \($0.element)" }.joined(separator: " ")
         return
             "\(frames) frame\(frames == 1 ? "" : "s") · \(words) · \(fires) fire\(fires == 1 ? "" : "s") · model \(NumbersLine.seconds(median)) a frame"
+    }
+
+    /// `4.2 of 30.0 s (14 %)` through a file, `12 of 40 photos` through a folder; nil for a live source.
+    static func progress(at position: Double?, index: Int, of length: (seconds: Double?, photos: Int?)) -> String? {
+        if let total = length.seconds, total > 0, let position {
+            return String(format: "%.1f of %.1f s (%.0f %%)", position, total, min(100, 100 * position / total))
+        }
+        if let photos = length.photos, photos > 0 { return "\(min(index, photos)) of \(photos) photos" }
+        return nil
+    }
+
+    static func tenth(_ position: Double?, _ index: Int, _ length: (seconds: Double?, photos: Int?)) -> Int {
+        if let total = length.seconds, total > 0, let position { return Int(10 * position / total) }
+        if let photos = length.photos, photos > 0 { return 10 * index / photos }
+        return 0
     }
 
     public func stop() { if shown { StandardStream.error.write("\n") } }

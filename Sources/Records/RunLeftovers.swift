@@ -32,6 +32,13 @@ public struct RunLeftovers: Sendable {
         self.folders = made
     }
 
+    /// The folder a file at `path` goes in, when it is not there yet (the event log's, so that
+    /// `--log DIR/x.jsonl` makes DIR as `--record DIR` does); nil when it is there or none is named.
+    public static func missingFolder(of path: String?) -> String? {
+        guard let folder = path.map({ ($0 as NSString).deletingLastPathComponent }), !folder.isEmpty else { return nil }
+        return FileManager.default.fileExists(atPath: folder) ? nil : folder
+    }
+
     /// Removes the lock, the record while it is empty, the log, and the folders while they are
     /// empty (from a signal's handler as well as the command's thread).
     public func remove() {

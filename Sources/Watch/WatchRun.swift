@@ -51,7 +51,8 @@ public final class WatchRun {
     ) throws(WatchError) {
         (self.config, self.version, self.outputs, self.clock, self.epoch) = (config, version, outputs, clock, epoch)
         let folders = [(config.recordDir, "record folder"), (config.framesDir, "frames folder"), (config.effectsDir, "effects folder")]
-        var made = try RunLeftovers(making: folders + [(config.snapshotsDir, "snapshots folder")])
+        let log = RunLeftovers.missingFolder(of: config.eventLogPath) // made as the record folder is
+        var made = try RunLeftovers(making: folders + [(config.snapshotsDir, "snapshots folder"), (log, "event log's folder")])
         do throws(WatchError) {
             do throws(SafeFile.Failure) {
                 recordPath = try SafeFile.claim(in: config.recordDir, stem: "watch-run-\(epoch)", ext: "json")

@@ -23,8 +23,8 @@ enum ModelsCommand {
         (architecture, projector, sizes, quantization, context), the keys that decide how lookd runs
         it, the chat template's thinking switch, and the verdict: "runs natively", "runs as MiniCPM-V
         4.7 (canvas positions; …)", or "cannot run: why". Given one language model, it takes the one
-        mmproj*.gguf beside it; given a catalog id, the pulled pair in the cache. It exits 0 when the
-        pair runs and 6 when it cannot (or a file is missing or not a GGUF).
+        .gguf with mmproj in its name beside it; given a catalog id, the pulled pair in the cache. It
+        exits 0 when the pair runs and 6 when it cannot (or a file is missing or not a GGUF).
         """
 
     static func list() {

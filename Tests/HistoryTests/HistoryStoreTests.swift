@@ -43,6 +43,16 @@ final class HistoryStoreTests: XCTestCase {
         XCTAssertEqual(try HistoryStore(path: path, readOnly: true).fires(HistoryQuery()).count, 3)
     }
 
+    /// `/api/history`'s rule list: from the index on the words (a look a rule), or read whole from a
+    /// history that has no such index yet; the same list either way.
+    func testTheRulesListComesFromTheIndexOrFromAWholeRead() throws {
+        let store = try HistoryStore(path: path)
+        for (i, words) in ["b cat", "a dog", "b cat", "c bird", "a dog"].enumerated() { try store.add(fire(i + 1, words, at: Double(i))) }
+        XCTAssertEqual(try store.conditions(), ["a dog", "b cat", "c bird"])
+        try SQLiteDatabase(path: path).execute("DROP INDEX fires_by_condition")
+        XCTAssertEqual(try HistoryStore(path: path, readOnly: true).conditions(), ["a dog", "b cat", "c bird"])
+    }
+
     func testADamagedFileIsSetAsideAndANewHistoryStarts() throws {
         let junk = Data("this is not a database, it is a note left here".utf8) + Data(repeating: 7, count: 4096)
         try junk.write(to: URL(fileURLWithPath: path))

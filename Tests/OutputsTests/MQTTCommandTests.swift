@@ -1,6 +1,7 @@
 import Foundation
 import LookCore
 import Records
+import Rules
 import TestFixtures
 import TestSupport
 import Watch
@@ -171,5 +172,17 @@ final class MQTTCommandTests: XCTestCase {
         _ = try watch.run(answers: ["1. No"], frames: 1, outputs: [mqtt, driver])
         XCTAssertNil(before, "removed behind lookd's back")
         XCTAssertNotNil(after, "sent again when Home Assistant came online")
+    }
+}
+
+/// Home Assistant is offered an image entity a rule only when fires have snapshots to show in it.
+final class DiscoveryImageTests: XCTestCase {
+    func testAnImageEntityOnlyWithSnapshots() {
+        let rule = Rule(condition: "a cat", reaction: .log)
+        let with = HomeAssistantDiscovery(prefix: "homeassistant", node: "n", base: "lookd/n").configs(for: rule).map(\.0)
+        let without = HomeAssistantDiscovery(prefix: "homeassistant", node: "n", base: "lookd/n", snapshots: false).configs(for: rule).map(\.0)
+        XCTAssertEqual(with.filter { $0.hasPrefix("homeassistant/image/") }.count, 1)
+        XCTAssertEqual(without.filter { $0.hasPrefix("homeassistant/image/") }.count, 0)
+        XCTAssertEqual(Set(with).subtracting(without).count, 1, "nothing else changes")
     }
 }

@@ -11,4 +11,14 @@ final class TerminalLineTests: XCTestCase {
             "12 frames · 1. yes 2. no 3. ? · 3 fires · model 3.10 s a frame")
         XCTAssertEqual(TerminalLine.line(frames: 1, answers: ["no"], fires: 1, modelTimes: [0.5]), "1 frame · 1. no · 1 fire · model 0.50 s a frame")
     }
+
+    /// How far through a source of known length: a file's seconds, a folder's photos; nothing for a
+    /// live one. Off a terminal a line comes at each tenth as well as every 100 frames.
+    func testProgressHasATotalWhereTheSourceHasOne() {
+        XCTAssertEqual(TerminalLine.progress(at: 4.2, index: 9, of: (30, nil)), "4.2 of 30.0 s (14 %)")
+        XCTAssertEqual(TerminalLine.progress(at: nil, index: 12, of: (nil, 40)), "12 of 40 photos")
+        XCTAssertNil(TerminalLine.progress(at: 4.2, index: 9, of: (nil, nil)), "a camera has no end")
+        XCTAssertEqual((0...30).map { TerminalLine.tenth(Double($0), $0, (30, nil)) }.filter { $0 > 0 }.count, 28)
+        XCTAssertEqual(Set((0...30).map { TerminalLine.tenth(Double($0), $0, (30, nil)) }), Set(0...10))
+    }
 }

@@ -25,7 +25,7 @@ final class LogRotationTests: XCTestCase {
         var config = try String(contentsOf: Fixtures.root.appendingPathComponent("systemd/lookd.logrotate"), encoding: .utf8)
         config = config.replacingOccurrences(of: "/var/lib/lookd/lookd-events.jsonl", with: log)
             .replacingOccurrences(of: "    compress\n", with: "").replacingOccurrences(of: "    delaycompress\n", with: "")
-            .replacingOccurrences(of: "create 0644 lookd lookd", with: "create 0644")
+            .replacingOccurrences(of: "create 0640 lookd lookd", with: "create 0640")
             .replacingOccurrences(
                 of: "systemctl kill --signal=SIGUSR1 --kill-whom=main lookd.service 'lookd@*.service'", with: "kill -USR1 \(watch.processIdentifier)")
         let conf = dir.appendingPathComponent("logrotate.conf").path

@@ -70,3 +70,16 @@ final class ModelsInspectTests: XCTestCase {
         XCTAssertTrue(unknown.stderr.contains("neither a .gguf file nor a catalog id"), unknown.stderr)
     }
 }
+
+/// lookd's own shapes-tiny, inspected as a user would: the mmproj beside it found by its name, and
+/// its size in the unit that fits it.
+final class ShapesTinyInspectTests: XCTestCase {
+    func testShapesTinyIsReadRight() throws {
+        let model = Fixtures.root.appendingPathComponent("models/shapes-tiny/shapes-tiny-Q8_0.gguf").path
+        let r = try Subprocess.run(Fixtures.lookd, ["models", "inspect", model])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.contains("Vision projector  \(Fixtures.root.path)/models/shapes-tiny/shapes-tiny-mmproj-F16.gguf"), r.stdout)
+        XCTAssertFalse(r.stdout.contains("0.00 B parameters"), r.stdout)
+        XCTAssertNotNil(r.stdout.firstMatch(of: /size +[0-9.]+ M parameters in 71 tensors/), r.stdout)
+    }
+}

@@ -224,4 +224,23 @@ final class ServiceTests: XCTestCase {
         XCTAssertEqual(verify.status, 0, verify.stderr)
         XCTAssertEqual(verify.stderr.trimmingCharacters(in: .whitespacesAndNewlines), "", "no warnings")
     }
+
+    /// What the docs say of the units is what they are: the exposure systemd-analyze measures (at
+    /// most the design's 1.9), and the rotated log's mode the one the unit's umask gives lookd's files.
+    func testTheUnitsExposureAndModesAreWhatTheDocsSay() throws {
+        let docs = try String(contentsOf: Fixtures.root.appendingPathComponent("docs/service.md"), encoding: .utf8)
+        for name in ["lookd.service", "lookd@.service"] {
+            let file = try write(
+                try String(contentsOf: Fixtures.root.appendingPathComponent("systemd/\(name)"), encoding: .utf8)
+                    .replacingOccurrences(of: "/usr/local/bin/lookd", with: Fixtures.lookd), to: name.replacingOccurrences(of: "@", with: "@x"))
+            let r = try Subprocess.run("/usr/bin/systemd-analyze", ["security", "--offline=yes", "--no-pager", file])
+            let level = try XCTUnwrap(r.stdout.firstMatch(of: /Overall exposure level for [^:]+: ([0-9.]+)/)?.1, r.stdout + r.stderr)
+            XCTAssertLessThanOrEqual(Double(level) ?? 99, 1.9, name)
+            XCTAssertTrue(docs.contains("`systemd-analyze security` exposure \(level), both units"), "docs/service.md says \(level) for \(name)")
+        }
+        let unit = try String(contentsOf: Fixtures.root.appendingPathComponent("systemd/lookd.service"), encoding: .utf8)
+        let umask = try XCTUnwrap(Int(try XCTUnwrap(unit.firstMatch(of: /UMask=([0-7]+)/)?.1), radix: 8))
+        let rotation = try String(contentsOf: Fixtures.root.appendingPathComponent("systemd/lookd.logrotate"), encoding: .utf8)
+        XCTAssertTrue(rotation.contains("create 0\(String(0o666 & ~umask, radix: 8)) lookd lookd"), "the new log's mode is lookd's own files'")
+    }
 }

@@ -42,6 +42,8 @@ struct HomeAssistantDiscovery: Sendable {
     /// lookd's version (`sw_version`) and its page, when it serves one (`configuration_url`).
     var version = "lookd"
     var page: String?
+    /// Whether fires have snapshots (`--snapshots`): only then is an image entity offered a rule.
+    var snapshots = true
 
     var device: JSON {
         var fields: [(String, JSON)] = [
@@ -56,7 +58,7 @@ struct HomeAssistantDiscovery: Sendable {
     /// - `binary_sensor`: its answer (`device_class:` in the rules file, else occupancy), with the
     ///   last fire as its attributes;
     /// - `event`: its fires (`fired`, then `described` when a description comes, and `clip` when its clip is written);
-    /// - `image`: its last fire's snapshot;
+    /// - `image`: its last fire's snapshot, when fires have snapshots;
     /// - `switch`: whether it is watched (turned off, it is neither asked nor fired);
     /// - for a count rule, a `sensor` (its count) and a `button` that resets it.
     /// A rule written `enabled: false` has only its switch, which stays off.
@@ -98,11 +100,14 @@ struct HomeAssistantDiscovery: Sendable {
             entity(
                 "event", id, "_event", "\(rule.condition): fired",
                 [("state_topic", .string(topic + "/event")), ("event_types", .strings(["fired", "described", "clip"]))]),
-            entity(
-                "image", id, "_snapshot", "\(rule.condition): last fire",
-                [("image_topic", .string(topic + "/snapshot")), ("content_type", .string("image/jpeg"))]),
             watched,
         ]
+        if snapshots {
+            list.insert(
+                entity(
+                    "image", id, "_snapshot", "\(rule.condition): last fire",
+                    [("image_topic", .string(topic + "/snapshot")), ("content_type", .string("image/jpeg"))]), at: 2)
+        }
         if rule.reaction.isCount {
             list.append(
                 entity(

@@ -52,7 +52,8 @@ public final class MQTTOutput: CommandingOutput, OutputState, @unchecked Sendabl
 
     /// Publishes to `broker` as the instance `name` once started.
     public init(
-        broker: MQTTBroker, name: String, discoveryPrefix: String?, capacity: Int = 256, version: String = "lookd", page: String? = nil
+        broker: MQTTBroker, name: String, discoveryPrefix: String?, capacity: Int = 256, version: String = "lookd", page: String? = nil,
+        snapshots: Bool = true
     ) {
         self.broker = broker
         let node = HomeAssistantDiscovery.node(name)
@@ -60,7 +61,9 @@ public final class MQTTOutput: CommandingOutput, OutputState, @unchecked Sendabl
         base = "lookd/\(node)"
         self.capacity = capacity
         self.page = page
-        discovery = discoveryPrefix.map { HomeAssistantDiscovery(prefix: $0, node: node, base: "lookd/\(node)", version: version, page: page) }
+        discovery = discoveryPrefix.map {
+            HomeAssistantDiscovery(prefix: $0, node: node, base: "lookd/\(node)", version: version, page: page, snapshots: snapshots)
+        }
     }
 
     public func accept(commands: RuleCommands) { lock.withLock { self.commands = commands } }
