@@ -54,13 +54,14 @@ public final class TerminalLine: WatchOutput, @unchecked Sendable {
         if let total = length.seconds, total > 0, let position {
             return String(format: "%.1f of %.1f s (%.0f %%)", position, total, min(100, 100 * position / total))
         }
-        if let photos = length.photos, photos > 0 { return "\(min(index, photos)) of \(photos) photos" }
+        // A folder is read again for new photos once it is through: past its count it has no end.
+        if let photos = length.photos, photos > 0, index <= photos { return "\(index) of \(photos) photos" }
         return nil
     }
 
     static func tenth(_ position: Double?, _ index: Int, _ length: (seconds: Double?, photos: Int?)) -> Int {
-        if let total = length.seconds, total > 0, let position { return Int(10 * position / total) }
-        if let photos = length.photos, photos > 0 { return 10 * index / photos }
+        if let total = length.seconds, total > 0, let position { return min(10, Int(10 * position / total)) }
+        if let photos = length.photos, photos > 0 { return min(10, 10 * index / photos) }
         return 0
     }
 

@@ -93,6 +93,11 @@ public enum StatusFile {
         if folders(environment).dropFirst(environment["RUNTIME_DIRECTORY"] == nil ? 0 : 1).contains(folder) {
             if let problem = PrivateFolder.problem(folder, otherwise: "\(SettingName.status) FILE") { return "The status file's folder: \(problem)." }
         }
+        // Rewritten whole after every frame: a pipe or a device there is refused, not written into.
+        var st = stat()
+        if stat(path, &st) == 0, st.st_mode & S_IFMT != S_IFREG {
+            return "The status file \(path) cannot be used: it is not a regular file (lookd rewrites it whole after every frame)."
+        }
         return SafePath.problem(path, what: "status file")
     }
 

@@ -18,6 +18,8 @@ final class TerminalLineTests: XCTestCase {
         XCTAssertEqual(TerminalLine.progress(at: 4.2, index: 9, of: (30, nil)), "4.2 of 30.0 s (14 %)")
         XCTAssertEqual(TerminalLine.progress(at: nil, index: 12, of: (nil, 40)), "12 of 40 photos")
         XCTAssertNil(TerminalLine.progress(at: 4.2, index: 9, of: (nil, nil)), "a camera has no end")
+        XCTAssertNil(TerminalLine.progress(at: nil, index: 41, of: (nil, 40)), "a folder read again has none either")
+        XCTAssertEqual(TerminalLine.tenth(nil, 400, (nil, 40)), 10, "no line a tenth past the end")
         XCTAssertEqual((0...30).map { TerminalLine.tenth(Double($0), $0, (30, nil)) }.filter { $0 > 0 }.count, 28)
         XCTAssertEqual(Set((0...30).map { TerminalLine.tenth(Double($0), $0, (30, nil)) }), Set(0...10))
     }

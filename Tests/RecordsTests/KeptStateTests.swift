@@ -79,3 +79,16 @@ final class StateLockFileTests: XCTestCase {
         XCTAssertNoThrow(try StateLock(state: state))
     }
 }
+
+/// The status file is rewritten whole after every frame: a pipe put at its path is refused at once,
+/// never written into (a pipe nobody reads would hold every frame).
+final class StatusFileAtAPipeTests: XCTestCase {
+    func testAPipeAtTheStatusPathIsRefusedAtOnce() throws {
+        let fifo = try Fixtures.scratch().appendingPathComponent("status.json").path
+        XCTAssertEqual(mkfifo(fifo, 0o644), 0)
+        let started = Date()
+        let problem = try XCTUnwrap(StatusFile.write(.object([("state", .string("watching"))]), to: fifo, environment: [:]))
+        XCTAssertTrue(problem.contains("not a regular file"), problem)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 0.5, "no wait for a reader")
+    }
+}
