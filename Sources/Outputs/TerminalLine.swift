@@ -5,7 +5,7 @@ import Records
 /// What `lookd watch` shows while it runs: on a terminal, one line written over after each frame
 /// (frames answered, how far through a file or a folder of photos of known length, the latest
 /// answers, fires, the model's time a frame); otherwise (a pipe, the journal) the same as a line
-/// every `every` frames. A line break once the run stops.
+/// every `every` frames, and at each tenth of a known length. A line break once the run stops.
 public final class TerminalLine: WatchOutput, @unchecked Sendable {
     public let name = "terminal"
     private let isTerminal: Bool
@@ -15,8 +15,10 @@ public final class TerminalLine: WatchOutput, @unchecked Sendable {
     private var modelTimes: [Double] = []
     /// The source's length, when it has one: a file's seconds, a folder's photos.
     private var length: (seconds: Double?, photos: Int?)
-    /// Tenths of a known length done: off a terminal, each new tenth is a line too.
+    /// Off a terminal, each new tenth of a known length is a line too, 10 s of the run apart at least
+    /// (a long eval says how far it is; a short run says nothing but its fires).
     private var tenths = 0
+    private var lastLine = 0.0
 
     public init(isTerminal: Bool, every: Int = 100) {
         self.isTerminal = isTerminal
@@ -34,10 +36,11 @@ public final class TerminalLine: WatchOutput, @unchecked Sendable {
         if isTerminal {
             StandardStream.error.write("\u{1B}[2K\r\(line)")
             shown = true
-        } else if answered % every == 0 || Self.tenth(frame.sourceT, frame.index, length) > tenths {
+        } else if answered % every == 0 || (Self.tenth(frame.sourceT, frame.index, length) > tenths && frame.captureT >= lastLine + 10) {
             Log.shared.notice(line)
+            lastLine = frame.captureT
+            tenths = Self.tenth(frame.sourceT, frame.index, length)
         }
-        tenths = max(tenths, Self.tenth(frame.sourceT, frame.index, length))
     }
 
     /// `12 frames · 1. yes 2. no · 3 fires · model 3.10 s a frame`

@@ -23,6 +23,9 @@ public struct ClipOutcome: Sendable, Equatable {
     public var writing: Double
     /// `copy` (the source's H.264 packets) or `libx264` (encoded).
     public var method: String
+    /// How it starts at the asked time: `edit list` (copied packets from the keyframe before it, the
+    /// MP4's edit list skipping them), `encoded`, or `keyframe` (on the first keyframe kept).
+    public var starts = "keyframe"
     /// The fires it covers (more than one when they overlapped).
     public var fires: [Int]
     public var error: String?
@@ -46,7 +49,7 @@ public struct ClipOutcome: Sendable, Equatable {
             ("start_s", .number(start, places: 3)), ("duration_s", .number(duration, places: 3)),
             ("before_s", .number(before, places: 3)), ("frames", .int(frames)), ("bytes", .int(bytes)),
             ("clip_ms", .number(seconds * 1000, places: 1)), ("write_ms", .number(writing * 1000, places: 1)),
-            ("method", .string(method)), ("fires", .ints(fires)), ("error", .optional(error)),
+            ("method", .string(method)), ("starts", .string(starts)), ("fires", .ints(fires)), ("error", .optional(error)),
             ("preroll_bytes", .int(prerollBytes)), ("preroll_s", .number(prerollSeconds, places: 3)),
         ]
     }

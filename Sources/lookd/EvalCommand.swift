@@ -40,18 +40,7 @@ enum EvalCommand {
 
     static func run(_ words: [String]) throws(CommandFailure) {
         // Eval's own options; the rest are the watch's.
-        var own: [String] = [], watch: [String] = []
-        var i = 0
-        while i < words.count {
-            let name = words[i].hasPrefix("--") ? String(words[i].dropFirst(2).prefix { $0 != "=" }) : ""
-            if valued.contains(name) {
-                own.append(words[i])
-                if !words[i].contains("="), i + 1 < words.count { own.append(words[i + 1]); i += 1 }
-            } else {
-                watch.append(words[i])
-            }
-            i += 1
-        }
+        let (own, watch) = CommandWords.split(words, taking: valued)
         let args = try Arguments(own, valued: valued, switches: [])
         guard let truthPath = args.value(.truth) else { throw usage("eval needs \(SettingName.truth) FILE (the spans each rule's thing is in view)") }
         let truth = try loadTruth(truthPath)

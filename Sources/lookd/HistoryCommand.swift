@@ -1,11 +1,14 @@
 import Foundation
 import History
 import LookCore
+import Outputs
+import Records
 
 /// `lookd history`: the fires the watch kept, newest first.
 enum HistoryCommand {
     static let help = """
         Usage: lookd history [NAME] [--rule WORDS] [--since T] [--until T] [--limit N] [--json] [--db FILE]
+               lookd history [NAME] [--db FILE] --http 127.0.0.1:8470   the review page, no watch needed
 
         Lists the fires a watch kept in its history, newest first: the time, the rule, the reaction,
         P(yes), the description, the snapshot and the clip. It reads --db FILE, else the history of the
@@ -21,7 +24,7 @@ enum HistoryCommand {
         """
 
     static func run(_ words: [String]) throws(CommandFailure) {
-        let args = try Arguments(words, valued: ["rule", "since", "until", "limit", "db"], switches: ["json"])
+        let args = try Arguments(words, valued: ["rule", "since", "until", "limit", "db", "http"], switches: ["json"])
         guard args.positional.count <= 1 else { throw usage("history takes at most one instance NAME (lookd history --help)") }
         let times = ["since", "until"].map { args.value($0).map { ($0, HistoryQuery.time($0, now: Date())) } }
         if let bad = times.compactMap({ $0 }).first(where: { $0.1 == nil })?.0 {
@@ -33,6 +36,12 @@ enum HistoryCommand {
         switch HistoryListing.path(db: args.value("db"), instance: args.positional.first) {
         case .success(let found): path = found
         case .failure(let why): throw CommandFailure(code: .failure, message: why.text)
+        }
+        if let http = args.value("http") {
+            do throws(OutputFailure) { return try HistoryServer.serve(path, listen: http) { Terminal.err("The history of \(path) at \($0)") } } catch
+            {
+                throw CommandFailure(code: .usage, message: error.description)
+            }
         }
         let query = HistoryQuery(rule: args.value("rule"), since: times[0]?.1, until: times[1]?.1, limit: limit)
         let fires: [HistoryFire]

@@ -40,7 +40,9 @@ final class ClipTests: XCTestCase {
         }
     }
 
-    func testAnH264FileIsCutOnKeyframesAndCopied() throws {
+    /// Copied from the keyframe at or before the asked start, and made to start at it by the MP4's
+    /// edit list: the clip is as long as asked, however far back the keyframe is.
+    func testAnH264FileIsCopiedAndStartsAtTheAskedTime() throws {
         let video = dir.appendingPathComponent("in.mp4").path
         try TestMedia.clip(video, seconds: 20, fps: 30, width: 640, height: 480) // a keyframe every second
         let feed = ClipFeed(keep: 11, budget: 64 << 20)
@@ -51,17 +53,33 @@ final class ClipTests: XCTestCase {
         let path = dir.appendingPathComponent("clip.mp4").path
         let written = try ClipWriter.write(material, to: path)
         XCTAssertTrue(written.copied)
-        XCTAssertEqual(written.start, 7, accuracy: 0.001)
-        XCTAssertEqual(written.duration, 5.5, accuracy: 0.05)
-        XCTAssertEqual(written.frames, 166)
+        XCTAssertEqual(written.starts, "edit list")
+        XCTAssertEqual(written.start, 7.5, accuracy: 0.001)
+        XCTAssertEqual(written.duration, 5.03, accuracy: 0.05)
+        XCTAssertEqual(written.frames, 151)
         let probe = try Probe(path)
         XCTAssertEqual(probe.codec, "h264")
         XCTAssertEqual(probe.pixelFormat, "yuv420p")
-        XCTAssertEqual(probe.duration, 5.5, accuracy: 0.05)
-        XCTAssertEqual(probe.frames, 166)
+        XCTAssertEqual(probe.duration, 5.03, accuracy: 0.05, "a player shows the asked span")
+        XCTAssertEqual(probe.frames, 151, accuracy: 1)
         XCTAssertTrue(probe.moovFirst, "faststart: the index comes before the pictures")
         XCTAssertEqual(written.bytes, Int(try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber).intValue))
         XCTAssertFalse(FileManager.default.fileExists(atPath: path + ".part"))
+    }
+
+    /// A camera's keyframes 12 s apart: the clip still holds the asked 5 s before and 5 s after.
+    func testKeyframesFarApartStillGiveTheAskedSpan() throws {
+        let video = dir.appendingPathComponent("far.mp4").path
+        try TestMedia.clip(video, seconds: 30, fps: 10, keyframeSeconds: 12)
+        let feed = ClipFeed(keep: 30, budget: 64 << 20)
+        feed.useFile(video)
+        let material = try XCTUnwrap(try feed.material(from: 19, to: 29))
+        XCTAssertEqual(material.packets.first?.pts ?? -1, 12, accuracy: 0.001, "the keyframe 7 s before the asked start")
+        let path = dir.appendingPathComponent("far-clip.mp4").path
+        let written = try ClipWriter.write(material, to: path)
+        XCTAssertEqual(written.start, 19, accuracy: 0.001)
+        XCTAssertEqual(written.duration, 10.1, accuracy: 0.15)
+        XCTAssertEqual(try Probe(path).duration, 10.1, accuracy: 0.15, "not 17 s from the keyframe")
     }
 
     func testAnotherCodecIsEncodedAsH264AtTheCapsRateAndSize() throws {
@@ -253,10 +271,11 @@ final class ClipTests: XCTestCase {
         let path = dir.appendingPathComponent("stream.mp4").path
         let written = try ClipWriter.write(material, to: path)
         XCTAssertTrue(written.copied)
+        XCTAssertEqual(written.start, fired - 2, accuracy: 0.001, "it starts at the asked time, not at the keyframe")
         let probe = try Probe(path)
         XCTAssertEqual([probe.codec, probe.pixelFormat], ["h264", "yuv420p"])
-        XCTAssertEqual(probe.duration, fired + 2 - start, accuracy: 0.15)
-        XCTAssertEqual(probe.frames, written.frames)
+        XCTAssertEqual(probe.duration, 4, accuracy: 0.15)
+        XCTAssertEqual(probe.frames, written.frames, accuracy: 1)
         XCTAssertTrue(probe.moovFirst)
         XCTAssertGreaterThan(feed.usage.bytes, 0)
     }

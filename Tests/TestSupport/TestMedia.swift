@@ -56,12 +56,14 @@ extension TestMedia {
     }
 
     /// An H.264 clip of `seconds` at `fps` from a lavfi source (testsrc2 shows a running frame counter).
+    /// A keyframe every `keyframeSeconds` (a second by default; a camera's may be 12 s apart).
     public static func clip(
         _ path: String, seconds: Double, fps: Int = 30, width: Int = 320, height: Int = 180,
-        source: String = "testsrc2"
+        source: String = "testsrc2", keyframeSeconds: Int = 1
     ) throws {
         try Subprocess.shell(
-            "ffmpeg -v error -y -f lavfi -i '\(source)=s=\(width)x\(height):r=\(fps):d=\(seconds)' -c:v libx264 -preset ultrafast -pix_fmt yuv420p -g \(fps) '\(path)'"
+            "ffmpeg -v error -y -f lavfi -i '\(source)=s=\(width)x\(height):r=\(fps):d=\(seconds)' -c:v libx264 -preset ultrafast -pix_fmt yuv420p "
+                + "-g \(fps * keyframeSeconds) -keyint_min \(fps * keyframeSeconds) -sc_threshold 0 '\(path)'"
         )
     }
 

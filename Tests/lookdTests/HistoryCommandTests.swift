@@ -52,6 +52,36 @@ final class HistoryCommandTests: XCTestCase {
         XCTAssertTrue(try history(["--until", "2000-01-01", "--db", path("records/lookd-history.sqlite")]).stdout.hasPrefix("No fires"))
     }
 
+    /// `lookd history --http`: the review page from the history file alone, after the watch ended.
+    func testTheReviewPageServesAHistoryWithNoWatchRunning() throws {
+        try FileManager.default.createDirectory(atPath: path("records"), withIntermediateDirectories: true)
+        XCTAssertEqual(try watch(["1. Yes\\n2. No"], extra: ["--seconds", "1"]).status, 0)
+        let port = LoopbackPort.free()
+        let page = Process()
+        page.executableURL = URL(fileURLWithPath: Fixtures.lookd)
+        page.arguments = ["history", "--db", path("records/lookd-history.sqlite"), "--http", "127.0.0.1:\(port)"]
+        page.standardError = FileHandle.nullDevice
+        try page.run()
+        defer { if page.isRunning { page.terminate() } }
+        func get(_ what: String) throws -> Subprocess {
+            try Subprocess.run("/usr/bin/curl", ["-s", "--max-time", "5", "-w", "\n%{http_code}", "http://127.0.0.1:\(port)\(what)"])
+        }
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, !LoopbackPort.accepts(port) { usleep(50_000) }
+        let api = try get("/api/history")
+        XCTAssertTrue(api.stdout.hasSuffix("\n200"), api.stdout)
+        let fires = try XCTUnwrap(api.stdout.split(separator: "\n").first)
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(fires.utf8)) as? [String: Any])
+        let first = try XCTUnwrap((json["fires"] as? [[String: Any]])?.first, api.stdout)
+        XCTAssertEqual(first["condition"] as? String, "a test card")
+        let snapshot = try XCTUnwrap(first["snapshot_url"] as? String)
+        XCTAssertTrue(try get(snapshot).stdout.hasSuffix("\n200"), "its snapshot is served")
+        XCTAssertTrue(try get("/").stdout.contains("<html"), "/ is the review page")
+        page.terminate()
+        page.waitUntilExit()
+        XCTAssertEqual(page.terminationStatus, 0)
+    }
+
     func testBadInputIsRefusedInASentence() throws {
         let r = try history(["--since", "yesterday"])
         XCTAssertEqual(r.status, 2)

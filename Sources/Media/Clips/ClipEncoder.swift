@@ -24,8 +24,12 @@ final class ClipEncoder {
     private(set) var first: Int64?
     private(set) var last: Int64?
 
-    init(stream: ClipStream, path: String, maxSide: Int, fps: Double) throws(MediaError) {
-        (self.path, self.maxSide, self.fps) = (path, maxSide, fps)
+    /// The clip's asked start (milliseconds): pictures before it are decoded (the decoder needs
+    /// them from the keyframe on) and not encoded.
+    private let from: Int64?
+
+    init(stream: ClipStream, path: String, maxSide: Int, fps: Double, from: Double? = nil) throws(MediaError) {
+        (self.path, self.maxSide, self.fps, self.from) = (path, maxSide, fps, from.map { Int64(($0 * 1000).rounded()) })
         guard let codec = avcodec_find_decoder(stream.parameters.pointee.codec_id) else {
             throw .failed("this FFmpeg cannot decode \(stream.codec)")
         }
@@ -70,7 +74,7 @@ final class ClipEncoder {
         while avcodec_receive_frame(decoder.pointer, frame) >= 0 {
             defer { av_frame_unref(frame) }
             let stamp = frame.pointee.best_effort_timestamp != Int64.min ? frame.pointee.best_effort_timestamp : frame.pointee.pts
-            guard stamp != Int64.min else { continue }
+            guard stamp != Int64.min, stamp >= from ?? .min else { continue }
             if let lastKept, Double(stamp - lastKept) < 1000 / fps - 1 { continue }
             lastKept = stamp
             try encode(frame, at: stamp)

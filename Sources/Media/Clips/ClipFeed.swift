@@ -131,7 +131,7 @@ public final class ClipFeed: @unchecked Sendable {
             return nil
         }
         let chosen = all[first...].prefix { $0.dts <= to }
-        return chosen.isEmpty ? nil : ClipMaterial(stream: stream, packets: Array(chosen))
+        return chosen.isEmpty ? nil : ClipMaterial(stream: stream, packets: Array(chosen), from: from)
     }
 
     /// A file's packets from the keyframe at or before `from` through `to`, read again from the file.
@@ -144,6 +144,6 @@ public final class ClipFeed: @unchecked Sendable {
             if packets.isEmpty && !packet.key { continue }
             packets.append(packet)
         }
-        return packets.isEmpty ? nil : ClipMaterial(stream: stream, packets: packets)
+        return packets.isEmpty ? nil : ClipMaterial(stream: stream, packets: packets, from: from)
     }
 }

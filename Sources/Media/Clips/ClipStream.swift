@@ -82,6 +82,11 @@ public final class ClipStream: @unchecked Sendable {
 public struct ClipMaterial: Sendable {
     public var stream: ClipStream
     public var packets: [ClipPacket]
+    /// Where the clip was asked to start (seconds in the source): the packets begin on the keyframe
+    /// at or before it, and the clip is made to start here (`ClipWriter`).
+    public var from: Double?
 
-    public init(stream: ClipStream, packets: [ClipPacket]) { (self.stream, self.packets) = (stream, packets) }
+    public init(stream: ClipStream, packets: [ClipPacket], from: Double? = nil) {
+        (self.stream, self.packets, self.from) = (stream, packets, from)
+    }
 }

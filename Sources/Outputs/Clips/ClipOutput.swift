@@ -199,6 +199,7 @@ public final class ClipOutput: WatchOutput, @unchecked Sendable {
                     fire: fire.number, rule: fire.rule, condition: fire.condition, path: path, start: written.start,
                     duration: written.duration, before: time - written.start, frames: written.frames, bytes: written.bytes,
                     seconds: done - at, writing: writing, method: written.copied ? "copy" : "libx264", fires: numbers)
+                outcome.starts = written.starts
             } else {
                 outcome = ClipOutcome(fire: fire.number, rule: fire.rule, condition: fire.condition, path: nil, fires: numbers, error: failure)
             }

@@ -53,6 +53,8 @@ public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
     private let history: String?
     /// The clips' folder (`--clips`): `/clips/<name>.mp4` serves from it only.
     private let clipsDir: String?
+    /// Serving a history file alone (`lookd history --http`): `/` is the review page.
+    private let historyOnly: Bool
     private let lock = NSLock()
     private var server: WebServer?
     /// The fires the page lists, as last shown, so that a clip that comes later joins its fire.
@@ -61,9 +63,9 @@ public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
     /// Serves on `listen` once started; `states` are the other outputs whose drops `/metrics` counts.
     init(
         listen: Listen, token: String?, snapshotsDir: String?, history: String? = nil, states: [any OutputState] = [], truth: TruthFile? = nil,
-        clips: ClipPlan? = nil
+        clips: ClipPlan? = nil, clipsFolder: String? = nil, historyOnly: Bool = false
     ) {
-        (self.listen, self.history, clipsDir) = (listen, history, clips?.folder)
+        (self.listen, self.history, clipsDir, self.historyOnly) = (listen, history, clips?.folder ?? clipsFolder, historyOnly)
         timeline = LiveTimeline(truth: truth)
         self.token = token
         self.snapshotsDir = snapshotsDir
@@ -135,10 +137,12 @@ public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
             return .text(403, "403: without a token this page answers only to this machine's own names (localhost, 127.0.0.1, [::1])\n")
         }
         switch request.path {
-        case "/", "/index.html": return .text(200, WebPage.html(state: state.pageState), type: "text/html; charset=utf-8")
+        case "/",
+            "/index.html" where !historyOnly:
+            return .text(200, WebPage.html(state: state.pageState), type: "text/html; charset=utf-8")
         case "/api/status": return .text(200, state.statusText, type: "application/json")
         case "/api/fires": return .text(200, state.firesText, type: "application/json")
-        case "/history":
+        case "/history", "/", "/index.html":
             return .text(200, HistoryPage.html(initial: HistoryPage.json(path: history, query: request.query).body), type: "text/html; charset=utf-8")
         case "/api/history":
             let (status, body) = HistoryPage.json(path: history, query: request.query)

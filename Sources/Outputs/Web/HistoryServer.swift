@@ -1,0 +1,35 @@
+import Foundation
+import History
+import LookCore
+import Records
+
+/// `lookd history --http ADDR:PORT`: the review page (`/history`, `/api/history`, the snapshots and
+/// clips its fires name) from a history file alone, with no watch running: the history of a run
+/// that ended, or of a service looked at from another account. It serves until SIGINT or SIGTERM.
+public enum HistoryServer {
+    /// Serves `path` on `listen` (the page's token from `LOOKD_HTTP_TOKEN`, needed off loopback);
+    /// `started` gets the page's address once it answers.
+    public static func serve(_ path: String, listen text: String, started: (String) -> Void) throws(OutputFailure) {
+        guard let listen = WebOutput.Listen.parse(text) else { throw OutputFailure("--http takes ADDR:PORT (127.0.0.1:8470), not \"\(text)\"") }
+        let token = ProcessInfo.processInfo.environment["LOOKD_HTTP_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        guard token != nil || listen.isLoopback else {
+            throw OutputFailure("--http \(text) is reachable from other machines: set a token (LOOKD_HTTP_TOKEN)")
+        }
+        let page = WebOutput(
+            listen: listen, token: token, snapshotsDir: snapshots(path), history: path,
+            clipsFolder: ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent("clips"), historyOnly: true)
+        try page.start(events: EventStream([]))
+        defer { page.stop() }
+        started(page.address + "history")
+        let stop = OnceFlag()
+        let trap = SignalTrap { _ in stop.set() }
+        defer { withExtendedLifetime(trap) {} }
+        MonotonicClock().wait(upTo: .infinity, every: 0.2) { stop.isSet }
+    }
+
+    /// The folder the newest fire's snapshot is in (a watch keeps them all in one), or none.
+    static func snapshots(_ path: String) -> String? {
+        let newest = try? HistoryStore(path: path, readOnly: true).fires(HistoryQuery(limit: 20)).compactMap(\.snapshot).first
+        return newest.map { ($0 as NSString).deletingLastPathComponent }
+    }
+}
