@@ -8,7 +8,7 @@ import Records
 enum HistoryCommand {
     static let help = """
         Usage: lookd history [NAME] [--rule WORDS] [--since T] [--until T] [--limit N] [--json] [--db FILE]
-               lookd history [NAME] [--db FILE] --http 127.0.0.1:8470   the review page, no watch needed
+               lookd history [NAME] [--db FILE] \(SettingName.http) 127.0.0.1:8470   the review page, no watch needed
 
         Lists the fires a watch kept in its history, newest first: the time, the rule, the reaction,
         P(yes), the description, the snapshot and the clip. It reads --db FILE, else the history of the

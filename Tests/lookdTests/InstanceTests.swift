@@ -6,6 +6,20 @@ import XCTest
 /// (/run/lookd-NAME, here under a scratch run folder), event log and records; `lookd status`
 /// lists them and `lookd status NAME` shows one.
 final class InstanceTests: XCTestCase {
+    /// A watch on `photos` whose scripted model says yes, with `arguments`, running until stopped (60 s at most).
+    static func start(_ name: String, in dir: URL, photos: String, _ arguments: [String], _ env: [String: String] = [:]) throws -> Process {
+        let script = dir.appendingPathComponent("\(name).txt").path
+        try "!wait 0.05 1. Yes\n".write(toFile: script, atomically: true, encoding: .utf8)
+        let w = Process()
+        w.executableURL = URL(fileURLWithPath: Fixtures.lookd)
+        w.arguments =
+            ["watch", "--source", photos, "--model", "script:" + script, "--photo-seconds", "0", "--no-sound", "--seconds", "60"] + arguments
+        w.environment = ProcessInfo.processInfo.environment.merging(env) { $1 }
+        w.standardError = FileHandle.nullDevice
+        try w.run()
+        return w
+    }
+
     func testTwoInstancesKeepSeparateStatusesAndLogsAndStatusListsThem() throws {
         let dir = try Fixtures.scratch()
         let run = dir.appendingPathComponent("run").path
@@ -13,21 +27,16 @@ final class InstanceTests: XCTestCase {
         var watches: [Process] = []
         defer { for w in watches where w.isRunning { w.terminate() } }
         for (name, rule) in [("front", "a test card=count"), ("back", "a cat=log")] {
-            let script = dir.appendingPathComponent("\(name).txt").path
-            try "!wait 0.05 1. Yes\n".write(toFile: script, atomically: true, encoding: .utf8)
             let state = dir.appendingPathComponent(name).path
-            let w = Process()
-            w.executableURL = URL(fileURLWithPath: Fixtures.lookd)
-            // The template unit's own options, with /var/lib/lookd and /run moved into the scratch folder.
-            w.arguments = [
-                "watch", "--source", photos, "--rules", rule, "--model", "script:" + script, "--photo-seconds", "0", "--no-sound",
-                "--name", name, "--record", state, "--log", state + "/lookd-events.jsonl", "--snapshots", state + "/snapshots",
-                "--status", "\(run)/lookd-\(name)/status.json", "--seconds", "60",
-            ]
             try FileManager.default.createDirectory(atPath: state + "/snapshots", withIntermediateDirectories: true)
-            w.standardError = FileHandle.nullDevice
-            try w.run()
-            watches.append(w)
+            // The template unit's own options, with /var/lib/lookd and /run moved into the scratch folder.
+            watches.append(
+                try Self.start(
+                    name, in: dir, photos: photos,
+                    [
+                        "--rules", rule, "--name", name, "--record", state, "--log", state + "/lookd-events.jsonl", "--snapshots",
+                        state + "/snapshots", "--status", "\(run)/lookd-\(name)/status.json",
+                    ]))
         }
         for name in ["front", "back"] {
             EventLogFile.waitForLines(dir.appendingPathComponent("\(name)/lookd-events.jsonl").path, containing: "\"event\":\"fire\"")
@@ -69,19 +78,8 @@ final class HandStartedWatchesTests: XCTestCase {
         var watches: [Process] = []
         defer { for w in watches where w.isRunning { w.terminate() } }
         for name in ["one", "two"] {
-            let script = dir.appendingPathComponent("\(name).txt").path
-            try "!wait 0.05 1. Yes\n".write(toFile: script, atomically: true, encoding: .utf8)
             let record = dir.appendingPathComponent(name).path
-            let w = Process()
-            w.executableURL = URL(fileURLWithPath: Fixtures.lookd)
-            w.arguments = [
-                "watch", "--source", photos, "--rules", "a test card=count", "--model", "script:" + script, "--photo-seconds", "0",
-                "--no-sound", "--record", record, "--seconds", "60",
-            ]
-            w.environment = ProcessInfo.processInfo.environment.merging(env) { $1 }
-            w.standardError = FileHandle.nullDevice
-            try w.run()
-            watches.append(w)
+            watches.append(try InstanceTests.start(name, in: dir, photos: photos, ["--rules", "a test card=count", "--record", record], env))
         }
         for name in ["one", "two"] {
             EventLogFile.waitForLines(dir.appendingPathComponent("\(name)/lookd-events.jsonl").path, containing: "\"event\":\"fire\"")

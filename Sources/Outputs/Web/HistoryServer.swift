@@ -10,10 +10,12 @@ public enum HistoryServer {
     /// Serves `path` on `listen` (the page's token from `LOOKD_HTTP_TOKEN`, needed off loopback);
     /// `started` gets the page's address once it answers.
     public static func serve(_ path: String, listen text: String, started: (String) -> Void) throws(OutputFailure) {
-        guard let listen = WebOutput.Listen.parse(text) else { throw OutputFailure("--http takes ADDR:PORT (127.0.0.1:8470), not \"\(text)\"") }
+        guard let listen = WebOutput.Listen.parse(text) else {
+            throw OutputFailure("\(SettingName.http) takes ADDR:PORT (127.0.0.1:8470), not \"\(text)\"")
+        }
         let token = ProcessInfo.processInfo.environment["LOOKD_HTTP_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
         guard token != nil || listen.isLoopback else {
-            throw OutputFailure("--http \(text) is reachable from other machines: set a token (LOOKD_HTTP_TOKEN)")
+            throw OutputFailure("\(SettingName.http) \(text) is reachable from other machines: set a token (LOOKD_HTTP_TOKEN)")
         }
         let page = WebOutput(
             listen: listen, token: token, snapshotsDir: snapshots(path), history: path,
