@@ -13,6 +13,25 @@ def watch_prompt(lookd, rules):
     return json.loads(out)["prompt"]
 
 
+# The instruction sets lookd's kernels and ggml's choose by: every figure is of one kind of CPU.
+ISA = ["avx2", "fma", "f16c", "avx_vnni", "avx512f", "avx512bw", "avx512vl", "avx512_vnni", "avx512_bf16", "amx_int8"]
+
+
+def cpu_line(path="/proc/cpuinfo"):
+    """`CPU: AMD EPYC, 2 cores; has avx2 fma f16c avx512f …; lacks avx_vnni amx_int8`, for the
+    head of every bench's report (a figure without its CPU kind cannot be compared)."""
+    try:
+        text = open(path).read()
+    except OSError:
+        return "CPU: unknown (no /proc/cpuinfo)"
+    model = next((l.split(":", 1)[1].strip() for l in text.splitlines() if l.startswith("model name")), "unknown")
+    flags = set(next((l.split(":", 1)[1].split() for l in text.splitlines() if l.startswith("flags")), []))
+    cores = sum(1 for l in text.splitlines() if l.startswith("processor"))
+    has = [f for f in ISA if f in flags]
+    lacks = [f for f in ISA if f not in flags]
+    return f"CPU: {model}, {cores} cores; has {' '.join(has) or 'none of them'}; lacks {' '.join(lacks) or 'none'}"
+
+
 def median(values):
     return statistics.median(values) if values else float("nan")
 
