@@ -69,7 +69,13 @@ public struct WatchConfig: Sendable {
     }
 
     /// The rules `rulesSpec` names.
+    /// A reload reads a regular file only: a pipe or a device put at the rules path must not hold
+    /// the loop (the first load, before the watch, may read a pipe: `--rules <(…)`).
     public func loadRules() throws(RulesError) -> (RuleSet, source: String) {
+        var st = stat()
+        if stat(rulesSpec, &st) == 0, st.st_mode & S_IFMT != S_IFREG {
+            throw RulesError(source: rulesSpec, problem: "a reload reads only a regular file, and this is not one (a pipe or a device)")
+        }
         let loaded = try RuleSpec.load(rulesSpec)
         return (loaded.rules, loaded.source)
     }

@@ -17,9 +17,9 @@ public enum RegularFile {
 /// Reading a small input whole: a file, or a pipe (`lookd check <(…)`, `--rules /dev/stdin`), up to
 /// a bound; what stops it is said in words. Nothing here waits without end: the open never waits
 /// for a writer (a FIFO with none reads as empty), and a pipe or device that gives nothing for
-/// `silence` seconds is given up on, so a FIFO put at a rules path cannot hold a reload or a stop.
+/// `silence` seconds is given up on (a reload reads no pipe at all: `WatchConfig.loadRules`).
 public enum SmallInput {
-    public static let silence = 3.0
+    public static let silence = 30.0
 
     public static func read(_ path: String, limit: Int) -> Result<[UInt8], SafeFile.Failure> {
         let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
