@@ -187,12 +187,20 @@ public final class HistoryWriter: AheadOfTheLog, @unchecked Sendable {
             do throws(SQLiteError) {
                 guard let (store, run) = try ready() else { return }
                 try write(store, run)
-            } catch {
+            } catch  where error.isPassing {
                 if outage.failed(error.description) {
                     report("history: \(path): \(error); the fires wait in memory until it can be written")
                 }
                 scheduleRetry()
                 return
+            } catch {
+                // Tried again it would fail again: this write is lost (said once, counted at the stop),
+                // the ones after it go on.
+                if lock.withLock({
+                    dropped += 1; return dropped == 1
+                }) {
+                    report("history: \(path): a write failed and is dropped: \(error)")
+                }
             }
             pending.removeFirst()
             lock.withLock { waiting -= 1 }

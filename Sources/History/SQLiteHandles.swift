@@ -11,6 +11,9 @@ public struct SQLiteError: Error, CustomStringConvertible {
     public var isCorrupt: Bool { code & 0xFF == SQLITE_CORRUPT || code & 0xFF == SQLITE_NOTADB }
     /// Another connection holds the lock past the busy timeout.
     public var isLocked: Bool { code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED }
+    /// A failure the same write may not meet again (a lock, a full disk, an I/O error, a file that
+    /// cannot be opened now); any other (a damaged file, a constraint) it would meet every time.
+    public var isPassing: Bool { isLocked || [SQLITE_FULL, SQLITE_IOERR, SQLITE_CANTOPEN].contains(code & 0xFF) }
     public var description: String { "\(message) (SQLite code \(code))" }
 }
 

@@ -196,4 +196,20 @@ final class HistoryNoLossTests: XCTestCase {
         let rows = try HistoryStore(path: path, readOnly: true).fires(HistoryQuery())
         XCTAssertEqual(rows.map(\.fire).sorted(), [1, 2, 3], "written once the lock was gone, none lost")
     }
+
+    /// A write the database will refuse every time (here a constraint) is dropped and said; the
+    /// fires after it are not held back behind it.
+    func testAWriteThatAlwaysFailsIsDroppedAndTheRestGoOn() throws {
+        let holder = try SQLiteDatabase(path: path)
+        try holder.execute(
+            "CREATE TABLE fires (id INTEGER PRIMARY KEY, run INTEGER NOT NULL, fire INTEGER NOT NULL, rule INTEGER NOT NULL, "
+                + "condition TEXT NOT NULL CHECK (condition != 'a bad one'), reaction TEXT NOT NULL, time REAL NOT NULL, "
+                + "frame INTEGER NOT NULL, edge TEXT NOT NULL, confidence REAL, box TEXT, snapshot TEXT, description TEXT, clip TEXT, "
+                + "UNIQUE (run, fire));")
+        let writer = HistoryWriter(path: path, clock: ManualClock())
+        try writer.start(events: try TestEvents(record: RunRecord(epoch: 0, rules: [])))
+        for (n, words) in [(1, "a cat"), (2, "a bad one"), (3, "a dog")] { writer.receive(fired(n, words).0) }
+        writer.stop()
+        XCTAssertEqual(try HistoryStore(path: path, readOnly: true).fires(HistoryQuery()).map(\.fire).sorted(), [1, 3])
+    }
 }
