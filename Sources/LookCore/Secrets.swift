@@ -130,10 +130,13 @@ final class KnownURLs: @unchecked Sendable {
         return lock.withLock { urls.contains { key == $0 || key.hasPrefix($0.hasSuffix("/") ? $0 : $0 + "/") } }
     }
 
-    /// The URL without its query, fragment or password, lower-cased in its scheme and host.
+    /// The URL without its query, fragment or password, lower-cased in its scheme and host, its
+    /// port written out (`https://host/…` and `https://host:443/…` are one URL).
     private static func key(_ url: String) -> String {
         guard let parts = URLComponents(string: url) else { return url }
         let path = parts.percentEncodedPath
-        return "\(parts.scheme?.lowercased() ?? "")://\(parts.host?.lowercased() ?? ""):\(parts.port ?? 0)\(path.isEmpty ? "/" : path)"
+        let scheme = parts.scheme?.lowercased() ?? ""
+        let port = parts.port ?? ["http": 80, "https": 443, "mqtt": 1883, "mqtts": 8883][scheme] ?? 0
+        return "\(scheme)://\(parts.host?.lowercased() ?? ""):\(port)\(path.isEmpty ? "/" : path)"
     }
 }

@@ -96,6 +96,8 @@ final class HardeningFiveTests: XCTestCase {
         let url = "https://hooks.example.org/services/telegram-bot42:pass_word-with-dashes"
         Secrets.registerOutbound(url)
         XCTAssertEqual(Secrets.maskedPasswords(in: "post to \(url) failed: timeout"), "post to https://hooks.example.org/*** failed: timeout")
+        let spelled = "https://HOOKS.example.org:443/services/telegram-bot42:pass_word-with-dashes"
+        XCTAssertFalse(Secrets.maskedPasswords(in: "curl: \(spelled)").contains("pass_word"), "the same URL spelled with its port")
         XCTAssertFalse(JSON.object([("error", .string("curl: \(url)?x=1"))]).text().contains("pass_word"))
     }
 

@@ -46,14 +46,15 @@ public struct NotifyReaction: ReactionKind {
     public var name: String { "notify" }
     public var inlineForm: String { "notify:" + url }
     public var shownForm: String { "notify:" + Secrets.outbound(url: url) }
-    /// The topic's URL is a capability (anyone who has it reads the pictures): outbound.
-    public var outboundURLs: [String] { [url] + (click.map { [$0] } ?? []) }
+    /// The topic's URL is a capability (anyone who has it reads the pictures): outbound. The click
+    /// link is lookd's own page, shown with its secrets masked as any URL is.
+    public var outboundURLs: [String] { [url] }
     public var checkedForm: String {
         var options = [service.rawValue, needsSnapshot ? "with the snapshot" : "no picture"]
         if let title { options.append("title \"\(title)\"") }
         if let priority { options.append("priority \(priority)") }
         if !tags.isEmpty { options.append("tags \(tags.joined(separator: ","))") }
-        if let click { options.append("click \(Secrets.outbound(url: click))") }
+        if let click { options.append("click \(Secrets.masked(url: click))") }
         if wait { options.append("wait: description") }
         return shownForm + " (" + options.joined(separator: ", ") + ")"
     }
