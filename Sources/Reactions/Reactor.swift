@@ -295,6 +295,19 @@ public final class Reactor: ReactionPerformer, ReactionServices, @unchecked Send
         _ = reaction.base.perform(fire, self)
     }
 
+    /// A stop's last wait, `within` seconds for everything together: what waits for a description or
+    /// a clip goes now, without it; sounds and spoken lines still playing, and posts and commands
+    /// under way, get the time to finish (their reports reach the records); then commands still
+    /// running are killed with their groups (a second at most for them to end), and they and posts
+    /// still waiting are recorded as such. The waits once followed one another (12 s at worst).
+    public func settle(clock: any Clock, within seconds: Double = 5) {
+        sendWhatWaits()
+        clock.wait(upTo: seconds, every: 0.02) { !outboundBusy && (audio == nil || SoundOutput.playing == 0) }
+        guard outboundBusy else { return }
+        stopOutbound()
+        clock.wait(upTo: 1, every: 0.02) { !commands.busy }
+    }
+
     /// The watch is stopping: posts and commands still waiting for a description or a clip go now, without it.
     public func sendWhatWaits() {
         let stopped = "lookd stopped before it came"

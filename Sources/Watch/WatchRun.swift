@@ -161,7 +161,7 @@ public final class WatchRun {
         }
         record.gate = loop.gateCounts
         stream.emit(.stopping(reason: reason, loop.snapshot))
-        Self.settle(reactor, clock: clock)
+        reactor.settle(clock: clock)
         defer {
             for output in outputs.reversed() { output.stop() }
             leftovers.lock?.release()
@@ -198,20 +198,6 @@ public final class WatchRun {
             stream.emit(.failed(stage: "record", message: "The run record \(error.description)."))
             throw .record("The run record \(error.description).")
         }
-    }
-
-    /// Lets sounds and spoken lines still playing finish (a few seconds at most), so their reports
-    /// reach the records; and commands and posts (5 s more at most). Then commands still running are
-    /// killed with their groups, and they and posts still waiting are recorded as such.
-    private static func settle(_ reactor: Reactor, clock: any Clock) {
-        reactor.sendWhatWaits()
-        clock.wait(upTo: 5, every: 0.02) { !reactor.outboundBusy }
-        if reactor.outboundBusy {
-            reactor.stopOutbound()
-            clock.wait(upTo: 2, every: 0.02) { !reactor.commands.busy }
-        }
-        guard reactor.audio != nil else { return }
-        clock.wait(upTo: 5, every: 0.02) { SoundOutput.playing == 0 }
     }
 
     /// `--trigger FILE` and `--delay S`, both cut short by a stop.
