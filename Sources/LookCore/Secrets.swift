@@ -7,6 +7,8 @@ public enum Secrets {
     public static let mask = "***"
     /// Options whose value is a secret.
     public static let options: Set<String> = [SettingName.httpToken.key]
+    /// Options whose value is a URL lookd sends to: shown as `outbound(url:)` shows one.
+    public static let outboundOptions: Set<String> = [SettingName.engine.key, SettingName.mqtt.key]
     /// Parts of query keys whose value is a secret: `?token=`, `?key=`, `?api_key=`, `?code=` and
     /// `?sig=` (Azure functions, SAS), `?password=`, `?session=`, `?auth=` … (a key that holds one of
     /// these anywhere: masking a harmless value costs less than showing a secret).
@@ -94,20 +96,31 @@ public enum Secrets {
         }
     }
 
-    /// A command line with the values of secret options and the passwords of URLs masked.
+    /// A command line with the values of secret options masked, outbound URLs (`--engine`,
+    /// `--mqtt`) shown as scheme, host and port, and the passwords of other URLs masked.
     public static func masked(arguments: [String]) -> [String] {
         var out: [String] = []
         var hideNext = false
+        var outboundNext = false
         for word in arguments {
-            if hideNext {
-                out.append(mask)
-                hideNext = false
+            if hideNext || outboundNext {
+                out.append(hideNext ? mask : outbound(url: word))
+                (hideNext, outboundNext) = (false, false)
                 continue
             }
             if word.hasPrefix("--") {
                 let name = String(word.dropFirst(2).prefix { $0 != "=" })
                 if options.contains(name) {
                     if word.contains("=") { out.append("--\(name)=\(mask)") } else { out.append(word); hideNext = true }
+                    continue
+                }
+                if outboundOptions.contains(name) {
+                    if let eq = word.firstIndex(of: "=") {
+                        out.append("--\(name)=" + outbound(url: String(word[word.index(after: eq)...])))
+                    } else {
+                        out.append(word)
+                        outboundNext = true
+                    }
                     continue
                 }
             }

@@ -101,6 +101,16 @@ final class HardeningFiveTests: XCTestCase {
         XCTAssertFalse(JSON.object([("error", .string("curl: \(url)?x=1"))]).text().contains("pass_word"))
     }
 
+    /// The start line's command line: `--engine` and `--mqtt` are outbound URLs before any engine is made.
+    func testTheCommandLineShowsOutboundOptionsAsOutbound() {
+        let words = [
+            "watch", "--engine", "https://gpu.example:8443/v1/sk-Secret_Path-123", "--mqtt=mqtt://bob:pw@broker/t0p", "--source", "rtsp://cam/1",
+        ]
+        XCTAssertEqual(
+            Secrets.masked(arguments: words),
+            ["watch", "--engine", "https://gpu.example:8443/***", "--mqtt=mqtt://bob:***@broker/***", "--source", "rtsp://cam/1"])
+    }
+
     func testAnOutboundReactionIsShownMaskedUnlessItsRuleSaysShowURL() {
         let url = "https://discord.com/api/webhooks/1/a-b_c-d_e-f_g"
         var post = Reaction.post(Post(url: url))
