@@ -110,7 +110,8 @@ final class HandStartedWatchesTests: XCTestCase {
                 "--log", dir.appendingPathComponent("logs/today/events.jsonl").path,
             ])
         XCTAssertNotEqual(run.status, 0)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.appendingPathComponent("logs").path), "the log's folder, made as the record's, is gone too")
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: dir.appendingPathComponent("logs").path), "the log's folder, made as the record's, is gone too")
         XCTAssertFalse(FileManager.default.fileExists(atPath: record), "the record folder it made is gone again")
         XCTAssertFalse(FileManager.default.fileExists(atPath: state + ".lock"), "no lock is left")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), ["script.txt"], "nothing but the test's own script")
