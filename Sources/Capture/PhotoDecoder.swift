@@ -12,6 +12,11 @@ public enum PhotoDecoder {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw .noPhoto(path: path) }
         guard !isDirectory.boolValue else { throw .unreadablePhoto(path: path, reason: "it is a folder, not a photo") }
+        // A pipe or a device would be waited on without end (a FIFO named x.jpg in a watched folder).
+        var st = stat()
+        guard stat(path, &st) == 0, st.st_mode & S_IFMT == S_IFREG else {
+            throw .unreadablePhoto(path: path, reason: "it is not a regular file (a pipe or a device), so it is not read")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .unreadablePhoto(path: path, reason: "it cannot be opened for reading")
         }

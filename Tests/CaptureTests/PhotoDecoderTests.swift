@@ -74,6 +74,16 @@ final class PhotoDecoderTests: XCTestCase {
         }
     }
 
+    /// A FIFO named like a photo (in a watched folder, or given to `lookd ask`) is refused at once,
+    /// never read: nothing would ever come, and the watch could not stop.
+    func testAPipeNamedLikeAPhotoIsRefusedNotWaitedOn() throws {
+        let fifo = path("x.jpg")
+        XCTAssertEqual(mkfifo(fifo, 0o644), 0)
+        let started = Date()
+        XCTAssertThrowsError(try PhotoDecoder.decode(path: fifo)) { XCTAssertTrue("\($0)".contains("not a regular file"), "\($0)") }
+        XCTAssertLessThan(Date().timeIntervalSince(started), 1)
+    }
+
     func testACorruptOrNonImageFileCannotBeRead() throws {
         let good = path("good.jpg")
         try TestMedia.photo(good, width: 64, height: 64)
