@@ -33,13 +33,13 @@ public final class TerminalLine: WatchOutput, @unchecked Sendable {
         if modelTimes.count > 20 { modelTimes.removeFirst() }
         var line = Self.line(frames: answered, answers: frame.shownAnswers, fires: snapshot.fires, modelTimes: modelTimes)
         if let progress = Self.progress(at: frame.sourceT, index: frame.index, of: length) { line = progress + " · " + line }
+        let tenth = Self.tenth(frame.sourceT, frame.index, length)
         if isTerminal {
             StandardStream.error.write("\u{1B}[2K\r\(line)")
             shown = true
-        } else if answered % every == 0 || (Self.tenth(frame.sourceT, frame.index, length) > tenths && frame.captureT >= lastLine + 10) {
+        } else if answered % every == 0 || (tenth > tenths && frame.captureT >= lastLine + 10) {
             Log.shared.notice(line)
-            lastLine = frame.captureT
-            tenths = Self.tenth(frame.sourceT, frame.index, length)
+            (lastLine, tenths) = (frame.captureT, tenth)
         }
     }
 

@@ -35,8 +35,12 @@ public enum StatusFile {
     }
 
     /// `status.json`, or a watch's own `status-<pid>.json`.
-    static func isStatusName(_ file: String) -> Bool {
-        file == name || (file.hasPrefix("status-") && file.hasSuffix(".json") && Int(file.dropFirst(7).dropLast(5)) != nil)
+    static func isStatusName(_ file: String) -> Bool { file == name || pid(ofStatusFile: file) != nil }
+
+    /// The process a watch's own `status-<pid>.json` names.
+    static func pid(ofStatusFile file: String) -> Int? {
+        guard file.hasPrefix("status-"), file.hasSuffix(".json") else { return nil }
+        return Int(file.dropFirst(7).dropLast(5))
     }
 
     private static func modified(_ path: String) -> Double {
@@ -54,7 +58,7 @@ public enum StatusFile {
         let folder = (path as NSString).deletingLastPathComponent
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0 != name && isStatusName($0) }
         let stale = names.map { (folder as NSString).appendingPathComponent($0) }.filter { $0 != path }
-            .filter { file in !(Int(((file as NSString).lastPathComponent).dropFirst(7).dropLast(5)).map(isLookd) ?? false) }
+            .filter { file in !(pid(ofStatusFile: (file as NSString).lastPathComponent).map(isLookd) ?? false) }
             .sorted { modified($0) > modified($1) }
         for file in stale.dropFirst(keep) { unlink(file) }
     }

@@ -41,7 +41,8 @@ public enum ClipWriter {
     private static func copy(_ material: ClipMaterial, to path: String) throws(MediaError) -> Written {
         let packets = material.packets
         let shown = packets.map(\.pts).min() ?? 0
-        let asked = material.from.map { min(max($0, shown), packets.map(\.pts).max() ?? shown) }
+        let last = packets.map(\.pts).max() ?? shown
+        let asked = material.from.map { min(max($0, shown), last) }
         let origin = asked ?? packets.map { min($0.dts, $0.pts) }.min() ?? 0
         // Each packet lasts until the next one is decoded; the last as long as the one before it.
         let steps = zip(packets.dropFirst(), packets).map { $0.dts - $1.dts }.filter { $0 > 0 }
@@ -56,7 +57,7 @@ public enum ClipWriter {
         }
         let bytes = try muxer.finish()
         let start = asked ?? shown
-        let end = (packets.map(\.pts).max() ?? start) + step
+        let end = last + step
         var written = Written(
             start: start, duration: end - start, frames: packets.filter { $0.pts >= start - 1e-6 }.count, bytes: bytes, copied: true)
         if let asked, asked > shown + 1e-6 { written.starts = "edit list" }
