@@ -6,7 +6,9 @@
 #include <ggml.h>
 #include <ggml-cpu.h>
 #include <gguf.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 // The llama.cpp build lookd was compiled against: tools/setup writes this header.
 #if __has_include(<lookd-llama-build.h>)
@@ -27,6 +29,16 @@ static inline int lookd_llama_canvas(void) { return LOOKD_LLAMA_CANVAS; }
 #define LOOKD_LLAMA_FFN_PAD 0
 #endif
 static inline int lookd_llama_ffn_pad(void) { return LOOKD_LLAMA_FFN_PAD; }
+
+// Which of lookd's kernels (tools/patches/ggml-cpu-gemm.patch) run: 3 AVX-512, 2 AVX2 with a 256-bit
+// vpdpbusd (AVX-VNNI), 1 AVX2 with FMA and F16C, 0 none (upstream's paths; also a build without the
+// patch, whose ggml lacks these functions: they are weak here). The widest this build compiled and
+// this CPU has, capped by LOOKD_KERNELS (avx2, avxvnni). lookd_ggml_force_kernels caps it from here on,
+// for the tests of the narrower paths ("" or NULL: the widest again); it returns the level in force.
+__attribute__((weak)) int lookd_kernels_choose(void);
+__attribute__((weak)) int lookd_kernels_force(const char *name);
+static inline int lookd_ggml_kernels(void) { return lookd_kernels_choose ? lookd_kernels_choose() : 0; }
+static inline int lookd_ggml_force_kernels(const char *name) { return lookd_kernels_force ? lookd_kernels_force(name) : 0; }
 
 // One integer key override for llama_model_params.kv_overrides (its key is a char array Swift
 // cannot fill directly). A list of them ends with an entry whose key is empty.
@@ -128,4 +140,45 @@ static inline int lookd_ggml_mul_mat(int type, const float *w, const float *x, i
     memcpy(out, c->data, (size_t)m * n * sizeof(float));
     ggml_free(ctx);
     return 0;
+}
+
+// The seconds one layer of MiniCPM-V 4.7's vision tower takes for its matrix products on ggml's CPU
+// backend, with its weights stored as `type` (GGML_TYPE_F16 as published, or GGML_TYPE_Q8_0 as lookd's
+// int8 copy holds them, the feed-forward's down matrix padded to 4,320): q, k, v and out (1,152 x
+// 1,152), up (4,304 x 1,152) and down, for `tokens` tokens on `threads` threads; the best of `runs`
+// after one run to warm up. Random weights: the time depends on the shapes and the kernels, not the
+// values. Negative if ggml could not start.
+static inline double lookd_ggml_tower_layer_seconds(int type, int tokens, int threads, int runs) {
+    const int width = 1152, ff = 4304, down = type == GGML_TYPE_Q8_0 ? 4320 : 4304;
+    const int rows[6] = { width, width, width, width, ff, width }, cols[6] = { width, width, width, width, width, down };
+    size_t bytes = ggml_graph_overhead() + (size_t)(width + down) * tokens * 4 * 2 + (64u << 20);
+    for (int i = 0; i < 6; i++) bytes += (size_t)rows[i] * cols[i] * 2 + (size_t)rows[i] * tokens * 4;
+    struct ggml_init_params params = { bytes, NULL, false };
+    struct ggml_context *ctx = ggml_init(params);
+    if (!ctx) return -1;
+    struct ggml_cgraph *graph = ggml_new_graph(ctx);
+    unsigned seed = 1;
+    for (int i = 0; i < 6; i++) {
+        struct ggml_tensor *w = ggml_new_tensor_2d(ctx, (enum ggml_type)type, cols[i], rows[i]);
+        struct ggml_tensor *x = ggml_new_tensor_2d(ctx, GGML_TYPE_F32, cols[i], tokens);
+        float *values = (float *)malloc((size_t)rows[i] * cols[i] * sizeof(float));
+        if (!values) { ggml_free(ctx); return -1; }
+        for (size_t j = 0; j < (size_t)rows[i] * cols[i]; j++) values[j] = (float)((seed = seed * 1103515245u + 12345u) >> 8) / 16777216.0f - 0.5f;
+        ggml_quantize_chunk((enum ggml_type)type, values, w->data, 0, rows[i], cols[i], NULL);
+        free(values);
+        for (size_t j = 0; j < (size_t)cols[i] * tokens; j++) ((float *)x->data)[j] = (float)((seed = seed * 1103515245u + 12345u) >> 8) / 16777216.0f - 0.5f;
+        ggml_build_forward_expand(graph, ggml_mul_mat(ctx, w, x));
+    }
+    ggml_graph_compute_with_ctx(ctx, graph, threads);
+    double best = 1e30;
+    for (int r = 0; r < runs; r++) {
+        struct timespec a, b;
+        clock_gettime(CLOCK_MONOTONIC, &a);
+        ggml_graph_compute_with_ctx(ctx, graph, threads);
+        clock_gettime(CLOCK_MONOTONIC, &b);
+        const double t = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) * 1e-9;
+        best = t < best ? t : best;
+    }
+    ggml_free(ctx);
+    return best;
 }

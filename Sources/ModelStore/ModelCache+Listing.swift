@@ -15,8 +15,9 @@ extension ModelCache {
             }
             let size = Quantity.bytes(Int64(present.model.size + present.mmproj.size))
             let tower: String
-            switch VisionCopies(cache: self).state(of: paths(present).mmproj, choice: .default) {
-            case .asPublished: tower = VisionWeights.default == .f16 ? "f16 tower (the faster on this CPU)" : "tower as published"
+            let choice = TowerChoice.current(cache: self).choice
+            switch VisionCopies(cache: self).state(of: paths(present).mmproj, choice: choice) {
+            case .asPublished: tower = choice == .f16 ? "f16 tower (the faster on this CPU)" : "tower as published"
             case .copy: tower = "q8_0 tower made"
             case .toMake: tower = "q8_0 tower made on first load"
             }

@@ -20,17 +20,21 @@ extension ModelPair {
         lines.append("Vision projector  \(mmprojPath)")
         lines += Self.describe(mmproj, path: mmprojPath, kind: "projector \(projector ?? "unknown")")
         if let size = mmproj.integer("clip.vision.image_size") { lines.append("  image size      \(size) px") }
-        lines.append("  vision tower    " + Self.tower(copies.state(of: mmprojPath, choice: .default), published: mmproj.mostWeights))
+        let choice = TowerChoice.current(cache: copies.cache)
+        lines.append(
+            "  vision tower    "
+                + Self.tower(copies.state(of: mmprojPath, choice: choice.choice), published: mmproj.mostWeights, choice: choice.choice))
+        lines.append("  tower chosen    \(choice.weights): \(choice.reason)")
         lines.append("llama.cpp       \(LlamaEngine.build)")
         lines.append("Verdict: \(verdictSentence)")
         return lines.joined(separator: "\n")
     }
 
     /// Which weights the tower runs by default (the faster on this CPU), and where they are.
-    static func tower(_ state: VisionCopies.State, published: String) -> String {
+    static func tower(_ state: VisionCopies.State, published: String, choice: VisionWeights) -> String {
         switch state {
-        case .asPublished where VisionWeights.default == .f16:
-            return "\(published), as published (\(VisionWeights.defaultReason); \(SettingName.visionWeights) q8_0 runs lookd's int8 copy)"
+        case .asPublished where choice == .f16:
+            return "\(published), as published (the faster on this CPU; \(SettingName.visionWeights) q8_0 runs lookd's int8 copy)"
         case .asPublished: return "\(published), as published (nothing in it to make int8)"
         case .copy(let path): return "q8_0, lookd's copy \(path) (\(published) as published: \(SettingName.visionWeights) f16)"
         case .toMake(let path):

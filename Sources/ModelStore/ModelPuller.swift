@@ -54,11 +54,11 @@ public struct ModelPuller {
     }
 
     /// The int8 tower's copy, made now so the first watch does not wait for it (its progress goes
-    /// where the download's went), where this CPU runs it by default: on one where the F16 tower is
-    /// the faster, no copy is made that nothing would use. When it cannot be made, the first load
-    /// tries again and says why.
+    /// where the download's went), where this CPU runs it by default (TowerChoice, timed once): on
+    /// one where the F16 tower is the faster, no copy is made that nothing would use. When it cannot
+    /// be made, the first load tries again and says why.
     private func makeVisionCopy(_ mmproj: String) {
-        guard VisionWeights.default == .q8_0 else { return }
+        guard TowerChoice.current(cache: cache).choice == .q8_0 else { return }
         _ = VisionCopies(cache: cache).tower(for: mmproj, choice: .q8_0, progress: downloader.progress)
     }
 }

@@ -11,8 +11,10 @@ import VLM
 /// before it answers garbage or fails every start, and is made again.
 public struct VisionCopies: Sendable {
     public let folder: String
+    public let cache: ModelCache
 
     public init(cache: ModelCache = ModelCache()) {
+        self.cache = cache
         folder = (cache.root as NSString).appendingPathComponent("vision-q8_0")
     }
 

@@ -15,6 +15,17 @@ extension ModelSettings {
     /// The catalog's entry of the model in force (nil: a file or a server of the user's own).
     public var catalogEntry: CatalogModel? { engine == nil ? ModelCatalog.model(model ?? ModelCatalog.defaultID) : nil }
 
+    /// The tower's weights: `--vision-weights`, else the faster on this CPU (measured once: TowerChoice).
+    public var visionWeightsInForce: VisionWeights { options.visionWeights ?? TowerChoice.current(threads: options.threads).choice }
+
+    /// What `--vision-weights` is in force, in words, for `lookd check` and the run record.
+    var visionWeightsShown: String {
+        if let chosen = options.visionWeights { return chosen.rawValue }
+        if engine != nil || model?.hasPrefix("script:") == true { return "the faster on this CPU (no tower here: the model is not in-process)" }
+        let measured = TowerChoice.current(threads: options.threads)
+        return "\(measured.weights), the faster here: \(measured.reason)"
+    }
+
     /// What `lookd ask` warns of a question the model was not trained on (shapes-tiny's few forms).
     public func askNote(_ question: String) -> String? { catalogEntry?.askNote(question) }
 
@@ -27,7 +38,7 @@ extension ModelSettings {
             do { return try ScriptedModel(path: String(spec.dropFirst("script:".count))) } catch { throw .failed("FAILED: \(error)") }
         }
         let (model, mmproj) = try paths()
-        let (tower, problem) = VisionCopies().tower(for: mmproj, choice: options.visionWeights, progress: PullProgress().report)
+        let (tower, problem) = VisionCopies().tower(for: mmproj, choice: visionWeightsInForce, progress: PullProgress().report)
         if let problem { Log.shared.warning("the vision tower's Q8_0 copy could not be made (\(problem)); it runs the mmproj as published") }
         do {
             return try LlamaEngine(modelPath: model, mmprojPath: mmproj, towerPath: tower, options: options)

@@ -35,8 +35,8 @@ public struct ModelSettings {
             Setting(
                 .visionWeights, "q8_0|f16", group: group,
                 help: "q8_0: the vision tower runs lookd's int8 copy of the mmproj, made once into the model cache; f16: the mmproj as "
-                    + "published; the default is the faster on this CPU (q8_0 with AVX-512 VNNI, else f16)",
-                show: { $0.options.visionWeights.rawValue },
+                    + "published; the default is the faster on this CPU, timed once (a second) and remembered in the model cache",
+                show: { $0.visionWeightsShown },
                 apply: { (settings, text) throws(SettingProblem) in
                     do throws(VisionWeights.Unknown) { settings.options.visionWeights = try VisionWeights(option: text) } catch {
                         throw SettingProblem(String(error.text.dropFirst(17)))

@@ -10,9 +10,9 @@ public final class LlamaEngine: VisionLanguageModel, @unchecked Sendable {
         public var contextSize: Int = 4096
         /// Threads for decoding and the vision tower (default: one a physical core).
         public var threads: Int = CPUCores.physical()
-        /// The vision tower's weights: lookd's int8 copy (the caller makes it: VisionCopies) or the
-        /// mmproj as published.
-        public var visionWeights = VisionWeights.default
+        /// The vision tower's weights the user asked for: lookd's int8 copy (the caller makes it:
+        /// VisionCopies) or the mmproj as published; nil for the faster on this CPU (TowerChoice).
+        public var visionWeights: VisionWeights?
         /// Prompt tokens read per `llama_decode`.
         public var batchSize: Int = 512
         /// Test hook: leave a MiniCPM-V 4.7 language model's time slot as its file has it (the tests

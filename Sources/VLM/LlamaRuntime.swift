@@ -5,7 +5,7 @@ import LookCore
 /// llama.cpp's process-wide state: the backend, started once, and its log lines, which go through
 /// lookd's logger (llama.cpp's errors at info, the rest at debug: quiet by default) and are kept in a
 /// short ring so that a failed load can say why.
-enum LlamaRuntime {
+public enum LlamaRuntime {
     /// The llama.cpp this lookd was built with, as the error sentences name it
     /// (`of 2026-10-01 (vendored in llama-cpp-python 0.3.36), with BLAS + CPU`).
     static var build: String {
@@ -85,11 +85,46 @@ enum LlamaRuntime {
         return status == 0 ? (result, kUsed, vUsed) : nil
     }
 
-    /// Whether this build's ggml was compiled for AVX-512 (F, BW, VL) and AVX-512 VNNI, where lookd's
-    /// kernels (`tools/patches/ggml-cpu-gemm.patch`) are built in: the F16/BF16 one needs the first,
-    /// the Q8_0 one both. Elsewhere upstream's tinyBLAS runs.
-    static var kernels: (f16: Bool, q8_0: Bool) {
-        (ggml_cpu_has_avx512() != 0, ggml_cpu_has_avx512() != 0 && ggml_cpu_has_avx512_vnni() != 0)
+    /// Which of lookd's kernels (`tools/patches/ggml-cpu-gemm.patch`, `ggml-cpu-attention-gelu.patch`)
+    /// run: the widest this build compiled and this CPU has, capped by `LOOKD_KERNELS` (`avx2`,
+    /// `avxvnni`). A build without the patches runs upstream's paths.
+    public enum Kernels: Int, Sendable, Comparable {
+        case upstream = 0, avx2, avxVNNI, avx512
+
+        public var name: String {
+            switch self {
+            case .upstream: "upstream's"
+            case .avx2: "AVX2"
+            case .avxVNNI: "AVX-VNNI"
+            case .avx512: "AVX-512"
+            }
+        }
+
+        public static func < (a: Self, b: Self) -> Bool { a.rawValue < b.rawValue }
+    }
+
+    public static var kernels: Kernels {
+        start()
+        return Kernels(rawValue: Int(lookd_ggml_kernels())) ?? .upstream
+    }
+
+    /// Caps the kernels from here on at `name` (`avx2`, `avxvnni`; nil: the widest again), as
+    /// `LOOKD_KERNELS` does at start: for the tests of the narrower paths on a CPU with more.
+    @discardableResult
+    static func forceKernels(_ name: String?) -> Kernels {
+        start()
+        return Kernels(rawValue: Int(lookd_ggml_force_kernels(name ?? ""))) ?? .upstream
+    }
+
+    /// The seconds one layer of MiniCPM-V 4.7's vision tower takes for its matrix products on this
+    /// CPU, its weights stored as `weights` (F16 as published, or Q8_0 as lookd's int8 copy holds
+    /// them), for a slice's `tokens`: the best of `runs`. Random weights: the time is the kernels' and
+    /// the shapes', not the values'. Nil if ggml could not start.
+    public static func towerLayerSeconds(_ weights: VisionWeights, tokens: Int = 264, threads: Int, runs: Int = 2) -> Double? {
+        start()
+        let type = weights == .q8_0 ? GGML_TYPE_Q8_0 : GGML_TYPE_F16
+        let seconds = lookd_ggml_tower_layer_seconds(Int32(type.rawValue), Int32(tokens), Int32(threads), Int32(runs))
+        return seconds > 0 ? seconds : nil
     }
 
     /// How `matMul` stores its weights.

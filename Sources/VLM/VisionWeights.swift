@@ -2,32 +2,16 @@ import Foundation
 import LookCore
 
 /// Which weights the vision tower runs: `q8_0`, lookd's int8 copy of the mmproj (as the seed's app
-/// runs an int8 tower), or `f16`, the mmproj as published.
+/// runs an int8 tower), or `f16`, the mmproj as published. Unless the user says, the faster on the CPU
+/// at hand, measured once (ModelStore's TowerChoice).
 public enum VisionWeights: String, Sendable, CaseIterable {
     case q8_0
     case f16
 
-    /// The faster on this CPU: `q8_0` where this build's ggml has lookd's int8 kernel (AVX-512 VNNI;
-    /// the frame 0.71× as long as with F16 on Zen 5), `f16` elsewhere: on an AVX2-only CPU ggml's
-    /// F16 path beats its Q8_0 one (the frame 1.1–1.25× as long with the int8 tower, measured on an
-    /// AVX2 EPYC, docs/performance.md).
-    public static var `default`: VisionWeights { LlamaRuntime.kernels.q8_0 ? .q8_0 : .f16 }
-
-    /// Why the default is what it is here, in words.
-    public static var defaultReason: String {
-        LlamaRuntime.kernels.q8_0
-            ? "this CPU has AVX-512 VNNI: the int8 tower is the faster"
-            : "this CPU has no AVX-512 VNNI: the F16 tower is the faster here"
-    }
-
     public struct Unknown: Error { public let text: String }
 
-    /// `--vision-weights WORD` (nil: the default).
-    public init(option word: String?) throws(Unknown) {
-        guard let word else {
-            self = .default
-            return
-        }
+    /// `--vision-weights WORD`.
+    public init(option word: String) throws(Unknown) {
         guard let weights = VisionWeights(rawValue: word.lowercased()) else {
             throw Unknown(
                 text: "\(SettingName.visionWeights) takes q8_0 (lookd's int8 copy of the vision tower) or f16 (the mmproj as published), not \(word)"

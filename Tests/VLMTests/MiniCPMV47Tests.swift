@@ -141,6 +141,23 @@ final class MiniCPMV47Tests: XCTestCase {
         XCTAssertEqual(reference.cases["frame"]!.crops.count, 1, "the frame is one crop")
     }
 
+    /// Every path of lookd's kernels this CPU can run (AVX-512, AVX2 with AVX-VNNI, AVX2 alone: the
+    /// narrower ones forced) gives transformers' logits within the tolerance, the frame and the photo.
+    func testLogitsMatchTransformersOnEveryKernelPath() throws {
+        let engine = try Self.engine.get()
+        let reference = try reference()
+        try KernelPaths.each { path in
+            for (name, expected) in reference.cases.sorted(by: { $0.key < $1.key }) {
+                let picture = Fixtures.root.appendingPathComponent("Tests/Fixtures/models/\(expected.picture)").path
+                let image = try engine.encode(try PhotoDecoder.decode(path: picture))
+                let canvas = try engine.promptLogits(image: image, prompt: reference.question)
+                let miss = maxDifference(canvas.logits, expected.logits)
+                XCTAssertLessThanOrEqual(miss, tolerance(expected.logits), "\(name), \(path.name) kernels")
+                print("\(name), \(path.name) kernels: max |diff| \(miss), tolerance \(tolerance(expected.logits))")
+            }
+        }
+    }
+
     func testItAnswersEndToEnd() throws {
         let engine = try Self.engine.get()
         let generation = try engine.generate(image: RGBImage(width: 448, height: 252, fill: (40, 120, 200)), prompt: "What is this?", maxTokens: 6)

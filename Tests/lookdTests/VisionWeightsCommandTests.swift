@@ -4,18 +4,26 @@ import TestSupport
 import XCTest
 
 /// `--vision-weights`: the int8 tower is made once, at pull (or at the first load of a local
-/// `--mmproj`), into the model cache and never beside the user's file; ask and watch use it when
-/// asked, and by default where the CPU has AVX-512 VNNI (else the F16 tower is the faster, and the
-/// default), and name it in their records; `f16` runs the file as published; a changed source is
-/// copied again.
+/// `--mmproj`), into the model cache and never beside the user's file, where it will be used; ask and
+/// watch use it when asked, and by default where timing one layer on this CPU found it the faster
+/// (remembered in the cache's tower-choice.json, and followed); they name it in their records; `f16`
+/// runs the file as published; a changed source is copied again.
 final class VisionWeightsCommandTests: XCTestCase {
-    /// Whether this CPU has what lookd's int8 kernel needs (the build is for this CPU): then the
-    /// int8 tower is the default.
-    private static let int8Default: Bool = {
-        let info = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
-        let flags = Set(info.split(separator: "\n").first { $0.hasPrefix("flags") }?.split(separator: " ").map(String.init) ?? [])
-        return flags.isSuperset(of: ["avx512f", "avx512bw", "avx512vl", "avx512_vnni"])
-    }()
+    /// The choice `lookd pull` measured and wrote into `cache` (one entry: one CPU, one thread count).
+    private func choice(_ cache: String) throws -> String {
+        let list = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: cache + "/tower-choice.json"))) as? [[String: Any]]
+        XCTAssertEqual(list?.count, 1)
+        return try XCTUnwrap(list?.first?["weights"] as? String)
+    }
+
+    /// Writes `weights` as the remembered choice into `cache`.
+    private func remember(_ weights: String, in cache: String) throws {
+        let path = cache + "/tower-choice.json"
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let changed = text.replacingOccurrences(of: "\"weights\" : \"q8_0\"", with: "\"weights\" : \"\(weights)\"")
+            .replacingOccurrences(of: "\"weights\" : \"f16\"", with: "\"weights\" : \"\(weights)\"")
+        try changed.write(toFile: path, atomically: true, encoding: .utf8)
+    }
 
     /// The copies in the cache (each with its checksum beside it, `<copy>.sha256`).
     private func copies(_ cache: String) -> [String] {
@@ -37,23 +45,26 @@ final class VisionWeightsCommandTests: XCTestCase {
         let env = ["HF_ENDPOINT": hub.endpoint, "LOOKD_MODELS": cache, "GGML_NO_BACKTRACE": "1"]
         let pull = try Subprocess.run(Fixtures.lookd, ["pull", "minicpm-v-4.7-1b"], environment: env)
         XCTAssertEqual(pull.status, 0, pull.stderr)
-        XCTAssertTrue(pull.stderr.contains("mmproj-model-f16.gguf → Q8_0 tower (made once): 100%"), pull.stderr)
-        XCTAssertEqual(copies(cache).count, 1, "\(copies(cache))")
-        XCTAssertTrue(copies(cache).allSatisfy { $0.hasPrefix("mmproj-model-f16-") && $0.hasSuffix("-Q8_0.gguf") })
+        XCTAssertTrue(pull.stderr.contains("timing the vision tower's weights on this CPU"), pull.stderr)
+        let int8 = try choice(cache) == "q8_0"
+        XCTAssertEqual(pull.stderr.contains("mmproj-model-f16.gguf → Q8_0 tower (made once): 100%"), int8, pull.stderr)
+        XCTAssertEqual(copies(cache).count, int8 ? 1 : 0, "made at pull only where it will be used: \(copies(cache))")
         XCTAssertEqual(
             try FileManager.default.contentsOfDirectory(atPath: cache + "/minicpm-v-4.7-1b").filter { $0.hasSuffix(".gguf") && !$0.hasPrefix(".") }
                 .sorted(),
             ["MiniCPM-V-4.7-1B-Q8_0.gguf", "mmproj-model-f16.gguf"], "nothing beside the pair")
 
         let models = try Subprocess.run(Fixtures.lookd, ["models"], environment: env)
-        XCTAssertTrue(models.stdout.contains(Self.int8Default ? "q8_0 tower made" : "f16 tower (the faster on this CPU)"), models.stdout)
+        XCTAssertTrue(models.stdout.contains(int8 ? "q8_0 tower made" : "f16 tower (the faster on this CPU)"), models.stdout)
+        XCTAssertFalse(models.stderr.contains("timing"), "remembered, not timed again: \(models.stderr)")
         let inspect = try Subprocess.run(Fixtures.lookd, ["models", "inspect", "minicpm-v-4.7-1b"], environment: env)
         XCTAssertTrue(
             inspect.stdout.contains(
-                Self.int8Default
+                int8
                     ? "vision tower    q8_0, lookd's copy \(cache)/vision-q8_0/"
-                    : "vision tower    f32, as published (this CPU has no AVX-512 VNNI: the F16 tower is the faster here; "),
+                    : "vision tower    f32, as published (the faster on this CPU; "),
             inspect.stdout)
+        XCTAssertTrue(inspect.stdout.contains("tower chosen    \(int8 ? "q8_0" : "f16"): one tower layer: "), inspect.stdout)
 
         let photo = dir.appendingPathComponent("p.png").path
         try TestMedia.photo(photo, width: 64, height: 64)
@@ -61,11 +72,15 @@ final class VisionWeightsCommandTests: XCTestCase {
         let ask = base + ["--vision-weights", "q8_0", "--json"]
         let first = try Subprocess.run(Fixtures.lookd, ask + [dir.appendingPathComponent("a.json").path], environment: env)
         XCTAssertEqual(first.status, 0, first.stderr)
-        XCTAssertFalse(first.stderr.contains("Q8_0 tower"), "made at pull, not again: \(first.stderr)")
+        XCTAssertEqual(first.stderr.contains("Q8_0 tower (made once): 100%"), !int8, "made at pull, not again, or now: \(first.stderr)")
         XCTAssertEqual(try weights(dir.appendingPathComponent("a.json").path), "q8_0")
-        // Without the option, the faster on this CPU.
-        XCTAssertEqual(try Subprocess.run(Fixtures.lookd, base + ["--json", dir.appendingPathComponent("e.json").path], environment: env).status, 0)
-        XCTAssertEqual(try weights(dir.appendingPathComponent("e.json").path), Self.int8Default ? "q8_0" : "f32")
+        // Without the option, the remembered choice: each way, as the file says.
+        for remembered in ["q8_0", "f16"] {
+            try remember(remembered, in: cache)
+            let json = dir.appendingPathComponent("e-\(remembered).json").path
+            XCTAssertEqual(try Subprocess.run(Fixtures.lookd, base + ["--json", json], environment: env).status, 0)
+            XCTAssertEqual(try weights(json), remembered == "q8_0" ? "q8_0" : "f32")
+        }
 
         let published = try Subprocess.run(
             Fixtures.lookd, base + ["--json", dir.appendingPathComponent("b.json").path, "--vision-weights", "f16"], environment: env)
