@@ -2,19 +2,23 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// tools/ has one convention: every script answers --help with its usage and exit 0, at once and
-/// without doing anything (no build, no download, nothing written in the tree); an unknown option is
-/// an error (exit 2), except for the two wrappers that hand their arguments on (tools/lookd to lookd,
-/// tools/test to swift test).
+/// tools/ (and research/shapes-tiny/) have one convention: every script answers --help with its usage
+/// and exit 0, at once and without doing anything (no build, no download, nothing written in the
+/// tree); an unknown option is an error (exit 2), except for the two wrappers that hand their
+/// arguments on (tools/lookd to lookd, tools/test to swift test).
 final class ToolsTests: XCTestCase {
     private var scripts: [String] {
-        let tools = Fixtures.root.appendingPathComponent("tools").path
-        return ((try? FileManager.default.contentsOfDirectory(atPath: tools)) ?? []).sorted().map { (tools as NSString).appendingPathComponent($0) }
-            .filter { path in
-                var isFolder: ObjCBool = false
-                return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && !isFolder.boolValue
-                    && FileManager.default.isExecutableFile(atPath: path)
+        ["tools", "research/shapes-tiny"].flatMap { folder in
+            let tools = Fixtures.root.appendingPathComponent(folder).path
+            return ((try? FileManager.default.contentsOfDirectory(atPath: tools)) ?? []).sorted().map {
+                (tools as NSString).appendingPathComponent($0)
             }
+        }
+        .filter { path in
+            var isFolder: ObjCBool = false
+            return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && !isFolder.boolValue
+                && FileManager.default.isExecutableFile(atPath: path)
+        }
     }
 
     private func treeState() throws -> String {

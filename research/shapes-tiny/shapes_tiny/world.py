@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The shapes world: scenes of 0-4 coloured shapes on a background, drawn deterministically from a
 seed, with their truth (each thing's phrase and box) and the questions lookd asks about them with
-their right answers. tools/train-shapes-tiny trains lookd's `shapes-tiny` model on it and measures it;
+their right answers. research/shapes-tiny/train trains lookd's `shapes-tiny` model on it and measures it;
 `tools/shapes-world` writes stills and clips of it (the example clip, held-out sets).
 
 Things: a ball, a square, a triangle, a star; red, green, blue, yellow or white; 5-40 % of the frame's

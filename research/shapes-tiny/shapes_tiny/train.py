@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """Trains `shapes-tiny`: a tiny MiniCPM-V 4.7 (SigLIP tower, window-attention merger, qwen3_5 text)
-from scratch on the shapes world (tools/shapes_world.py), on lookd's own questions exactly as lookd
+from scratch on the shapes world (shapes_tiny/world.py), on lookd's own questions exactly as lookd
 sends them (ChatML, the picture's number, thinking off), then converts it with the pinned llama.cpp's
 converter (language model Q8_0, mmproj F16 as upstream publishes) and measures it on held-out scenes
-it never saw. tools/train-shapes-tiny runs it; the tests never do.
+it never saw. research/shapes-tiny/train runs it; the tests never do.
 
 Deterministic given --seed: the scenes come from numpy generators seeded from it, the weights and
 the order from torch's generator, on the CPU with deterministic kernels and a fixed thread count.
 
-Usage: train_shapes_tiny.py LLAMA_SRC OUT_DIR [--seed N] [--see-steps N] [--see-batch N] [--pool N]
+Usage: python -m shapes_tiny.train LLAMA_SRC OUT_DIR [--seed N] [--see-steps N] [--see-batch N] [--pool N]
        [--answer-steps N] [--answer-batch N] [--photo-batch N] [--place-scale X] [--place-weight X] [--tower-digits X] [--edges-in-view X]
        [--held-out N] [--device cpu|cuda] [--workers N] [--threads N] [--keep-checkpoint DIR] [--measure-only DIR]
 """
@@ -21,11 +21,10 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import fixture_models as fm  # noqa: E402
-import shapes_world as W  # noqa: E402
+import fixture_models as fm  # tools/fixture_models.py: the wrappers put tools/ on PYTHONPATH
+import numpy as np
 
-import numpy as np  # noqa: E402
+from . import world as W
 
 STEM = "shapes-tiny"
 IMAGE_ID = ["<image_id>", "</image_id>"]
@@ -102,7 +101,7 @@ def batched_attention(self, hidden_states, cu_seqlens, max_seqlen, attention_mas
     one SDPA call, as a batch, where transformers calls SDPA once a piece: the merger's windows are
     4 patches each, over a thousand a stage-1 step, and those calls were most of the step's
     attention time. It computes what the calls a piece compute, and on the CPU the outputs and
-    gradients are the same bit for bit (tools/bench-tower checks it before it times the two ways)."""
+    gradients are the same bit for bit (research/shapes-tiny/bench-tower checks it before it times the two ways)."""
     import torch
     F = torch.nn.functional
     n = hidden_states.shape[1]
@@ -634,7 +633,7 @@ def prefix_pass(model, seqs):
     chat's start and the picture's layout; only the pictures' features differ. Those tokens are two
     thirds of a frame's sequence and four fifths of a photo's, so a picture runs once, not three
     times, and each question continues from its cache, gradients flowing back through it: the same
-    losses and gradients (tools/bench-stage2 checks it), a fifth less time a step. Every answer,
+    losses and gradients (research/shapes-tiny/bench-stage2 checks it), a fifth less time a step. Every answer,
     presence, looking and place spot must lie after the shared start."""
     import torch
     from transformers import DynamicCache
@@ -1153,7 +1152,7 @@ def drawer(workers: int):
 
 
 def arguments():
-    """The script's options; their defaults are the recipe (tools/continue_answers.py reads them too)."""
+    """The script's options; their defaults are the recipe (NOTES.md: continuing the answer stage used them too)."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("llama_src")
     ap.add_argument("out_dir")

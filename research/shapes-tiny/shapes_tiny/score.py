@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Scores a shapes-tiny pair through lookd itself (the real engine on the GGUF pair): stills drawn
 here from generators the training never used (other seeds, other sizes), asked as a user asks.
-tools/score-shapes-tiny runs it (lookd eval on examples/shapes.mp4 scores a clip).
+research/shapes-tiny/score runs it (lookd eval on examples/shapes.mp4 scores a clip).
 
 - yes/no: `lookd watch --source FOLDER` (a photo folder, the next still every frame, constrained
   answers) with the twenty phrases of the world split over three rules files: every still is asked
@@ -9,7 +9,7 @@ tools/score-shapes-tiny runs it (lookd eval on examples/shapes.mp4 scores a clip
 - boxes: `lookd ask STILL "Detect <thing> in the picture and output its bounding box."` for a thing
   of each still; IoU with the truth (median, and the share at 0.5 or more).
 
-Usage: score_shapes_tiny.py LOOKD OUT_DIR --model MODEL.gguf --mmproj MMPROJ.gguf [--stills N] [--seed N]
+Usage: python -m shapes_tiny.score LOOKD OUT_DIR --model MODEL.gguf --mmproj MMPROJ.gguf [--stills N] [--seed N]
                             [--vision-weights q8_0|f16]
 """
 import argparse
@@ -20,9 +20,9 @@ import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import numpy as np  # noqa: E402
-import shapes_world as W  # noqa: E402
+import numpy as np
+
+from . import world as W
 
 PHRASES = [f"a {c} {s}" for c in W.COLOURS for s in W.SHAPES]
 

@@ -2,9 +2,9 @@
 """The answer stage's step (loss and backward) with a picture's shared start run once (prefix_pass)
 against the same step run whole, interleaved on the same items, on a trained checkpoint.
 
-Usage: .deps/fixture-venv/bin/python tools/bench_stage2_step.py CHECKPOINT [--rounds N] [--pool N]
+Usage: research/shapes-tiny/bench-stage2 CHECKPOINT [--rounds N] [--pool N]
 
-CHECKPOINT is a folder that `tools/train-shapes-tiny --keep-checkpoint` wrote. Each round runs 7
+CHECKPOINT is a folder that `research/shapes-tiny/train --keep-checkpoint` wrote. Each round runs 7
 frame steps (16 frames) and 1 photo step (8 photos), as the stage does, each step both ways in turn
 (the order swaps every round: the machine is shared and noisy). Before timing, it stops unless both
 ways give the same four losses (to 1e-5) and the same gradients (to 1e-5 of the largest): sharing
@@ -12,15 +12,14 @@ is a saving, never a change to what is learnt. Prints each kind's median and the
 """
 
 import argparse
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import benchlib  # noqa: E402
-import train_shapes_tiny as T  # noqa: E402
+import benchlib  # tools/benchlib.py: the wrappers put tools/ on PYTHONPATH
+
+from . import train as T
 
 
 def main():

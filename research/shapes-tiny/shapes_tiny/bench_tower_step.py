@@ -3,9 +3,9 @@
 against transformers' own, one SDPA call a piece, interleaved on the same pictures, on a trained
 checkpoint.
 
-Usage: .deps/fixture-venv/bin/python tools/bench_tower_step.py CHECKPOINT [--rounds N] [--threads N]
+Usage: research/shapes-tiny/bench-tower CHECKPOINT [--rounds N] [--threads N]
 
-CHECKPOINT is a folder that `tools/train-shapes-tiny --keep-checkpoint` wrote. Each round runs 4 crop
+CHECKPOINT is a folder that `research/shapes-tiny/train --keep-checkpoint` wrote. Each round runs 4 crop
 steps (16 crops) and 1 whole-picture step (4 frames or photos), as the stage does, each step both
 ways in turn (the order swaps every round: the machine is shared and noisy). Before timing, it stops
 unless both ways give the same losses, the same gradients and the same features of whole pictures,
@@ -14,15 +14,14 @@ the ratio.
 """
 
 import argparse
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import benchlib  # noqa: E402
-import train_shapes_tiny as T  # noqa: E402
+import benchlib  # tools/benchlib.py: the wrappers put tools/ on PYTHONPATH
+
+from . import train as T
 
 
 def main():
