@@ -3,8 +3,10 @@
 // Layout and contracts: README.md (Architecture). Imports point one way:
 // LookCore ← Media ← Capture, Reactions; LookCore ← VLM ← ModelStore, Grounding; LookCore ← Rules ← Records, Gate;
 // HTTP (libcurl) ← Reactions (posts), VLM (the remote engine), ModelStore (downloads);
-// the stages ← Watch (the pipeline, which emits typed events); Records ← Outputs (MQTT, the page, the service),
-// which subscribe to those events; all of them ← lookd (the command line and the composition root's list).
+// the stages and Config (what a watch runs with, as values) ← Watch (the pipeline, which emits typed events);
+// Records ← Outputs (MQTT, the page, the service), which subscribe to those events; Settings (each setting
+// declared once, resolved into values) sits above the pipeline's Config and the outputs; all of them ← lookd
+// (the command line and the composition root's list). Nothing below Watch is an output.
 import PackageDescription
 
 let package = Package(
@@ -41,17 +43,22 @@ let package = Package(
         .target(name: "Eval", dependencies: ["LookCore", "Rules", "Records"], path: "Sources/Eval"),
         // The history of fires in SQLite, and the output that writes it.
         .target(name: "History", dependencies: ["LookCore", "Records", "CSQLite"], path: "Sources/History"),
+        // What a watch runs with (WatchConfig), the rules in force and the run record's header: values the
+        // settings resolve and the pipeline reads, below both, so the pipeline needs none of the outputs.
+        .target(
+            name: "Config", dependencies: ["LookCore", "Capture", "VLM", "Rules", "Grounding", "Reactions", "Records", "Gate"],
+            path: "Sources/Config"),
         // Each watch setting declared once (flag, file key, default, help, check, live or not).
         .target(
             name: "Settings",
             dependencies: [
-                "LookCore", "Media", "Capture", "VLM", "ModelStore", "Rules", "Grounding", "Reactions", "Records", "Gate", "Outputs", "History",
+                "LookCore", "Media", "Capture", "VLM", "ModelStore", "Rules", "Grounding", "Records", "Config", "Outputs", "History",
             ],
             path: "Sources/Settings"
         ),
         .target(
             name: "Watch",
-            dependencies: ["LookCore", "Media", "Capture", "VLM", "Rules", "Grounding", "Reactions", "Records", "Gate", "Settings"],
+            dependencies: ["LookCore", "Media", "Capture", "VLM", "Rules", "Grounding", "Reactions", "Records", "Gate", "Config"],
             path: "Sources/Watch"
         ),
         .target(
@@ -67,7 +74,7 @@ let package = Package(
         // The change gate's benchmark (tools/bench-gate): the watch loop on a simulated clock.
         .executableTarget(
             name: "bench-gate",
-            dependencies: ["LookCore", "Capture", "VLM", "Rules", "Records", "Reactions", "Gate", "Watch", "Settings"],
+            dependencies: ["LookCore", "Capture", "VLM", "Rules", "Records", "Reactions", "Gate", "Config", "Watch", "Settings"],
             path: "Sources/bench-gate"
         ),
         // The clips' benchmark (tools/bench-clips): what keeping and writing a clip costs.
@@ -80,11 +87,14 @@ let package = Package(
         .target(name: "TestFixtures", dependencies: ["LookCore", "TestSupport"], path: "Tests/TestFixtures"),
         .testTarget(
             name: "WatchTests",
-            dependencies: ["Watch", "Settings", "Records", "Rules", "Grounding", "Gate", "VLM", "Capture", "Media", "Reactions", "TestSupport"]),
+            dependencies: [
+                "Watch", "Config", "Settings", "Records", "Rules", "Grounding", "Gate", "VLM", "Capture", "Media", "Reactions", "TestSupport",
+            ]),
         .testTarget(
             name: "OutputsTests",
             dependencies: [
-                "Outputs", "Watch", "Settings", "Records", "Rules", "VLM", "HTTP", "Media", "History", "LookCore", "TestSupport", "TestFixtures",
+                "Outputs", "Watch", "Config", "Settings", "Records", "Rules", "VLM", "HTTP", "Media", "History", "LookCore", "TestSupport",
+                "TestFixtures",
             ]),
         .testTarget(name: "RecordsTests", dependencies: ["Records", "Rules", "TestSupport"]),
         .testTarget(name: "LookCoreTests", dependencies: ["LookCore", "TestSupport"]),

@@ -7,6 +7,9 @@ public enum ReactionKinds {
         RunReaction.self, PostReaction.self, NotifyReaction.self,
     ]
 
+    /// Every kind's inline form, for help and messages: `chime, glass, …; say:<line>; …`.
+    public static var inlineForms: String { all.map { $0.inlineHelp }.joined(separator: "; ") }
+
     /// The kind whose key is `key`.
     public static func named(_ key: String) -> (any ReactionKind.Type)? { all.first { $0.key == key } }
 

@@ -1,6 +1,7 @@
 import Foundation
 import History
 import LookCore
+import Media
 import Records
 import Rules
 
@@ -27,6 +28,9 @@ public struct OutputSettings: Sendable {
     public var keepAge = 30 * 86400.0
     /// Clips of fires (`--clips`): what the source keeps for them, where they go, and their lengths; nil: off.
     public var clips: ClipPlan?
+    /// The feed of `clips`, made once by the composition root (`ClipPlan.makeFeed`) and given to the
+    /// source too; nil: no clips.
+    public var clipFeed: ClipFeed?
     /// The truth a labelled clip's watch is scored against (`--truth FILE`), drawn on the page's timelines.
     public var truth: TruthFile?
 
@@ -73,7 +77,8 @@ public struct OutputSettings: Sendable {
         let states: [any OutputState] = mqtt.map { [$0] } ?? []
         let web = http.map {
             WebOutput(
-                listen: $0, token: httpToken, snapshotsDir: snapshotsDir, history: historyPath, states: states, truth: truth, clips: clips)
+                listen: $0, token: httpToken, snapshotsDir: snapshotsDir, history: historyPath, states: states, truth: truth, clips: clips,
+                clipFeed: clipFeed)
         }
         let service = ServiceOutput(
             statusPath: statusPath, source: source, eventsPath: eventsPath, historyPath: historyPath, notifier: notifier, clock: clock,
@@ -81,7 +86,8 @@ public struct OutputSettings: Sendable {
         let history = historyPath.map {
             HistoryWriter(path: $0, clock: clock, keepAge: keepAge, folders: [snapshotsDir, clips?.folder].compactMap { $0 })
         }
-        let clipping = clips.map { ClipOutput($0, clock: clock) }
+        var clipping: ClipOutput?
+        if let clips, let clipFeed { clipping = ClipOutput(clips, feed: clipFeed, clock: clock) }
         return [service] + (history.map { [$0] } ?? []) + (clipping.map { [$0] } ?? []) + (mqtt.map { [$0] } ?? []) + (web.map { [$0] } ?? [])
     }
 }

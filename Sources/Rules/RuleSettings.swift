@@ -58,76 +58,168 @@ public struct RuleSettings: Sendable, Equatable {
     /// True when nothing differs from the defaults.
     public var isDefault: Bool { self == RuleSettings() }
 
-    /// The settings as `lookd check` and the status show them (`cooldown 60 s · confirm 2 of 3`).
-    public var summary: String {
-        var parts: [String] = []
-        if let cooldown { parts.append("cooldown \(Self.number(cooldown)) s") }
-        if window > 1 || confirm > 1 { parts.append("confirm \(confirm) of \(window)") }
-        if let minConfidence { parts.append("min confidence \(Self.number(minConfidence))") }
-        if on != .appear { parts.append("on \(on.rawValue)") }
-        if let schedule { parts.append("active \(schedule.text)") }
-        if let region { parts.append("region \(region.text)") }
-        if !enabled { parts.append("disabled") }
-        if let deviceClass { parts.append("shown as \(deviceClass)") }
-        if !clip { parts.append("no clip") }
-        if showURL { parts.append("URL shown") }
-        switch describe {
-        case .standard?: parts.append("describe")
-        case .question(let text)?: parts.append("describe \"\(text)\"")
-        case nil: break
-        }
-        return parts.joined(separator: " · ")
+    /// The settings as `lookd check` and the status show them (`cooldown 60 s · confirm 2 of 3`), in
+    /// the order they are declared.
+    public var summary: String { Self.declared.compactMap { $0.shown(self) }.joined(separator: " · ") }
+
+    fileprivate static func number(_ x: Double) -> String { x.plainText }
+
+    /// The keys a rule in the file may have besides `when:` and its reaction, as declared.
+    public static var fileKeys: [String] { declared.map(\.key) }
+
+    /// The declaration of `key`, if it is one.
+    public static func declaration(_ key: String) -> RuleSettingDeclaration? { declared.first { $0.key == key } }
+
+    /// Reads one setting from the file (its value, or a list's items); the problem in words when it is wrong.
+    mutating func set(_ key: String, _ values: [String]) -> Problem? {
+        guard let declaration = Self.declaration(key) else { return "unknown setting \(key)" }
+        return declaration.read(&self, values).map { Problem(stringLiteral: $0) }
     }
 
-    private static func number(_ x: Double) -> String { x.plainText }
+    fileprivate static let truthy = ["true", "yes", "on"], falsy = ["false", "no", "off"]
 
-    /// The keys a rule in the file may have besides `when:` and its reaction.
-    public static let fileKeys = [
-        "cooldown", "confirm", "min_confidence", "on", "enabled", "when_active", "describe", "device_class", "clip", "show_url",
+    fileprivate static func flag(_ key: String, _ text: String) -> Result<Bool, Problem> {
+        let t = text.lowercased()
+        guard truthy.contains(t) || falsy.contains(t) else { return .failure("\(key): is true or false, not \"\(text)\"") }
+        return .success(truthy.contains(t))
+    }
+}
+
+/// One setting a rule may have in the rules file, declared once: its key, what it takes, its help, how
+/// it is read (the problem in words when it is wrong), and how `lookd check` shows it when it is not
+/// the default. The rules file's reading and its messages, `lookd watch --help` and `lookd check`
+/// come from `RuleSettings.declared`.
+public struct RuleSettingDeclaration: Sendable {
+    public let key: String
+    /// What it takes, in words: `seconds from 0 to 86400`.
+    public let takes: String
+    public let help: String
+    /// Whether it takes a list (`[x, y, w, h]`) rather than one value.
+    public let list: Bool
+    let read: @Sendable (inout RuleSettings, [String]) -> String?
+    let shown: @Sendable (RuleSettings) -> String?
+
+    init(
+        _ key: String, takes: String, help: String, list: Bool = false, read: @escaping @Sendable (inout RuleSettings, [String]) -> String?,
+        shown: @escaping @Sendable (RuleSettings) -> String?
+    ) {
+        (self.key, self.takes, self.help, self.list, self.read, self.shown) = (key, takes, help, list, read, shown)
+    }
+}
+
+extension RuleSettings {
+    /// Every per-rule setting, in the order `lookd check` shows them.
+    public static let declared: [RuleSettingDeclaration] = [
+        RuleSettingDeclaration(
+            "cooldown", takes: "seconds from 0 to 86400", help: "its own cooldown instead of \(SettingName.cooldown)",
+            read: { settings, values in
+                guard let s = Double(values[0].trimmingCharacters(in: .whitespaces)), s.isFinite, (0...86400).contains(s) else {
+                    return "cooldown: is seconds from 0 to 86400, not \"\(values[0])\""
+                }
+                settings.cooldown = s
+                return nil
+            }, shown: { $0.cooldown.map { "cooldown \(number($0)) s" } }),
+        RuleSettingDeclaration(
+            "confirm", takes: "N of M (1 ≤ N ≤ M ≤ 100)", help: "fire on a yes on N of the last M answered frames",
+            read: { settings, values in
+                let parts = values[0].lowercased().split(separator: " ").filter { !$0.isEmpty }
+                guard parts.count == 3, parts[1] == "of", let n = Int(parts[0]), let m = Int(parts[2]), n >= 1, m >= n, m <= 100 else {
+                    return "confirm: is \"N of M\" with 1 ≤ N ≤ M ≤ 100 (confirm: 2 of 3), not \"\(values[0])\""
+                }
+                (settings.confirm, settings.window) = (n, m)
+                return nil
+            }, shown: { $0.window > 1 || $0.confirm > 1 ? "confirm \($0.confirm) of \($0.window)" : nil }),
+        RuleSettingDeclaration(
+            "min_confidence", takes: "a number from 0 to 1", help: "a yes the model is less sure of counts as no for firing",
+            read: { settings, values in
+                guard let p = Double(values[0].trimmingCharacters(in: .whitespaces)), (0...1).contains(p) else {
+                    return "min_confidence: is a number from 0 to 1, not \"\(values[0])\""
+                }
+                settings.minConfidence = p
+                return nil
+            }, shown: { $0.minConfidence.map { "min confidence \(number($0))" } }),
+        RuleSettingDeclaration(
+            "on", takes: "appear, disappear or both", help: "the edge it fires on (appear: the answer turns yes)",
+            read: { settings, values in
+                guard let edge = Edge(rawValue: values[0].trimmingCharacters(in: .whitespaces).lowercased()) else {
+                    return "on: is appear, disappear or both, not \"\(values[0])\""
+                }
+                settings.on = edge
+                return nil
+            }, shown: { $0.on == .appear ? nil : "on \($0.on.rawValue)" }),
+        RuleSettingDeclaration(
+            "when_active", takes: "times of day (22:00-06:00; Mon-Fri 08:00-18:00)", help: "asked only then (local time)",
+            read: { settings, values in
+                switch Schedule.parse(values[0]) {
+                case .success(let s): settings.schedule = s
+                case .failure(let problem): return problem.text
+                }
+                return nil
+            }, shown: { $0.schedule.map { "active \($0.text)" } }),
+        RuleSettingDeclaration(
+            "region", takes: "[x, y, w, h], fractions of the frame", help: "the part of the frame it is asked about", list: true,
+            read: { settings, values in
+                let numbers = values.map { Double($0.trimmingCharacters(in: .whitespaces)) }
+                guard numbers.allSatisfy({ $0 != nil }) else { return "region: is four numbers: [x, y, w, h]" }
+                switch Region.make(numbers.map { $0! }) {
+                case .success(let region): settings.region = region
+                case .failure(let problem): return problem.text
+                }
+                return nil
+            }, shown: { $0.region.map { "region \($0.text)" } }),
+        RuleSettingDeclaration(
+            "enabled", takes: "true or false", help: "false keeps it in the file, not asked",
+            read: { settings, values in
+                switch flag("enabled", values[0].trimmingCharacters(in: .whitespaces)) {
+                case .success(let on): settings.enabled = on
+                case .failure(let problem): return problem.text
+                }
+                return nil
+            }, shown: { $0.enabled ? nil : "disabled" }),
+        RuleSettingDeclaration(
+            "device_class", takes: "one of Home Assistant's binary sensor classes", help: "what Home Assistant shows its answer as (occupancy)",
+            read: { settings, values in
+                let t = values[0].trimmingCharacters(in: .whitespaces).lowercased()
+                guard deviceClasses.contains(t) else {
+                    return
+                        "device_class: is one of Home Assistant's binary sensor classes (\(deviceClasses.joined(separator: ", "))), not \"\(values[0])\""
+                }
+                settings.deviceClass = t
+                return nil
+            }, shown: { $0.deviceClass.map { "shown as \($0)" } }),
+        RuleSettingDeclaration(
+            "clip", takes: "true or false", help: "false: no clip of its fires (with \(SettingName.clips) on)",
+            read: { settings, values in
+                switch flag("clip", values[0].trimmingCharacters(in: .whitespaces)) {
+                case .success(let on): settings.clip = on
+                case .failure(let problem): return problem.text
+                }
+                return nil
+            }, shown: { $0.clip ? nil : "no clip" }),
+        RuleSettingDeclaration(
+            "show_url", takes: "true or false", help: "true: its post/notify/run URL shown whole in records and check",
+            read: { settings, values in
+                switch flag("show_url", values[0].trimmingCharacters(in: .whitespaces)) {
+                case .success(let on): settings.showURL = on
+                case .failure(let problem): return problem.text
+                }
+                return nil
+            }, shown: { $0.showURL ? "URL shown" : nil }),
+        RuleSettingDeclaration(
+            "describe", takes: "true, or a question", help: "a sentence about each fire (the question's answer)",
+            read: { settings, values in
+                switch Describe.parse(values[0]) {
+                case .success(let d): settings.describe = d
+                case .failure(let problem): return problem.text
+                }
+                return nil
+            },
+            shown: {
+                switch $0.describe {
+                case .standard?: "describe"
+                case .question(let text)?: "describe \"\(text)\""
+                case nil: nil
+                }
+            }),
     ]
-
-    /// Reads one setting from the file; the problem in words when it is wrong.
-    mutating func set(_ key: String, _ text: String) -> Problem? {
-        let t = text.trimmingCharacters(in: .whitespaces).lowercased()
-        switch key {
-        case "cooldown":
-            guard let s = Double(t), s.isFinite, (0...86400).contains(s) else { return "cooldown: is seconds from 0 to 86400, not \"\(text)\"" }
-            cooldown = s
-        case "confirm":
-            let parts = t.split(separator: " ").filter { !$0.isEmpty }
-            guard parts.count == 3, parts[1] == "of", let n = Int(parts[0]), let m = Int(parts[2]), n >= 1, m >= n, m <= 100 else {
-                return "confirm: is \"N of M\" with 1 ≤ N ≤ M ≤ 100 (confirm: 2 of 3), not \"\(text)\""
-            }
-            (confirm, window) = (n, m)
-        case "min_confidence":
-            guard let p = Double(t), (0...1).contains(p) else { return "min_confidence: is a number from 0 to 1, not \"\(text)\"" }
-            minConfidence = p
-        case "when_active":
-            switch Schedule.parse(text) {
-            case .success(let s): schedule = s
-            case .failure(let problem): return problem
-            }
-        case "describe":
-            switch Describe.parse(text) {
-            case .success(let d): describe = d
-            case .failure(let problem): return problem
-            }
-        case "device_class":
-            guard Self.deviceClasses.contains(t) else {
-                return
-                    "device_class: is one of Home Assistant's binary sensor classes (\(Self.deviceClasses.joined(separator: ", "))), not \"\(text)\""
-            }
-            deviceClass = t
-        case "on":
-            guard let edge = Edge(rawValue: t) else { return "on: is appear, disappear or both, not \"\(text)\"" }
-            on = edge
-        case "clip", "show_url":
-            guard ["true", "yes", "on", "false", "no", "off"].contains(t) else { return "\(key): is true or false, not \"\(text)\"" }
-            if key == "clip" { clip = ["true", "yes", "on"].contains(t) } else { showURL = ["true", "yes", "on"].contains(t) }
-        default:
-            guard ["true", "yes", "on", "false", "no", "off"].contains(t) else { return "enabled: is true or false, not \"\(text)\"" }
-            enabled = ["true", "yes", "on"].contains(t)
-        }
-        return nil
-    }
 }

@@ -136,15 +136,15 @@ public enum RulesFile {
         var values: [String: (key: YAMLNode, value: YAMLNode)] = [:]
         for pair in pairs {
             guard let key = pair.key.text else { throw fail(pair.key, "a rule's keys are words such as when: and sound:") }
-            guard key == "when" || ReactionWords.fileKeys.contains(key) || RuleSettings.fileKeys.contains(key) || key == "region" else {
+            guard key == "when" || ReactionWords.fileKeys.contains(key) || RuleSettings.declaration(key) != nil else {
                 if key == "haptic" { throw fail(pair.key, "haptic: there is no buzz on Linux; use sound: or say:") }
                 throw fail(
                     pair.key,
                     "unknown key \"\(key)\"; a rule has when:, one reaction (\(ReactionWords.listed)) and settings "
-                        + "(cooldown, confirm, min_confidence, on, when_active, region, enabled, describe, device_class)")
+                        + "(\(RuleSettings.fileKeys.joined(separator: ", ")))")
             }
             if values[key] != nil { throw fail(pair.key, "\(key): is written twice in this rule") }
-            guard pair.value.text != nil || key == "region" || ReactionKinds.named(key) != nil else {
+            guard pair.value.text != nil || RuleSettings.declaration(key)?.list == true || ReactionKinds.named(key) != nil else {
                 throw fail(pair.value, "\(key): takes a single value, not \(pair.value.kind)")
             }
             values[key] = pair
@@ -176,18 +176,16 @@ public enum RulesFile {
                 source: source, line: error.line ?? value.mark.line, column: error.column ?? value.mark.column, problem: error.text)
         }
         var settings = RuleSettings()
-        for key in RuleSettings.fileKeys {
-            guard let (_, value) = values[key] else { continue }
-            if let problem = settings.set(key, value.text!) { throw fail(value, problem.text) }
-        }
-        if let (_, value) = values["region"] {
-            guard case .sequence(let items, _) = value else { throw fail(value, "region: is [x, y, w, h], fractions of the frame") }
-            let numbers = items.map { $0.text.flatMap(Double.init) }
-            guard numbers.allSatisfy({ $0 != nil }) else { throw fail(value, "region: is four numbers: [x, y, w, h]") }
-            switch Region.make(numbers.map { $0! }) {
-            case .success(let region): settings.region = region
-            case .failure(let problem): throw fail(value, problem.text)
+        for declaration in RuleSettings.declared {
+            guard let (_, value) = values[declaration.key] else { continue }
+            let items: [String]
+            if declaration.list {
+                guard case .sequence(let nodes, _) = value else { throw fail(value, "\(declaration.key): is \(declaration.takes)") }
+                items = nodes.map { $0.text ?? "" }
+            } else {
+                items = [value.text!]
             }
+            if let problem = settings.set(declaration.key, items) { throw fail(value, problem.text) }
         }
         // A reaction that waits for the fire's description has one asked.
         if reaction.waitsForDescription, settings.describe == nil { settings.describe = .standard }

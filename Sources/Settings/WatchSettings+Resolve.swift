@@ -1,3 +1,4 @@
+import Config
 import Foundation
 import History
 import LookCore
@@ -64,8 +65,9 @@ extension WatchSettings {
         return setup
     }
 
-    /// `--clips`: on for the service unless given; the feed the source fills and the clip output
-    /// reads, and the folder beside the history. A folder of photos has no seconds before a fire.
+    /// `--clips`: on for the service unless given; what the source keeps for them (the feed is made
+    /// from this by the composition root: `WatchSetup.makeClipFeed`), and the folder beside the
+    /// history. A folder of photos has no seconds before a fire.
     static func clips(_ setup: inout WatchSetup, environment: [String: String] = ProcessInfo.processInfo.environment) throws(SettingProblem) {
         let photos = SourceKinds.isFolder(setup.watch.source)
         guard setup.clips ?? (environment["NOTIFY_SOCKET"] != nil && !photos), !setup.watch.source.isEmpty else { return }
@@ -73,14 +75,13 @@ extension WatchSettings {
             throw SettingProblem("\(SettingName.clips) needs a video, a stream or a camera: a folder of photos has no seconds before a fire")
         }
         let home = setup.outputs.historyPath.map { ($0 as NSString).deletingLastPathComponent } ?? setup.watch.recordDir
-        // A keyframe interval's slack (4 s) before the pre-roll, so that a clip can start on one.
-        let feed = ClipFeed(keep: setup.preRoll + setup.postRoll + 4, budget: setup.clipMemory << 20)
-        setup.watch.sourceOptions.clips = feed
         // What waits for a clip (wait: clip) waits for the post-roll, a late live source and the writing.
         setup.watch.posts.clipWait = setup.postRoll + ClipOutput.patience + 15
+        // A keyframe interval's slack (4 s) before the pre-roll, so that a clip can start on one.
         setup.outputs.clips = ClipPlan(
-            feed: feed, folder: ((home.isEmpty ? "." : home) as NSString).appendingPathComponent("clips"), preRoll: setup.preRoll,
-            postRoll: setup.postRoll, keep: (setup.keepDays * 86400, Int(setup.keepSize)))
+            folder: ((home.isEmpty ? "." : home) as NSString).appendingPathComponent("clips"), preRoll: setup.preRoll,
+            postRoll: setup.postRoll, keep: (setup.keepDays * 86400, Int(setup.keepSize)),
+            feedSeconds: setup.preRoll + setup.postRoll + 4, feedBudget: setup.clipMemory << 20)
     }
 
     /// The page's token: from `--http-token-file FILE` (its first line), LOOKD_HTTP_TOKEN, or

@@ -1,4 +1,5 @@
 import Capture
+import Config
 import Foundation
 import Grounding
 import LookCore
@@ -86,8 +87,8 @@ public enum WatchSettings {
         let settings: [Setting<WatchSetup>] = [
             Setting(
                 .rules, "FILE|\"a=b|…\"", group: group,
-                help: "a rules file (YAML; rules.example.yaml, lookd check), or rules inline: condition=chime|glass|bell|say:<line>|"
-                    + "timer:<minutes>|count|log|effect:ripple|zoom|spotlight[/water|horn|bells|chime]|run:<program> <args>|post:<URL>",
+                help: "a rules file (YAML; rules.example.yaml, lookd check), or rules inline: condition=reaction|condition=reaction…, "
+                    + "a reaction one of: \(ReactionKinds.inlineForms)",
                 show: { $0.watch.rulesSpec.isEmpty ? nil : $0.watch.rulesSpec }, apply: { setup, text in setup.watch.rulesSpec = text }),
             .onOff(
                 .constrain, \.watch.constrain, group: group,

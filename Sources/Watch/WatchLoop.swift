@@ -1,9 +1,9 @@
 import Capture
+import Config
 import LookCore
 import Reactions
 import Records
 import Rules
-import Settings
 import VLM
 
 /// The watch loop, a driver of stages: take a frame, let the gate judge it, ask the numbered

@@ -1,10 +1,10 @@
 import Capture
+import Config
 import Foundation
 import LookCore
 import Reactions
 import Records
 import Rules
-import Settings
 import VLM
 
 /// One watch from start to end, the composition root: it opens the records, takes the model and

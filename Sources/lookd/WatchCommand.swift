@@ -17,8 +17,8 @@ enum WatchCommand {
         Shows the model one frame at a time and asks one numbered yes/no question covering every rule.
         A rule fires when its answer turns yes (not yes on the frame before, and not fired in the last
         \(SettingName.cooldown) seconds); its reaction runs and the fire is logged. The next frame is taken when the
-        answer before it is in. In a rules file each rule may refine this (\(RuleSettings.fileKeys.joined(separator: ", ")),
-        region; docs/rules.md), and its settings: may hold any option below by its name, without the
+        answer before it is in. In a rules file each rule may refine this (\(RuleSettings.fileKeys.joined(separator: ", "));
+        docs/rules.md), and its settings: may hold any option below by its name, without the
         dashes (cooldown: 5, mqtt: mqtt://host); a flag overrides the file. lookd check FILE shows
         every setting in force and where it came from.
         The run ends with the video, after \(SettingName.seconds), or on Ctrl-C / SIGTERM (after the frame being
@@ -59,7 +59,8 @@ enum WatchCommand {
         if flags[SettingName.httpToken.key] != nil { Log.shared.warning(OutputSettings.tokenOnCommandLine) }
         var config = setup.watch
         var outputSettings = setup.outputs
-        outputSettings.version = version
+        let clipFeed = setup.outputs.clips?.makeFeed() // the one live object the settings call for, made once
+        (config.sourceOptions.clips, outputSettings.clipFeed, outputSettings.version) = (clipFeed, clipFeed, version)
         config.settingsReader = FileSettingsReader(flags: flags, started: given)
         config.takeSnapshots(for: ruleSet.rules)
         for warning in ruleSet.warnings { Log.shared.warning(warning) }

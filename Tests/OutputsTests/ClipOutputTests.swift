@@ -25,7 +25,8 @@ final class ClipOutputTests: XCTestCase {
     /// Fires rule 0 on frame 1 at `time` of the source and stops: the clip outcome.
     private func fire(into folder: String, feed: ClipFeed, at time: Double) throws -> ClipOutcome? {
         let rule = try InlineRules.parse("a cat=log").rules[0]
-        let output = ClipOutput(ClipPlan(feed: feed, folder: folder, preRoll: 1, postRoll: 1, keep: (86400, 1 << 30)))
+        let output = ClipOutput(
+            ClipPlan(folder: folder, preRoll: 1, postRoll: 1, keep: (86400, 1 << 30), feedSeconds: 10, feedBudget: 1 << 20), feed: feed)
         let events = try TestEvents(record: RunRecord(epoch: 1, rules: [rule]))
         try output.start(events: events)
         output.receive(.answered(frame(1, at: time)))
@@ -80,7 +81,10 @@ final class ClipOutputTests: XCTestCase {
         feed.useFile(video)
         let rule = try InlineRules.parse("a cat=log").rules[0]
         let output = ClipOutput(
-            ClipPlan(feed: feed, folder: dir.appendingPathComponent("clips").path, preRoll: 1, postRoll: 1, keep: (86400, 1 << 30)))
+            ClipPlan(
+                folder: dir.appendingPathComponent("clips").path, preRoll: 1, postRoll: 1, keep: (86400, 1 << 30), feedSeconds: 10,
+                feedBudget: 1 << 20),
+            feed: feed)
         let events = try TestEvents(record: RunRecord(epoch: 1, rules: [rule]))
         try output.start(events: events)
         let times = stride(from: 2.0, through: 14, by: 1.5).map { $0 }

@@ -29,8 +29,9 @@ final class WatchRunLifetimeTests: XCTestCase {
             let onFrame = OnFrame { _ in _ = object }
             let clipOutput = ClipOutput(
                 ClipPlan(
-                    feed: ClipFeed(keep: 10, budget: 1 << 20), folder: dir.appendingPathComponent("clips").path, preRoll: 1, postRoll: 1,
-                    keep: (86400, 1 << 30)))
+                    folder: dir.appendingPathComponent("clips").path, preRoll: 1, postRoll: 1, keep: (86400, 1 << 30), feedSeconds: 10,
+                    feedBudget: 1 << 20),
+                feed: ClipFeed(keep: 10, budget: 1 << 20))
             let writer = HistoryWriter(path: dir.appendingPathComponent("history.db").path, clock: watch.clock)
             (driver, held, clips, history) = (onFrame, object, clipOutput, writer)
             let ending = try watch.run(answers: ["1. Yes", "1. No", "1. Yes"], frames: 3, outputs: [writer, onFrame, clipOutput])

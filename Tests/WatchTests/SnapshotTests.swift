@@ -1,4 +1,5 @@
 import Capture
+import Config
 import Foundation
 import LookCore
 import Media

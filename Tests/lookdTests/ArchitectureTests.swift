@@ -62,6 +62,21 @@ final class ArchitectureTests: XCTestCase {
         }
     }
 
+    /// The pipeline is below its outputs: nothing Watch depends on, directly or through another
+    /// target, is an output (Outputs, History), the settings above them, or a C library only outputs
+    /// link (libmosquitto, libmicrohttpd, libsqlite3). So a pipeline can be made N times without them.
+    func testThePipelineHasNoOutputInItsDependencyClosure() throws {
+        let package = try packageTargets()
+        var closure: Set<String> = []
+        var next = Array(package["Watch"] ?? [])
+        while let target = next.popLast() {
+            if closure.insert(target).inserted { next += package[target] ?? [] }
+        }
+        XCTAssertTrue(closure.isSuperset(of: ["Config", "VLM", "Rules", "Records"]), "the closure is read: \(closure.sorted())")
+        XCTAssertTrue(
+            closure.isDisjoint(with: ["Outputs", "History", "Settings", "CMosquitto", "CMicroHTTPD", "CSQLite"]), "\(closure.sorted())")
+    }
+
     func testEachCLibraryIsImportedByTheOneTargetThatWrapsItAndNoneImportsFoundationNetworking() throws {
         let owners = [
             "CFFmpeg": "Media", "CCurl": "HTTP", "CV4L2": "Capture", "CLlama": "VLM", "CCrypto": "ModelStore", "CYAML": "Rules",

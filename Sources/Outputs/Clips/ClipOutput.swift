@@ -45,8 +45,10 @@ public final class ClipOutput: WatchOutput, @unchecked Sendable {
         var deadline: Double
     }
 
-    public init(_ plan: ClipPlan, clock: any Clock = MonotonicClock()) {
-        (feed, folder, preRoll, postRoll, self.clock) = (plan.feed, plan.folder, plan.preRoll, plan.postRoll, clock)
+    /// `feed` is what the source keeps for clips: made once by the composition root (`plan.makeFeed()`)
+    /// and given to the source too.
+    public init(_ plan: ClipPlan, feed: ClipFeed, clock: any Clock = MonotonicClock()) {
+        (self.feed, folder, preRoll, postRoll, self.clock) = (feed, plan.folder, plan.preRoll, plan.postRoll, clock)
         retention = ClipRetention(folder: plan.folder, age: plan.keep.age, bytes: plan.keep.bytes)
     }
 
@@ -211,15 +213,25 @@ public final class ClipOutput: WatchOutput, @unchecked Sendable {
 
 /// What `--clips` chose: the feed the source fills, the clips' folder, and the seconds before and
 /// after a fire.
-public struct ClipPlan: Sendable {
-    public var feed: ClipFeed
+/// Clips as the settings resolve them: values only. The feed they need (what the source keeps) is a
+/// live object, made once from `feedSeconds` and `feedBudget` by the composition root (`makeFeed`).
+public struct ClipPlan: Sendable, Equatable {
     public var folder: String
     public var preRoll: Double
     public var postRoll: Double
     /// How long clips are kept and the bytes they may take (`--keep-days`, `--keep-size`).
-    public var keep: (age: Double, bytes: Int)
+    public var keepAge: Double
+    public var keepBytes: Int
+    /// The seconds and the bytes the source keeps for clips.
+    public var feedSeconds: Double
+    public var feedBudget: Int
 
-    public init(feed: ClipFeed, folder: String, preRoll: Double, postRoll: Double, keep: (age: Double, bytes: Int)) {
-        (self.feed, self.folder, self.preRoll, self.postRoll, self.keep) = (feed, folder, preRoll, postRoll, keep)
+    public init(folder: String, preRoll: Double, postRoll: Double, keep: (age: Double, bytes: Int), feedSeconds: Double, feedBudget: Int) {
+        (self.folder, self.preRoll, self.postRoll, keepAge, keepBytes) = (folder, preRoll, postRoll, keep.age, keep.bytes)
+        (self.feedSeconds, self.feedBudget) = (feedSeconds, feedBudget)
     }
+
+    public var keep: (age: Double, bytes: Int) { (keepAge, keepBytes) }
+
+    public func makeFeed() -> ClipFeed { ClipFeed(keep: feedSeconds, budget: feedBudget) }
 }

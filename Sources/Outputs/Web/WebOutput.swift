@@ -1,6 +1,7 @@
 import Eval
 import Foundation
 import LookCore
+import Media
 import Records
 import Rules
 
@@ -63,13 +64,13 @@ public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
     /// Serves on `listen` once started; `states` are the other outputs whose drops `/metrics` counts.
     init(
         listen: Listen, token: String?, snapshotsDir: String?, history: String? = nil, states: [any OutputState] = [], truth: TruthFile? = nil,
-        clips: ClipPlan? = nil, clipsFolder: String? = nil, historyOnly: Bool = false
+        clips: ClipPlan? = nil, clipFeed: ClipFeed? = nil, clipsFolder: String? = nil, historyOnly: Bool = false
     ) {
         (self.listen, self.history, clipsDir, self.historyOnly) = (listen, history, clips?.folder ?? clipsFolder, historyOnly)
         timeline = LiveTimeline(truth: truth)
         self.token = token
         self.snapshotsDir = snapshotsDir
-        metrics = Metrics(states: states, feed: clips?.feed)
+        metrics = Metrics(states: states, feed: clipFeed)
         address = "http://\(listen.host.contains(":") ? "[\(listen.host)]" : listen.host):\(listen.port)/"
     }
 

@@ -1,8 +1,8 @@
+import Config
 import Grounding
 import LookCore
 import Records
 import Rules
-import Settings
 import VLM
 
 /// The question stage: the frame's numbered yes/no question, one a region (the whole frame first,

@@ -1,7 +1,7 @@
+import Config
 import LookCore
 import Records
 import Rules
-import Settings
 import VLM
 
 /// The describe stage: after a frame's fires went out, one sentence about each fire whose rule asks

@@ -1,10 +1,10 @@
 import Capture
+import Config
 import LookCore
 import Media
 import Reactions
 import Records
 import Rules
-import Settings
 
 /// The fire stage: a fired rule's snapshot, its reaction, its `fire` line and, for an effect, its
 /// hold. It counts the run's fires and remembers the latest snapshot.

@@ -1,9 +1,9 @@
 import Capture
+import Config
 import Foundation
 import LookCore
 import Reactions
 import Records
-import Settings
 
 /// The hold stage: the frame the model answered stands for `--hold` seconds while an effect's edit
 /// is drawn and written; the source is paused meanwhile (a video goes on from where it stopped),

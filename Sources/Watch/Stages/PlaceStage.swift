@@ -1,8 +1,8 @@
+import Config
 import Grounding
 import LookCore
 import Records
 import Rules
-import Settings
 
 /// The place stage: where each fired rule's thing is, asked (`--cells box|ask`) on the whole frame
 /// or read from the answer's line (`batch`).

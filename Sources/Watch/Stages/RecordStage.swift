@@ -1,9 +1,9 @@
+import Config
 import Foundation
 import LookCore
 import Media
 import Records
 import Rules
-import Settings
 
 /// The record stage: what a frame's record needs from outside the loop: the frame as the model got
 /// it, as PNG (`--frames`), where it ran (the machine's temperature and memory), and what the photo

@@ -1,7 +1,7 @@
+import Config
 import Foundation
 import LookCore
 import Rules
-import Settings
 
 /// The reload stage: before each frame it re-reads the rules when asked (SIGHUP) or, with
 /// `--watch-rules`, when the file changed. A valid file replaces the rules (those whose words are

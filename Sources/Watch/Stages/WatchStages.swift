@@ -1,6 +1,6 @@
 import Capture
+import Config
 import LookCore
-import Settings
 
 /// The loop's stages, each with its own state, in the order a frame meets them.
 struct WatchStages {
