@@ -3,6 +3,12 @@ import LookCore
 import VLM
 
 extension ModelCache {
+    /// `lookd models`' last line: which weights the vision tower runs on this CPU, and why.
+    public var towerLine: String {
+        let choice = TowerChoice.current(cache: self)
+        return "Vision tower on this CPU: \(choice.weights) (\(choice.reason); \(SettingName.visionWeights) overrides it)"
+    }
+
     /// `lookd models`: one line a catalog model, whether it is in this cache (its size and folder)
     /// or not (its repo), the default marked.
     public func catalogLines() -> [String] {

@@ -35,11 +35,28 @@ public struct TowerChoice: Codable, Sendable, Equatable {
         let kernels = LlamaRuntime.kernels.name
         var known = read(cache)
         if let hit = known.first(where: { $0.cpu == cpu && $0.kernels == kernels && $0.threads == threads }) { return hit }
+        // Measured once a process even where the cache cannot keep it (a reload or a check asks again).
+        let key = "\(cache.root)|\(threads)"
+        if let done = measured[key] { return done }
         FileHandle.standardError.write(Data("lookd: timing the vision tower's weights on this CPU, int8 against F16 (once)\n".utf8))
         let choice = measure(cpu: cpu, kernels: kernels, threads: threads)
+        measured[key] = choice
         known.append(choice)
         write(known, to: cache)
         return choice
+    }
+
+    private static let measured = Measured()
+
+    /// What this process measured, by cache and thread count.
+    private final class Measured: @unchecked Sendable {
+        private let lock = NSLock()
+        private var choices: [String: TowerChoice] = [:]
+
+        subscript(key: String) -> TowerChoice? {
+            get { lock.withLock { choices[key] } }
+            set { lock.withLock { choices[key] = newValue } }
+        }
     }
 
     /// One tower layer timed both ways, taking turns twice; the best of each.

@@ -13,7 +13,8 @@ enum ModelsCommand {
                lookd pull ID
 
         models lists lookd's catalog: each id, its Hugging Face repo, whether it is in the model cache
-        and where. pull downloads a model into the cache with a progress bar: the language model (Q8_0,
+        and where; then which weights the vision tower runs on this CPU (int8 or F16: one layer timed
+        both ways the first time, remembered in the cache; \(SettingName.visionWeights) overrides it). pull downloads a model into the cache with a progress bar: the language model (Q8_0,
         else Q4_K_M) and its mmproj, resumed after an interruption, checked for size and sha256, moved
         into place only when whole. ask and watch pull a catalog model that is not there yet.
         The cache: $LOOKD_MODELS, else $XDG_CACHE_HOME/lookd/models, else ~/.cache/lookd/models.
@@ -30,7 +31,7 @@ enum ModelsCommand {
     static func list() {
         let cache = ModelCache()
         print("Model cache: \(cache.root)\n")
-        for line in cache.catalogLines() { print(line) }
+        for line in cache.catalogLines() + ["", cache.towerLine] { print(line) }
     }
 
     static func inspect(_ words: [String]) throws(CommandFailure) {

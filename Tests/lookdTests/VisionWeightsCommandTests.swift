@@ -57,6 +57,7 @@ final class VisionWeightsCommandTests: XCTestCase {
         let models = try Subprocess.run(Fixtures.lookd, ["models"], environment: env)
         XCTAssertTrue(models.stdout.contains(int8 ? "q8_0 tower made" : "f16 tower (the faster on this CPU)"), models.stdout)
         XCTAssertFalse(models.stderr.contains("timing"), "remembered, not timed again: \(models.stderr)")
+        XCTAssertTrue(models.stdout.contains("Vision tower on this CPU: \(int8 ? "q8_0" : "f16") (one tower layer: "), models.stdout)
         let inspect = try Subprocess.run(Fixtures.lookd, ["models", "inspect", "minicpm-v-4.7-1b"], environment: env)
         XCTAssertTrue(
             inspect.stdout.contains(
