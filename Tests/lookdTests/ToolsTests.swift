@@ -47,4 +47,16 @@ final class ToolsTests: XCTestCase {
         XCTAssertEqual(try treeState(), before, "nothing written in the tree")
         XCTAssertEqual((try? FileManager.default.contentsOfDirectory(atPath: deps))?.sorted(), depsBefore, "nothing made in .deps")
     }
+
+    /// The shapes world's user tool runs the research package (research/shapes-tiny/shapes_tiny) from
+    /// tools/: stills and their truth, each still named in it.
+    func testShapesWorldWritesStillsWithTheirTruth() throws {
+        let dir = try Fixtures.scratch().appendingPathComponent("stills")
+        let run = try Subprocess.run(
+            Fixtures.root.appendingPathComponent("tools/shapes-world").path, ["stills", dir.path, "--count", "3", "--seed", "7"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let truth = try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("truth.json"))) as? [String: Any]
+        XCTAssertEqual(truth?.keys.sorted(), ["still-00000.png", "still-00001.png", "still-00002.png"])
+        for name in truth?.keys.sorted() ?? [] { XCTAssertTrue(FileManager.default.fileExists(atPath: dir.appendingPathComponent(name).path), name) }
+    }
 }
