@@ -302,7 +302,7 @@ public final class Reactor: ReactionPerformer, ReactionServices, @unchecked Send
     /// still waiting are recorded as such. The waits once followed one another (12 s at worst).
     public func settle(clock: any Clock, within seconds: Double = 5) {
         sendWhatWaits()
-        clock.wait(upTo: seconds, every: 0.02) { !outboundBusy && (audio == nil || SoundOutput.playing == 0) }
+        clock.wait(upTo: seconds, every: 0.02) { !outboundBusy && (audio?.output.playing ?? 0) == 0 }
         guard outboundBusy else { return }
         stopOutbound()
         clock.wait(upTo: 1, every: 0.02) { !commands.busy }

@@ -28,10 +28,9 @@ public final class SoundOutput: @unchecked Sendable {
 
     public init(server: String? = nil) { self.server = server }
 
-    /// How many plays are in progress, in this process.
-    public static var playing: Int { counter.withLock { active } }
-    nonisolated(unsafe) private static var active = 0
-    private static let counter = NSLock()
+    /// How many of this output's plays are in progress.
+    public var playing: Int { lock.withLock { active } }
+    private var active = 0
 
     /// Connects a stream for `clip` now (a few milliseconds; a missing server fails at once, with
     /// the sentence returned) and plays it on a thread of its own; `done` is called there when it
@@ -44,10 +43,10 @@ public final class SoundOutput: @unchecked Sendable {
         case .failure(let failure): return failure.reason
         case .success(let s): stream = s
         }
-        Self.counter.withLock { Self.active += 1 }
+        lock.withLock { active += 1 }
         let thread = Thread { [self] in
             done(self.run(stream, clip, name: name, requested: requested))
-            Self.counter.withLock { Self.active -= 1 }
+            lock.withLock { active -= 1 }
         }
         thread.name = "lookd sound \(name)"
         thread.start()
