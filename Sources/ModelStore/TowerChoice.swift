@@ -29,7 +29,7 @@ public struct TowerChoice: Codable, Sendable, Equatable {
     private static func ms(_ value: Double) -> String { String(format: "%.0f ms", value) }
 
     /// The choice for this CPU: read from `cache`, or measured now and written there (a cache that
-    /// cannot be written costs a measurement each time, nothing else).
+    /// cannot be written costs a measurement in each process that asks, nothing else).
     public static func current(cache: ModelCache = ModelCache(), threads: Int = CPUCores.physical()) -> TowerChoice {
         let cpu = cpuModel()
         let kernels = LlamaRuntime.kernels.name
