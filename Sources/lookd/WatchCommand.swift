@@ -68,16 +68,17 @@ enum WatchCommand {
         // Signals from the start: SIGHUP must not end a service still loading its model (the request
         // waits for the loop); a stop before the watch begins ends the process at once (a pull or a
         // load cannot be cut short).
-        let stop = StopSignal()
-        let notifier = SystemdNotifier()
+        let (stop, clock): (StopSignal, any Clock) = (StopSignal(), MonotonicClock()) // the watch's one clock
+        let notifier = SystemdNotifier(clock: clock)
         let reloads = ReloadRequest()
         let watching = OnceFlag()
         let run: WatchRun
         // The composition root's list: the terminal's line, then the service, MQTT and the page.
         let outputs: [any WatchOutput] =
             [TerminalLine(isTerminal: Terminal.stderrIsTTY)]
-            + outputSettings.outputs(source: config.source, eventsPath: config.eventLogPath, snapshotsDir: config.snapshotsDir, notifier: notifier)
-        do { run = try WatchRun(config: config, version: version, outputs: outputs) } catch { throw failure(error) }
+            + outputSettings.outputs(
+                source: config.source, eventsPath: config.eventLogPath, snapshotsDir: config.snapshotsDir, notifier: notifier, clock: clock)
+        do { run = try WatchRun(config: config, version: version, outputs: outputs, clock: clock) } catch { throw failure(error) }
         let events = run.events
         let leftovers = run.leftovers
         let trap = SignalTrap([SIGINT, SIGTERM, SIGHUP, SIGUSR1]) { sig in
@@ -105,7 +106,7 @@ enum WatchCommand {
         run.modelReady(model)
         let source: any FrameSource
         do {
-            source = try SourceOpener.open(config.source, options: config.sourceOptions, awaitLive: notifier.isActive)
+            source = try SourceOpener.open(config.source, options: config.sourceOptions, clock: clock, awaitLive: notifier.isActive)
         } catch {
             run.failed(stage: "source", message: error.description)
             throw CommandFailure(code: .badSource, message: error.description)
