@@ -13,6 +13,7 @@ extension ModelCache {
     /// or not (its repo), the default marked.
     public func catalogLines() -> [String] {
         let width = ModelCatalog.models.map(\.id.count).max() ?? 10
+        let choice = TowerChoice.current(cache: self).choice
         return ModelCatalog.models.map { m in
             let id = m.id.padding(toLength: width, withPad: " ", startingAt: 0)
             let mark = m.id == ModelCatalog.defaultID ? " (default)" : ""
@@ -21,7 +22,6 @@ extension ModelCache {
             }
             let size = Quantity.bytes(Int64(present.model.size + present.mmproj.size))
             let tower: String
-            let choice = TowerChoice.current(cache: self).choice
             switch VisionCopies(cache: self).state(of: paths(present).mmproj, choice: choice) {
             case .asPublished: tower = choice == .f16 ? "f16 tower (the faster on this CPU)" : "tower as published"
             case .copy: tower = "q8_0 tower made"

@@ -69,20 +69,6 @@ public struct RuleSettings: Sendable, Equatable {
 
     /// The declaration of `key`, if it is one.
     public static func declaration(_ key: String) -> RuleSettingDeclaration? { declared.first { $0.key == key } }
-
-    /// Reads one setting from the file (its value, or a list's items); the problem in words when it is wrong.
-    mutating func set(_ key: String, _ values: [String]) -> Problem? {
-        guard let declaration = Self.declaration(key) else { return "unknown setting \(key)" }
-        return declaration.read(&self, values).map { Problem(stringLiteral: $0) }
-    }
-
-    fileprivate static let truthy = ["true", "yes", "on"], falsy = ["false", "no", "off"]
-
-    fileprivate static func flag(_ key: String, _ text: String) -> Result<Bool, Problem> {
-        let t = text.lowercased()
-        guard truthy.contains(t) || falsy.contains(t) else { return .failure("\(key): is true or false, not \"\(text)\"") }
-        return .success(truthy.contains(t))
-    }
 }
 
 /// One setting a rule may have in the rules file, declared once: its key, what it takes, its help, how
@@ -108,6 +94,22 @@ public struct RuleSettingDeclaration: Sendable {
 }
 
 extension RuleSettings {
+    /// A true-or-false setting (`true`, `yes`, `on`; `false`, `no`, `off`) of `field`, shown as
+    /// `shown.words` when it is `shown.value`.
+    private static func toggle(
+        _ key: String, help: String, _ field: WritableKeyPath<RuleSettings, Bool> & Sendable, shown: (value: Bool, words: String)
+    ) -> RuleSettingDeclaration {
+        RuleSettingDeclaration(
+            key, takes: "true or false", help: help,
+            read: { settings, values in
+                let text = values[0].trimmingCharacters(in: .whitespaces)
+                let word = text.lowercased()
+                guard ["true", "yes", "on", "false", "no", "off"].contains(word) else { return "\(key): is true or false, not \"\(text)\"" }
+                settings[keyPath: field] = ["true", "yes", "on"].contains(word)
+                return nil
+            }, shown: { $0[keyPath: field] == shown.value ? shown.words : nil })
+    }
+
     /// Every per-rule setting, in the order `lookd check` shows them.
     public static let declared: [RuleSettingDeclaration] = [
         RuleSettingDeclaration(
@@ -167,15 +169,7 @@ extension RuleSettings {
                 }
                 return nil
             }, shown: { $0.region.map { "region \($0.text)" } }),
-        RuleSettingDeclaration(
-            "enabled", takes: "true or false", help: "false keeps it in the file, not asked",
-            read: { settings, values in
-                switch flag("enabled", values[0].trimmingCharacters(in: .whitespaces)) {
-                case .success(let on): settings.enabled = on
-                case .failure(let problem): return problem.text
-                }
-                return nil
-            }, shown: { $0.enabled ? nil : "disabled" }),
+        toggle("enabled", help: "false keeps it in the file, not asked", \.enabled, shown: (false, "disabled")),
         RuleSettingDeclaration(
             "device_class", takes: "one of Home Assistant's binary sensor classes", help: "what Home Assistant shows its answer as (occupancy)",
             read: { settings, values in
@@ -187,24 +181,8 @@ extension RuleSettings {
                 settings.deviceClass = t
                 return nil
             }, shown: { $0.deviceClass.map { "shown as \($0)" } }),
-        RuleSettingDeclaration(
-            "clip", takes: "true or false", help: "false: no clip of its fires (with \(SettingName.clips) on)",
-            read: { settings, values in
-                switch flag("clip", values[0].trimmingCharacters(in: .whitespaces)) {
-                case .success(let on): settings.clip = on
-                case .failure(let problem): return problem.text
-                }
-                return nil
-            }, shown: { $0.clip ? nil : "no clip" }),
-        RuleSettingDeclaration(
-            "show_url", takes: "true or false", help: "true: its post/notify/run URL shown whole in records and check",
-            read: { settings, values in
-                switch flag("show_url", values[0].trimmingCharacters(in: .whitespaces)) {
-                case .success(let on): settings.showURL = on
-                case .failure(let problem): return problem.text
-                }
-                return nil
-            }, shown: { $0.showURL ? "URL shown" : nil }),
+        toggle("clip", help: "false: no clip of its fires (with \(SettingName.clips) on)", \.clip, shown: (false, "no clip")),
+        toggle("show_url", help: "true: its post/notify/run URL shown whole in records and check", \.showURL, shown: (true, "URL shown")),
         RuleSettingDeclaration(
             "describe", takes: "true, or a question", help: "a sentence about each fire (the question's answer)",
             read: { settings, values in

@@ -185,7 +185,7 @@ public enum RulesFile {
             } else {
                 items = [value.text!]
             }
-            if let problem = settings.set(declaration.key, items) { throw fail(value, problem.text) }
+            if let problem = declaration.read(&settings, items) { throw fail(value, problem) }
         }
         // A reaction that waits for the fire's description has one asked.
         if reaction.waitsForDescription, settings.describe == nil { settings.describe = .standard }

@@ -13,7 +13,6 @@ is a saving, never a change to what is learnt. Prints each kind's median and the
 
 import argparse
 import time
-from pathlib import Path
 
 import numpy as np
 
@@ -33,11 +32,7 @@ def main():
         ap.error("--rounds takes 1 or more, --pool 64 or more")
     import torch
     from transformers import MiniCPMV4_7Config, MiniCPMV4_7ForConditionalGeneration
-    torch.set_num_threads(args.threads)
-    torch.use_deterministic_algorithms(True)
-    ckpt = Path(args.checkpoint)
-    if not (ckpt / "config.json").is_file():
-        ap.error(f"{ckpt}: no config.json (a folder that --keep-checkpoint wrote)")
+    ckpt = T.bench_checkpoint(ap, args.checkpoint, args.threads)
     model = MiniCPMV4_7ForConditionalGeneration.from_pretrained(str(ckpt)).train()
     enc = T.ENC = T.Encoder(ckpt, MiniCPMV4_7Config.from_pretrained(str(ckpt)))
     T.answer_stage(model)

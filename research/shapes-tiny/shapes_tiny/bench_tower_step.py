@@ -15,7 +15,6 @@ the ratio.
 
 import argparse
 import time
-from pathlib import Path
 
 import numpy as np
 
@@ -34,11 +33,7 @@ def main():
         ap.error("--rounds takes 1 or more")
     import torch
     from transformers import MiniCPMV4_7Config, MiniCPMV4_7ForConditionalGeneration
-    torch.set_num_threads(args.threads)
-    torch.use_deterministic_algorithms(True)
-    ckpt = Path(args.checkpoint)
-    if not (ckpt / "config.json").is_file():
-        ap.error(f"{ckpt}: no config.json (a folder that --keep-checkpoint wrote)")
+    ckpt = T.bench_checkpoint(ap, args.checkpoint, args.threads)
     config = MiniCPMV4_7Config.from_pretrained(str(ckpt))
     ways = {False: MiniCPMV4_7ForConditionalGeneration.from_pretrained(str(ckpt)).train(),
             True: MiniCPMV4_7ForConditionalGeneration.from_pretrained(str(ckpt)).train()}

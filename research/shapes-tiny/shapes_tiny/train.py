@@ -129,6 +129,18 @@ def batch_tower_attention(model):
             module.forward = types.MethodType(batched_attention, module)
 
 
+def bench_checkpoint(ap, folder, threads):
+    """A step bench's checkpoint (refused with ap.error unless --keep-checkpoint wrote it), with torch
+    set to run deterministically on `threads` threads, as the training does."""
+    import torch
+    torch.set_num_threads(threads)
+    torch.use_deterministic_algorithms(True)
+    ckpt = Path(folder)
+    if not (ckpt / "config.json").is_file():
+        ap.error(f"{ckpt}: no config.json (a folder that --keep-checkpoint wrote)")
+    return ckpt
+
+
 def load_checkpoint(ckpt, device="cpu"):
     """A checkpoint that --keep-checkpoint saved, ready to measure: (model, config, encoder)."""
     from transformers import MiniCPMV4_7Config, MiniCPMV4_7ForConditionalGeneration
