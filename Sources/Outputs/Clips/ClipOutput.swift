@@ -211,9 +211,8 @@ public final class ClipOutput: WatchOutput, @unchecked Sendable {
     }
 }
 
-/// What `--clips` chose: the feed the source fills, the clips' folder, and the seconds before and
-/// after a fire.
-/// Clips as the settings resolve them: values only. The feed they need (what the source keeps) is a
+/// What `--clips` chose, as the settings resolve it: values only (the clips' folder, the seconds
+/// before and after a fire, how long they are kept). The feed they need (what the source keeps) is a
 /// live object, made once from `feedSeconds` and `feedBudget` by the composition root (`makeFeed`).
 public struct ClipPlan: Sendable, Equatable {
     public var folder: String
