@@ -37,7 +37,7 @@ public final class AwaitedSource: LiveSource, @unchecked Sendable {
 
     /// `failure`: why the first try failed; `open` is tried again until it works or a stop.
     public init(
-        kind: String, name: String, failure: String, expectedSide: Int = 448, clock: any Clock = MonotonicClock(),
+        kind: String, name: String, failure: String, expectedSide: Int = 448, clock: any Clock,
         open: @escaping () throws(CaptureError) -> any FrameSource
     ) {
         info = SourceInfo(kind: kind, name: name, width: expectedSide, height: expectedSide * 9 / 16, pace: "live")

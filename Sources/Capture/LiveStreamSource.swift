@@ -31,7 +31,7 @@ public final class LiveStreamSource: LiveSource, @unchecked Sendable {
     /// retried for ever). `stallTimeout`: seconds without data after which the stream counts as lost.
     /// `clips`: where its packets are kept for clips (each reopening starts it afresh).
     public init(
-        url: String, maxSide: Int = 448, clock: any Clock = MonotonicClock(), stallTimeout: Double = 10, clips: ClipFeed? = nil
+        url: String, maxSide: Int = 448, clock: any Clock, stallTimeout: Double = 10, clips: ClipFeed? = nil
     ) throws(CaptureError) {
         let file: MediaFile
         let pictures = PictureWatch(clock: clock, limit: stallTimeout)
@@ -198,7 +198,7 @@ public final class LiveStreamSource: LiveSource, @unchecked Sendable {
                     return (sequence, arrived)
                 }
                 if shouldStop?() == true { return nil }
-                _ = condition.wait(until: Date().addingTimeInterval(0.2))
+                _ = condition.wait(slice: 0.2)
             }
             return nil
         }

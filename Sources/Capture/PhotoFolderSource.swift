@@ -21,7 +21,7 @@ public final class PhotoFolderSource: FrameSource {
 
     public static let extensions: Set<String> = ["jpg", "jpeg", "png", "webp"]
 
-    public init(folder: String, hold: Double = 4.5, maxSide: Int = 448, clock: any Clock = MonotonicClock()) throws(CaptureError) {
+    public init(folder: String, hold: Double = 4.5, maxSide: Int = 448, clock: any Clock) throws(CaptureError) {
         let files = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
             .filter { Self.extensions.contains(($0 as NSString).pathExtension.lowercased()) }
             .sorted()

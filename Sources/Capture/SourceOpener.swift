@@ -25,7 +25,7 @@ public enum SourceOpener {
 
     /// Opens `spec`; with `awaitLive`, a camera or stream that cannot be opened yet is waited for
     /// (`AwaitedSource`) instead of refused: the service's way.
-    public static func open(_ spec: String, options: Options = Options(), clock: any Clock = MonotonicClock(), awaitLive: Bool)
+    public static func open(_ spec: String, options: Options = Options(), clock: any Clock, awaitLive: Bool)
         throws(CaptureError) -> any FrameSource
     {
         let live = isLive(spec)
@@ -40,8 +40,7 @@ public enum SourceOpener {
         }
     }
 
-    public static func open(_ spec: String, options: Options = Options(), clock: any Clock = MonotonicClock()) throws(CaptureError) -> any FrameSource
-    {
+    public static func open(_ spec: String, options: Options = Options(), clock: any Clock) throws(CaptureError) -> any FrameSource {
         if spec.hasPrefix("/dev/") {
             return try CameraSource(
                 device: spec, cameraMaxSide: options.cameraMaxSide, maxSide: options.maxSide, clock: clock, clips: options.clips)

@@ -30,7 +30,7 @@ public final class VideoFileSource: FrameSource {
     /// If the video is this far ahead of the last decoded frame, seek instead of decoding every frame.
     static let seekGap = 2.0
 
-    public init(path: String, pace: Pace = .realtime, maxSide: Int = 448, clock: any Clock = MonotonicClock()) throws(CaptureError) {
+    public init(path: String, pace: Pace = .realtime, maxSide: Int = 448, clock: any Clock) throws(CaptureError) {
         guard FileManager.default.fileExists(atPath: path) else {
             throw .unopenableVideo(source: path, reason: "there is no such file")
         }

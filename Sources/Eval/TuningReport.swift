@@ -8,7 +8,7 @@ extension Tuning {
     /// and how fast (timed on `clock`). `rules`: the rules whose own settings are the starting point
     /// (the defaults with `cooldown` when nil).
     public static func report(
-        _ recording: Recording, truth: TruthFile, rules: [Rule]?, cooldown: Double, tolerance: Double, clock: any Clock = MonotonicClock()
+        _ recording: Recording, truth: TruthFile, rules: [Rule]?, cooldown: Double, tolerance: Double, clock: any Clock
     ) -> String {
         let grid = Grid()
         let started = clock.now()

@@ -211,9 +211,11 @@ public final class HistoryWriter: AheadOfTheLog, @unchecked Sendable {
     private func scheduleRetry() {
         guard !retrying else { return }
         retrying = true
-        queue.asyncAfter(deadline: .now() + Self.retryEvery) { [self] in
-            retrying = false
-            if store != nil { flush() }
+        clock.after(Self.retryEvery) { [self] in
+            queue.async { [self] in
+                retrying = false
+                if store != nil { flush() }
+            }
         }
     }
 

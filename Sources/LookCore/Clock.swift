@@ -1,6 +1,9 @@
+import Dispatch
 import Foundation
 
 /// Where time comes from, so that logic that depends on it is tested with a clock the test moves.
+/// The composition root makes one (`MonotonicClock`) and hands it down; nothing below it reads the
+/// system's time itself (ArchitectureTests holds this).
 public protocol Clock: Sendable {
     /// Seconds on a monotonic scale (only differences mean anything).
     func now() -> Double
@@ -8,6 +11,9 @@ public protocol Clock: Sendable {
     func sleep(_ seconds: Double)
     /// The date and time of day, which calendar rules' schedules and fire times are read on.
     func date() -> Date
+    /// Runs `work` once, on another thread, when `seconds` have passed on this clock (a countdown's
+    /// end, a bound on a wait, a retry).
+    func after(_ seconds: Double, _ work: @escaping @Sendable () -> Void)
 }
 
 /// The system's monotonic clock.
@@ -22,6 +28,9 @@ public struct MonotonicClock: Clock {
         if seconds > 0 { Thread.sleep(forTimeInterval: seconds) }
     }
     public func date() -> Date { Date() }
+    public func after(_ seconds: Double, _ work: @escaping @Sendable () -> Void) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + max(0, seconds), execute: work)
+    }
 }
 
 extension Clock {
@@ -31,4 +40,12 @@ extension Clock {
         let until = now() + seconds
         while !done() && now() < until { sleep(min(slice, until - now())) }
     }
+}
+
+extension NSCondition {
+    /// Waits for a signal for at most `seconds` (the lock held); false when none came. A condition
+    /// wakes on the system's clock, so this is only a slice a thread looks up from its work in,
+    /// never how long something lasts: that is read on the injected `Clock`.
+    @discardableResult
+    public func wait(slice seconds: Double) -> Bool { wait(until: Date(timeIntervalSinceNow: seconds)) }
 }

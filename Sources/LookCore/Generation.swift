@@ -90,7 +90,7 @@ public final class Cancellation: @unchecked Sendable {
     /// server streaming a token every few seconds would otherwise hold it past systemd's limit).
     public let grace: Double
 
-    public init(clock: any Clock = MonotonicClock(), grace: Double = 5) {
+    public init(clock: any Clock, grace: Double = 5) {
         self.clock = clock
         self.grace = grace
     }

@@ -7,9 +7,10 @@ public final class StopSignal: @unchecked Sendable {
     private let lock = NSLock()
     private var why: String?
     private var deadline: (clock: any Clock, at: Double)?
-    public let cancellation = Cancellation()
+    public let cancellation: Cancellation
 
-    public init() {}
+    /// `clock`: the one a stop's grace and holds are read on.
+    public init(clock: any Clock) { cancellation = Cancellation(clock: clock) }
 
     /// Why the run should stop: asked for, or its deadline passed (which asks, once).
     public var reason: String? {

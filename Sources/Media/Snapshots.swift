@@ -33,7 +33,7 @@ public final class Snapshots {
 
     /// Writes the snapshot of fire `number`; its path, or nil when it could not be written (said once
     /// per outage).
-    public func save(_ image: RGBImage, fire number: Int, epoch: Int) -> String? {
+    public func save(_ image: RGBImage, fire number: Int, epoch: Int, now: Date) -> String? {
         // A name no other run has taken (two runs started in one second share a snapshots folder).
         let path: String
         do throws(SafeFile.Failure) {
@@ -45,7 +45,7 @@ public final class Snapshots {
         do throws(PNGWriter.Failure) {
             try JPEGWriter.write(image, to: path)
             if let lost = outage.succeeded() { Log.shared.notice("Snapshots are written to \(dir) again; \(lost) were not.") }
-            prune(sparing: path)
+            prune(now: now, sparing: path)
             return path
         } catch {
             unlink(path)
@@ -56,7 +56,7 @@ public final class Snapshots {
 
     /// Removes the oldest snapshots past the count, or those past the age; never `sparing` (the
     /// snapshot just taken, whatever its file's time says).
-    public func prune(now: Date = Date(), sparing: String? = nil) {
+    public func prune(now: Date, sparing: String? = nil) {
         let fm = FileManager.default
         let files = ((try? fm.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasPrefix("fire-") && $0.hasSuffix(".jpg") }
         let dated = files.compactMap { name -> (String, Date)? in

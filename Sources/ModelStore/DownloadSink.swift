@@ -17,12 +17,16 @@ final class DownloadSink {
     private let name: String
     private let progress: @Sendable (Downloader.Progress) -> Void
     private var handle: FileHandle?
-    private let clock = MonotonicClock()
+    private let clock: any Clock
     private var started = 0.0
     private var lastReport = -Double.infinity
     private let resumeFrom: Int64
 
-    init(part: String, resumeFrom: Int64, limit: Int64?, name: String, progress: @escaping @Sendable (Downloader.Progress) -> Void) {
+    init(
+        part: String, resumeFrom: Int64, limit: Int64?, name: String, clock: any Clock,
+        progress: @escaping @Sendable (Downloader.Progress) -> Void
+    ) {
+        self.clock = clock
         self.part = part
         self.limit = limit
         self.resumeFrom = resumeFrom

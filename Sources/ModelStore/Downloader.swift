@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import LookCore
 
 /// Fetches a Hub listing and downloads files into the cache: into `NAME.part`, resumed with HTTP
 /// Range after an interruption, checked for size and sha256, and moved into place only when whole.
@@ -26,13 +27,16 @@ public final class Downloader: @unchecked Sendable {
 
     /// Seconds a server may send nothing (before its answer, or between bytes) before lookd gives up.
     public let idleTimeout: Double
+    /// The clock the transfers' rates and the waits between tries are read on.
+    let clock: any Clock
     /// The most bytes a listing may have (a real one is a few KB): an endless one is cut off.
     public static let listingLimit = 8 << 20
 
     public init(
         endpoint: String, token: String? = nil, attempts: Int = 4, idleTimeout: Double = 30,
-        progress: @escaping @Sendable (Progress) -> Void = { _ in }
+        clock: any Clock, progress: @escaping @Sendable (Progress) -> Void = { _ in }
     ) {
+        self.clock = clock
         self.endpoint = endpoint.hasSuffix("/") ? String(endpoint.dropLast()) : endpoint
         self.token = token
         self.attempts = attempts
@@ -73,7 +77,7 @@ public final class Downloader: @unchecked Sendable {
                 lastError = error
                 if case .http = error { break }
                 if case .disk = error { break }
-                usleep(200_000)
+                clock.sleep(0.2)
             }
         }
         if let lastError { throw lastError }
@@ -115,7 +119,7 @@ public final class Downloader: @unchecked Sendable {
     /// One attempt: resumes from what `part` holds.
     private func transfer(_ url: String, to part: String, name: String, size: Int?, cache: String) throws(PullError) {
         let have = Int64(fileSize(part) ?? 0)
-        let sink = DownloadSink(part: part, resumeFrom: have, limit: size.map(Int64.init), name: name, progress: progress)
+        let sink = DownloadSink(part: part, resumeFrom: have, limit: size.map(Int64.init), name: name, clock: clock, progress: progress)
         let answer = request(url, headers: have > 0 ? [("Range", "bytes=\(have)-")] : []).send(head: sink.head, received: sink.write)
         sink.close()
         let status = sink.status ?? answer.status

@@ -1,4 +1,5 @@
 import Foundation
+import LookCore
 import VLM
 
 /// Brings a catalog model into the cache: reads the repo's listing, picks the pair, downloads both
@@ -12,13 +13,14 @@ public struct ModelPuller {
     /// `HF_ENDPOINT` (default https://huggingface.co) and `HF_TOKEN` are honoured.
     public init(
         cache: ModelCache = ModelCache(), environment: [String: String] = ProcessInfo.processInfo.environment,
-        progress: @escaping @Sendable (Downloader.Progress) -> Void = { _ in }
+        clock: any Clock, progress: @escaping @Sendable (Downloader.Progress) -> Void = { _ in }
     ) {
         self.cache = cache
         ownModels = { BundledModels.folder($0, environment: environment) }
         downloader = Downloader(
             endpoint: environment["HF_ENDPOINT"] ?? "https://huggingface.co",
-            token: environment["HF_TOKEN"], idleTimeout: environment["LOOKD_PULL_TIMEOUT"].flatMap(Double.init) ?? 30, progress: progress)
+            token: environment["HF_TOKEN"], idleTimeout: environment["LOOKD_PULL_TIMEOUT"].flatMap(Double.init) ?? 30, clock: clock,
+            progress: progress)
     }
 
     public func pull(_ id: String) throws(PullError) -> ModelCache.Manifest {
@@ -59,6 +61,6 @@ public struct ModelPuller {
     /// be made, the first load tries again and says why.
     private func makeVisionCopy(_ mmproj: String) {
         guard TowerChoice.current(cache: cache).choice == .q8_0 else { return }
-        _ = VisionCopies(cache: cache).tower(for: mmproj, choice: .q8_0, progress: downloader.progress)
+        _ = VisionCopies(cache: cache).tower(for: mmproj, choice: .q8_0, clock: downloader.clock, progress: downloader.progress)
     }
 }

@@ -6,10 +6,11 @@ import LookCore
 public final class PullProgress: @unchecked Sendable {
     private let tty = isatty(STDERR_FILENO) == 1
     private let lock = NSLock()
-    private var lastLine = Date.distantPast
+    private var lastLine = -Double.infinity
+    private let clock: any Clock
     private var lastFile = ""
 
-    public init() {}
+    public init(clock: any Clock) { self.clock = clock }
 
     public func report(_ p: Downloader.Progress) {
         lock.withLock {
@@ -23,9 +24,9 @@ public final class PullProgress: @unchecked Sendable {
             }
             if tty {
                 StandardStream.error.write("\u{1B}[2K\r\(line)\(done ? "\n" : "")")
-            } else if done || p.file != lastFile || Date().timeIntervalSince(lastLine) >= 10 {
+            } else if done || p.file != lastFile || clock.now() - lastLine >= 10 {
                 StandardStream.error.write("lookd: \(line)\n")
-                lastLine = Date()
+                lastLine = clock.now()
             }
             lastFile = p.file
         }

@@ -107,13 +107,15 @@ public struct VisionCopies: Sendable {
     /// The file the tower loads for `mmproj` with `choice`, for a command about to load it: the copy
     /// (made now when it is not there, its progress reported as a download's), or nil for the file
     /// itself, with the reason when a copy could not be made.
-    public func tower(for mmproj: String, choice: VisionWeights, progress: (Downloader.Progress) -> Void) -> (path: String?, problem: String?) {
+    public func tower(
+        for mmproj: String, choice: VisionWeights, clock: any Clock, progress: (Downloader.Progress) -> Void
+    ) -> (path: String?, problem: String?) {
         guard (try? GGUFMetadata.read(path: mmproj))?.string("general.architecture") == "clip" else { return (nil, nil) }
-        let started = Date()
+        let started = clock.now()
         let name = "\((mmproj as NSString).lastPathComponent) → Q8_0 tower (made once)"
         do {
             let path = try prepare(mmproj, choice: choice) { bytes, total in
-                let seconds = Date().timeIntervalSince(started)
+                let seconds = clock.now() - started
                 progress(.init(file: name, bytes: bytes, total: total, bytesPerSecond: seconds > 0 ? Double(bytes) / seconds : 0))
             }
             return (path == mmproj ? nil : path, nil)

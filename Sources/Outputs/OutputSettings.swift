@@ -65,20 +65,22 @@ public struct OutputSettings: Sendable {
     }
 
     /// The outputs, in the order they start: the service, MQTT, the page. The service shows MQTT's
-    /// state and hands each status to the page.
+    /// state and hands each status to the page. `sockets`: the page's connections' clock when it is not `clock`
+    /// (a test's manual clock cannot time sockets).
     public func outputs(
-        source: String, eventsPath: String?, snapshotsDir: String?, notifier: any ServiceNotifier, clock: any Clock = MonotonicClock()
+        source: String, eventsPath: String?, snapshotsDir: String?, notifier: any ServiceNotifier, clock: any Clock,
+        sockets: (any Clock)? = nil
     ) -> [any WatchOutput] {
         let mqtt = self.mqtt.map {
             MQTTOutput(
                 broker: $0, name: name, discoveryPrefix: mqttDiscovery, capacity: mqttQueue, version: version, page: http?.url,
-                snapshots: snapshotsDir != nil)
+                snapshots: snapshotsDir != nil, clock: clock)
         }
         let states: [any OutputState] = mqtt.map { [$0] } ?? []
         let web = http.map {
             WebOutput(
                 listen: $0, token: httpToken, snapshotsDir: snapshotsDir, history: historyPath, states: states, truth: truth, clips: clips,
-                clipFeed: clipFeed)
+                clipFeed: clipFeed, clock: clock, sockets: sockets)
         }
         let service = ServiceOutput(
             statusPath: statusPath, source: source, eventsPath: eventsPath, historyPath: historyPath, notifier: notifier, clock: clock,

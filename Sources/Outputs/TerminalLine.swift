@@ -19,6 +19,8 @@ public final class TerminalLine: WatchOutput, @unchecked Sendable {
     /// (a long eval says how far it is; a short run says nothing but its fires).
     private var tenths = 0
     private var lastLine = 0.0
+    /// The frame being completed (its line is shown at its end, with the fires so far).
+    private var current: FrameOutcome?
 
     public init(isTerminal: Bool, every: Int = 100) {
         self.isTerminal = isTerminal
@@ -26,8 +28,15 @@ public final class TerminalLine: WatchOutput, @unchecked Sendable {
     }
 
     public func receive(_ event: WatchEvent) {
-        if case .source(let info) = event { length = (info.duration, info.kind == "photos" ? info.count : nil) }
-        guard case .frame(let frame, _, let snapshot) = event else { return }
+        switch event {
+        case .source(let info): length = (info.duration, info.kind == "photos" ? info.count : nil)
+        case .answered(let frame): current = frame
+        case .frame(let end, _, let snapshot): if let frame = current, frame.index == end.index { show(frame, snapshot) }
+        default: break
+        }
+    }
+
+    private func show(_ frame: FrameOutcome, _ snapshot: WatchSnapshot) {
         answered += 1
         modelTimes.append(frame.model)
         if modelTimes.count > 20 { modelTimes.removeFirst() }

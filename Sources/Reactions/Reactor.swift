@@ -42,7 +42,7 @@ public struct Audio: Sendable {
     public let speech: Speech?
     public let speechProblem: String?
 
-    public init(library: SoundLibrary = SoundLibrary(), output: SoundOutput = SoundOutput()) {
+    public init(library: SoundLibrary = SoundLibrary(), output: SoundOutput) {
         self.library = library
         self.output = output
         do { speech = try Speech(); speechProblem = nil } catch { speech = nil; speechProblem = error.description }
@@ -60,7 +60,8 @@ public final class Reactor: ReactionPerformer, ReactionServices, @unchecked Send
     private let log: Log
     private let timestamp: @Sendable (Date) -> String
     public let audio: Audio?
-    public let timers = Timers()
+    public let timers: Timers
+    private let clock: any Clock
     public let commands: CommandRunner
     public let poster: Poster
     /// Commands and posts that ended, and those of them that failed; the dropped ones are the runners'.
@@ -79,11 +80,13 @@ public final class Reactor: ReactionPerformer, ReactionServices, @unchecked Send
 
     public init(
         audio: Audio? = nil, log: Log = .shared, commands: CommandRunner.Settings = .init(), posts: Poster.Settings = .init(),
-        timestamp: @escaping @Sendable (Date) -> String = Reactor.clockTime
+        timestamp: @escaping @Sendable (Date) -> String = Reactor.clockTime, clock: any Clock
     ) {
         self.audio = audio
-        self.commands = CommandRunner(settings: commands)
-        self.poster = Poster(settings: posts)
+        self.clock = clock
+        timers = Timers(clock: clock)
+        self.commands = CommandRunner(settings: commands, clock: clock)
+        self.poster = Poster(settings: posts, clock: clock)
         self.log = log
         self.timestamp = timestamp
         timers.onEnd = { [weak self] condition, minutes in self?.timerEnded(condition, minutes: minutes) }
@@ -194,10 +197,10 @@ public final class Reactor: ReactionPerformer, ReactionServices, @unchecked Send
         let (fire, condition) = (context.fire, context.condition)
         guard let audio else { return ReactionResult(performed: false, shown: "say", note: "\(SettingName.noSound)", turnedOff: true) }
         guard let speech = audio.speech else { return ReactionResult(performed: false, shown: "say", note: audio.speechProblem) }
-        let requested = Date()
+        let requested = clock.now()
         let clip: AudioClip
         do { clip = try speech.synthesize(line) } catch { return ReactionResult(performed: false, shown: "say", note: error.description) }
-        let synthesized = Date().timeIntervalSince(requested)
+        let synthesized = clock.now() - requested
         let failure = audio.output.play(clip, name: "say") { [weak self] played in
             let heard = played.started.map { synthesized + $0 }
             self?.onReport?(
@@ -241,7 +244,7 @@ public final class Reactor: ReactionPerformer, ReactionServices, @unchecked Send
     private func holdForDescription(_ reaction: Reaction, fire: FireContext) -> ReactionResult {
         lock.withLock { awaiting[fire.fire] = (reaction, fire) }
         let limit = poster.settings.descriptionWait
-        DispatchQueue.global().asyncAfter(deadline: .now() + limit) { [weak self] in
+        clock.after(limit) { [weak self] in
             self?.sendAwaiting(fire.fire, description: nil, problem: "no description came within \(Reaction.number(limit)) s")
         }
         return ReactionResult(performed: true, shown: reaction.name, note: "goes with its description")
@@ -255,7 +258,7 @@ public final class Reactor: ReactionPerformer, ReactionServices, @unchecked Send
             clipped(fire: fire.fire, path: nil, problem: "clips are off (\(SettingName.clips) on writes them)")
             return ReactionResult(performed: true, shown: reaction.name, note: "without a clip: clips are off")
         }
-        DispatchQueue.global().asyncAfter(deadline: .now() + limit) { [weak self] in
+        clock.after(limit) { [weak self] in
             self?.clipped(fire: fire.fire, path: nil, problem: "no clip came within \(Reaction.number(limit)) s")
         }
         return ReactionResult(performed: true, shown: reaction.name, note: "goes with its clip")

@@ -5,21 +5,26 @@ import LookCore
 /// One countdown per rule. A rule that fires again while its timer runs restarts it.
 public final class Timers: @unchecked Sendable {
     private let lock = NSLock()
-    private var running: [String: (end: Date, minutes: Double, timer: DispatchSourceTimer, id: UUID)] = [:]
-    private let queue = DispatchQueue(label: "lookd timers")
+    private var running: [String: (end: Double, minutes: Double, id: UUID)] = [:]
+    private let clock: any Clock
     /// Called when a countdown reaches its end (on the timers' queue).
     var onEnd: (@Sendable (_ condition: String, _ minutes: Double) -> Void)?
 
-    public init() {}
+    /// Countdowns run on `clock`: a test's clock ends them when it is moved past their end.
+    public init(clock: any Clock) { self.clock = clock }
 
     /// Starts (or restarts) the countdown of `condition`; returns true when it was running.
     @discardableResult
     public func start(_ condition: String, minutes: Double) -> Bool {
-        let timer = DispatchSource.makeTimerSource(queue: queue)
         let id = UUID()
         let seconds = minutes * 60
-        timer.schedule(deadline: .now() + seconds)
-        timer.setEventHandler { [weak self] in
+        let restarted = lock.withLock { () -> Bool in
+            let old = running[condition] != nil
+            running[condition] = (clock.now() + seconds, minutes, id)
+            return old
+        }
+        // A restarted or dropped countdown's alarm finds another id (or none) and does nothing.
+        clock.after(seconds) { [weak self] in
             guard let self else { return }
             let ended = self.lock.withLock { () -> Bool in
                 guard self.running[condition]?.id == id else { return false }
@@ -28,29 +33,18 @@ public final class Timers: @unchecked Sendable {
             }
             if ended { self.onEnd?(condition, minutes) }
         }
-        let previous = lock.withLock { () -> DispatchSourceTimer? in
-            let old = running[condition]?.timer
-            running[condition] = (Date().addingTimeInterval(seconds), minutes, timer, id)
-            return old
-        }
-        previous?.cancel()
-        timer.resume()
-        return previous != nil
+        return restarted
     }
 
     /// Stops the countdowns of conditions not in `conditions` (rules a reload dropped).
     public func keep(only conditions: Set<String>) {
-        let dropped = lock.withLock { () -> [DispatchSourceTimer] in
-            let gone = running.filter { !conditions.contains($0.key) }
-            for key in gone.keys { running[key] = nil }
-            return gone.values.map(\.timer)
-        }
-        for timer in dropped { timer.cancel() }
+        lock.withLock { running = running.filter { conditions.contains($0.key) } }
     }
 
     /// Seconds left on `condition`'s countdown, nil when none runs.
     public func remaining(_ condition: String) -> Double? {
-        lock.withLock { running[condition].map { max(0, $0.end.timeIntervalSinceNow) } }
+        let now = clock.now()
+        return lock.withLock { running[condition].map { max(0, $0.end - now) } }
     }
 
     /// `4:00`, `0:59`: minutes and seconds left.

@@ -21,13 +21,16 @@ public struct AskRecord {
     public let maxTokens: Int
     /// `--then`: the follow-up question's record.
     public var then: JSON? = nil
+    /// When it was asked.
+    public let time: Date
 
     public init(
         question: String, photo: String, photoSize: [Int], engine: String, model: String, mmproj: String,
         visionWeights: String? = nil,
         photoDecodeSeconds: Double, engineReadySeconds: Double, readySeconds: Double, generation: Generation,
-        answerShown: String, numbersLine: String, footer: String, maxTokens: Int, then: JSON? = nil
+        answerShown: String, numbersLine: String, footer: String, maxTokens: Int, then: JSON? = nil, time: Date
     ) {
+        self.time = time
         self.question = question
         self.photo = photo
         self.photoSize = photoSize
@@ -51,7 +54,7 @@ public struct AskRecord {
         return .object(
             [
                 ("schema", .string("lookd-ask/1")),
-                ("time", .string(ISO8601DateFormatter().string(from: Date()))),
+                ("time", .string(ISO8601DateFormatter().string(from: time))),
                 ("question", .string(question)),
                 ("photo", .string(photo)),
                 ("photo_px", .ints(photoSize)),

@@ -18,13 +18,16 @@ public final class EventLog: @unchecked Sendable {
     private var lost = 0
     /// How write failures are reported (the journal by default).
     private let report: @Sendable (Log.Level, String) -> Void
+    /// The clock each line's time is read on.
+    private let clock: any Clock
 
     /// Opens `path` for appending (creating it); nil keeps no log.
     public init(
-        path: String?, report: @escaping @Sendable (Log.Level, String) -> Void = { Log.shared.log($0, $1) }
+        path: String?, clock: any Clock, report: @escaping @Sendable (Log.Level, String) -> Void = { Log.shared.log($0, $1) }
     ) throws(RecordsError) {
         self.path = path
         self.report = report
+        self.clock = clock
         guard let path else {
             (fd, madeFile) = (-1, false)
             return
@@ -46,7 +49,7 @@ public final class EventLog: @unchecked Sendable {
 
     /// Appends one event. Only the records write lines, each from a typed event (`EventRecorder`).
     func write(_ event: String, _ fields: [(String, JSON)] = []) {
-        let line = Self.line(event, fields)
+        let line = self.line(event, fields)
         guard path != nil else { return }
         var notes: [(Log.Level, String)] = []
         lock.withLock {
@@ -58,7 +61,7 @@ public final class EventLog: @unchecked Sendable {
             } else if let lost = outage.succeeded() {
                 notes.append((.notice, "The event log \(path!) can be written again; \(lost) line\(lost == 1 ? " was" : "s were") lost."))
                 // The gap itself is recorded, so a reader of the log knows lines are missing here.
-                _ = append(Self.line("log_gap", [("lost", .int(lost))]))
+                _ = append(self.line("log_gap", [("lost", .int(lost))]))
             }
         }
         for (level, text) in notes { report(level, text) }
@@ -87,7 +90,7 @@ public final class EventLog: @unchecked Sendable {
     /// and lines go on to the old file.
     public func reopenAfterRotation() {
         do {
-            try reopen(firstLine: Self.line("log_reopened", [("path", .optional(path))]))
+            try reopen(firstLine: self.line("log_reopened", [("path", .optional(path))]))
         } catch {
             report(.error, "\(error.description) Lines go on to the old file.")
         }
@@ -103,7 +106,7 @@ public final class EventLog: @unchecked Sendable {
         return reason
     }
 
-    static func line(_ event: String, _ fields: [(String, JSON)]) -> String {
-        JSON.object([("t", .string(Timestamp.text(Date()))), ("event", .string(event))] + fields).text() + "\n"
+    func line(_ event: String, _ fields: [(String, JSON)]) -> String {
+        JSON.object([("t", .string(Timestamp.text(clock.date()))), ("event", .string(event))] + fields).text() + "\n"
     }
 }

@@ -66,8 +66,7 @@ extension FrameOutcome {
             answers: asked.answers, parse: judged.seconds, done: done, fired: judged.fired, suppressed: judged.suppressed,
             places: places,
             numbers: "first token \(NumbersLine.seconds(timings.firstToken ?? timings.total)) · total \(NumbersLine.seconds(asked.model))",
-            place: place, truth: truth, png: png)
-        (confidence, decodeSteps, inactive, heldBack) = (asked.confidence, asked.decodeSteps, asked.inactive, judged.heldBack)
-        (self.asked, change, skipped, gate) = (gated.asked, gated.change, gated.skipped, gated.seconds)
+            place: place, truth: truth, png: png, confidence: asked.confidence, decodeSteps: asked.decodeSteps, heldBack: judged.heldBack,
+            inactive: asked.inactive, asked: gated.asked, change: gated.change, skipped: gated.skipped, gate: gated.seconds)
     }
 }

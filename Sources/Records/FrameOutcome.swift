@@ -2,68 +2,67 @@ import LookCore
 import Rules
 
 /// What became of one watch frame, typed: the frame, its times, the model's answer read rule by
-/// rule, what fired and was held back, and where. The watch loop makes it; the records turn it into
-/// the event log's `watch` line, the run record's frame entry and the status. It is defined here
-/// because the records encode it (imports point one way: Watch → Records).
+/// rule, what fired and was held back, and where. The watch loop composes it once from its stages'
+/// parts and emits it once (`answered`, the event log's `watch` line); what comes of the frame
+/// after it (the fires, their holds and descriptions) is its `FrameEnd`. It is defined here because
+/// the records encode it (imports point one way: Watch → Records).
 public struct FrameOutcome: Sendable {
     /// The frame's number in the run, from 1.
-    public var index: Int
+    public let index: Int
     /// Seconds into the run when the frame was taken; its time in the source; a photo's name.
-    public var captureT: Double
-    public var sourceT: Double?
-    public var label: String?
-    public var size: (width: Int, height: Int)
+    public let captureT: Double
+    public let sourceT: Double?
+    public let label: String?
+    public let size: (width: Int, height: Int)
     /// How old the picture was when taken, and the steps before the model: seconds.
-    public var age: Double
-    public var grab: Double
-    public var decode: Double?
-    public var scale: Double?
-    public var prompt: Double
+    public let age: Double
+    public let grab: Double
+    public let decode: Double?
+    public let scale: Double?
+    public let prompt: Double
     /// The model's answer: its wall time, its own numbers, the text, and each rule's answer.
-    public var model: Double
-    public var timings: GenerationTimings
-    public var raw: String
-    public var answers: [Answer]
-    public var parse: Double
+    public let model: Double
+    public let timings: GenerationTimings
+    public let raw: String
+    public let answers: [Answer]
+    public let parse: Double
     /// From capture until the answer was read and the places asked.
-    public var done: Double
+    public let done: Double
     /// Rules (from 0) that fired, and whose yes the cooldown held back.
-    public var fired: [Int]
-    public var suppressed: [Int]
+    public let fired: [Int]
+    public let suppressed: [Int]
     /// The place asked or read for each fired rule that has one (keyed by rule).
-    public var places: [Int: Place]
+    public let places: [Int: Place]
     /// The numbers lines for this frame.
-    public var numbers: String
-    public var place: String
+    public let numbers: String
+    public let place: String
     /// What the photo shows, rule by rule (`--truth`), when known.
-    public var truth: [Answer]?
+    public let truth: [Answer]?
     /// The frame as the model got it, when `--frames` wrote it.
-    public var png: String?
+    public let png: String?
     /// With a constrained answer: each rule's P(yes) (0–1) and the decode steps after the prompt;
     /// nil when the answer was free text.
-    public var confidence: [Double?]?
-    public var decodeSteps: Int?
+    public let confidence: [Double?]?
+    public let decodeSteps: Int?
     /// Yeses held back by a rule's settings, keyed by rule: `confirm` or `confidence`.
-    public var heldBack: [Int: String] = [:]
+    public let heldBack: [Int: String]
     /// Rules outside their schedule (`when_active`): not asked on this frame.
-    public var inactive: [Int] = []
+    public let inactive: [Int]
     /// Why it was asked (the change gate: `first`, `changed`, `max`, `reload`; `every` with the gate
     /// off), the share of the picture that changed since the last answered frame, the frames skipped
     /// since then, and the gate's own time on this frame.
-    public var asked = "every"
-    public var change: Double?
-    public var skipped = 0
-    public var gate = 0.0
-    /// Filled as the frame goes on: the seconds the event line took to write, the fires in rule
-    /// order with their holds.
-    public var recordWrite: Double?
-    public var fires: [FireOutcome] = []
+    public let asked: String
+    public let change: Double?
+    public let skipped: Int
+    public let gate: Double
 
     public init(
         index: Int, captureT: Double, sourceT: Double?, label: String?, size: (width: Int, height: Int), age: Double,
         grab: Double, decode: Double?, scale: Double?, prompt: Double, model: Double, timings: GenerationTimings, raw: String,
         answers: [Answer], parse: Double, done: Double, fired: [Int], suppressed: [Int], places: [Int: Place],
-        numbers: String, place: String, truth: [Answer]?, png: String?
+        numbers: String, place: String, truth: [Answer]?, png: String?, confidence: [Double?]? = nil, decodeSteps: Int? = nil,
+        heldBack: [Int: String] = [:], inactive: [Int] = [], asked: String = "every", change: Double? = nil, skipped: Int = 0,
+        gate: Double = 0
     ) {
         self.index = index
         self.captureT = captureT
@@ -88,6 +87,8 @@ public struct FrameOutcome: Sendable {
         self.place = place
         self.truth = truth
         self.png = png
+        (self.confidence, self.decodeSteps, self.heldBack, self.inactive) = (confidence, decodeSteps, heldBack, inactive)
+        (self.asked, self.change, self.skipped, self.gate) = (asked, change, skipped, gate)
     }
 
     /// The answers as records and the live line show them: `yes`, `no`, `?` (cannot be read), and
@@ -98,8 +99,6 @@ public struct FrameOutcome: Sendable {
 
     /// How many of the answers matched `truth`.
     public var matched: Int? { truth.map { t in zip(answers, t).filter { $0.0 == $0.1 }.count } }
-    /// Seconds the frame's effects held it, in all.
-    public var held: Double { fires.reduce(0) { $0 + ($1.hold?.held ?? 0) } }
 }
 
 extension FrameOutcome {
@@ -150,11 +149,11 @@ extension FrameOutcome {
         return fields
     }
 
-    /// The run record's entry: the event line's fields, the time they took to write, and the
-    /// frame's holds when it had any.
-    public var recordEntry: JSON {
-        var fields = eventFields + [("record_ms", .number((recordWrite ?? 0) * 1000, places: 2))]
-        if held > 0 { fields.append(("hold_ms", .number(held * 1000, places: 1))) }
+    /// The run record's entry: the event line's fields, the seconds the line took to write, and
+    /// the seconds the frame's effects held it, when they did.
+    public func recordEntry(written: Double?, end: FrameEnd) -> JSON {
+        var fields = eventFields + [("record_ms", .number((written ?? 0) * 1000, places: 2))]
+        if end.held > 0 { fields.append(("hold_ms", .number(end.held * 1000, places: 1))) }
         return .object(fields)
     }
 }

@@ -120,7 +120,7 @@ public final class RunRecord: @unchecked Sendable {
     }
 
     /// A reload's new rules, in force from now on: when, why, and what.
-    public func reloaded(_ rules: [Rule], why: String, at date: Date = Date()) {
+    public func reloaded(_ rules: [Rule], why: String, at date: Date) {
         adopt(rules)
         reloads.append(.object([("t", .string(Timestamp.text(date))), ("why", .string(why)), ("rules", RulesJSON.list(rules))]))
     }
@@ -136,10 +136,10 @@ public final class RunRecord: @unchecked Sendable {
     private var current: [String] = []
 
     /// A frame, complete: its entry, its numbers in the summary, what the cooldown held back, its
-    /// fires and their holds.
-    public func add(_ frame: FrameOutcome) {
+    /// fires and their holds (`end`); `written`: the seconds its `watch` line took to write.
+    public func add(_ frame: FrameOutcome, end: FrameEnd, written: Double?) {
         frameCount += 1
-        frames.append(frame.recordEntry)
+        frames.append(frame.recordEntry(written: written, end: end))
         for (i, a) in frame.answers.enumerated() where i < current.count {
             if a == .yes { yes[current[i], default: 0] += 1 }
             if a == .unread { unread += 1 }
@@ -153,7 +153,7 @@ public final class RunRecord: @unchecked Sendable {
         add("age_ms", frame.age * 1000)
         add("prompt_ms", frame.prompt * 1000)
         add("parse_ms", frame.parse * 1000)
-        add("record_ms", frame.recordWrite.map { $0 * 1000 })
+        add("record_ms", written.map { $0 * 1000 })
         add("gate_ms", frame.gate * 1000)
         add("tokens_in", Double(frame.timings.inputTokens))
         add("tokens_out", Double(frame.timings.outputTokens))
@@ -169,7 +169,7 @@ public final class RunRecord: @unchecked Sendable {
                     ("t", .number(frame.captureT)),
                 ]))
         }
-        for fire in frame.fires { add(fire) }
+        for fire in end.fires { add(fire) }
     }
 
     private func add(_ fire: FireOutcome) {

@@ -2,10 +2,10 @@ import Foundation
 
 extension StatusFile {
     /// The status as lines for a person.
-    public static func describe(_ s: [String: Any], running: Bool, path: String) -> String {
+    public static func describe(_ s: [String: Any], running: Bool, path: String, now: Date) -> String {
         var lines: [String] = []
         let state = s["state"] as? String ?? "?"
-        let updated = (s["updated"] as? String).flatMap(Timestamp.date).map { ago(Date().timeIntervalSince($0)) } ?? "?"
+        let updated = (s["updated"] as? String).flatMap(Timestamp.date).map { ago(now.timeIntervalSince($0)) } ?? "?"
         if running {
             lines.append(
                 "lookd is \(state): \(s["source"] as? String ?? "?") · pid \(s["pid"] as? Int ?? 0) · frame \(s["frame"] as? Int ?? 0) · \(s["fires"] as? Int ?? 0) fires (updated \(updated) ago)"

@@ -23,7 +23,7 @@ public enum WatchEvent: Sendable {
     case trigger(file: String)
     /// The loop is about to take its first frame.
     case watching(WatchSnapshot)
-    /// A frame's answer was read: its `watch` line, before its fires.
+    /// A frame's answer was read: its outcome, once (its `watch` line), before its fires.
     case answered(FrameOutcome)
     /// A rule fired (its reaction has run); `count` is a count rule's count after it.
     case fired(FireOutcome, rule: Rule, count: Int?)
@@ -35,8 +35,9 @@ public enum WatchEvent: Sendable {
     case clip(ClipOutcome)
     /// Clips went to keep within the retention limits (`--keep-days`, `--keep-size`).
     case clipsRemoved(ClipsRemoved)
-    /// A frame is complete, with its fires and holds; `shown` is the picture the model got.
-    case frame(FrameOutcome, shown: RGBImage?, WatchSnapshot)
+    /// A frame is complete: its fires with their holds and descriptions; `shown` is the picture the
+    /// model got.
+    case frame(FrameEnd, shown: RGBImage?, WatchSnapshot)
     /// The change gate skipped a frame.
     case skipped(WatchSnapshot)
     /// A frame's model call failed.

@@ -5,27 +5,40 @@ public protocol EventSink: AnyObject, Sendable {
     func emit(_ event: WatchEvent)
 }
 
-/// Something that subscribes to a watch's events: the recorder, the service, MQTT, the page, the
-/// terminal. The composition root starts the outputs in order before the first frame and stops them
-/// in reverse after the last. `receive` is called on the emitter's thread (mostly the loop's; a
-/// reaction's report or a broker's state comes from theirs), so an output that leaves the process
-/// hands the work to a thread of its own and returns at once.
-public protocol WatchOutput: AnyObject, Sendable {
-    /// Its name in an `error` line when it cannot start (`mqtt`, `http`).
+/// A part of a watch with a lifetime: the outputs, the records, the reactor. `WatchRun` starts its
+/// parts in order before the first frame (the first that cannot start ends the run, under its name)
+/// and stops them in reverse after the last, each within its own `stopLimit` on the run's clock
+/// (`Lifecycle`, in Watch).
+public protocol RunPart: AnyObject {
+    /// Its name in an `error` line when it cannot start (`mqtt`, `http`), and in the journal's line
+    /// when its stop took longer than its limit.
     var name: String { get }
-    /// What the journal's `watching …` line says of it (`status in …`, `the page at …`).
-    var note: String? { get }
     /// Starts it (a connection, a listening socket); `events` takes what it reports itself.
     func start(events: any EventSink) throws(OutputFailure)
-    func receive(_ event: WatchEvent)
     /// Stops it (sends what is left, within bounds, and closes).
     func stop()
+    /// The most seconds its stop may take: its own waits are bounded within it.
+    var stopLimit: Double { get }
+}
+
+extension RunPart {
+    public func start(events: any EventSink) throws(OutputFailure) {}
+    public func stop() {}
+    public var stopLimit: Double { 10 }
+}
+
+/// A part that subscribes to a watch's events: the recorder, the service, MQTT, the page, the
+/// terminal. `receive` is called on the emitter's thread (mostly the loop's; a reaction's report or
+/// a broker's state comes from theirs), so an output that leaves the process hands the work to a
+/// thread of its own and returns at once.
+public protocol WatchOutput: RunPart, Sendable {
+    /// What the journal's `watching …` line says of it (`status in …`, `the page at …`).
+    var note: String? { get }
+    func receive(_ event: WatchEvent)
 }
 
 extension WatchOutput {
     public var note: String? { nil }
-    public func start(events: any EventSink) throws(OutputFailure) {}
-    public func stop() {}
 }
 
 /// An output that takes each event before the event log writes its line, so that what the log has

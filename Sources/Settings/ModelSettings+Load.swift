@@ -32,16 +32,17 @@ extension ModelSettings {
     /// The engine these settings name: `--engine`'s server, `script:FILE`, or the GGUF pair (a
     /// catalog id pulled into the cache the first time; the tower's int8 copy made first, unless
     /// `--vision-weights f16`).
-    public func load() throws(ModelLoadFailure) -> any VisionLanguageModel {
-        if let remote = try remote() { return remote }
+    public func load(clock: any Clock) throws(ModelLoadFailure) -> any VisionLanguageModel {
+        if let remote = try remote(clock: clock) { return remote }
         if let spec = model, spec.hasPrefix("script:") {
-            do { return try ScriptedModel(path: String(spec.dropFirst("script:".count))) } catch { throw .failed("FAILED: \(error)") }
+            do { return try ScriptedModel(path: String(spec.dropFirst("script:".count)), clock: clock) } catch { throw .failed("FAILED: \(error)") }
         }
-        let (model, mmproj) = try paths()
-        let (tower, problem) = VisionCopies().tower(for: mmproj, choice: visionWeightsInForce, progress: PullProgress().report)
+        let (model, mmproj) = try paths(clock: clock)
+        let (tower, problem) = VisionCopies().tower(
+            for: mmproj, choice: visionWeightsInForce, clock: clock, progress: PullProgress(clock: clock).report)
         if let problem { Log.shared.warning("the vision tower's Q8_0 copy could not be made (\(problem)); it runs the mmproj as published") }
         do {
-            return try LlamaEngine(modelPath: model, mmprojPath: mmproj, towerPath: tower, options: options)
+            return try LlamaEngine(modelPath: model, mmprojPath: mmproj, towerPath: tower, options: options, clock: clock)
         } catch {
             throw .failed("FAILED: \(error)")
         }
@@ -49,21 +50,21 @@ extension ModelSettings {
 
     /// The language-model and mmproj paths: `--model PATH --mmproj PATH` for local GGUF files, or a
     /// catalog id (the default's when none), pulled into the cache the first time.
-    public func paths() throws(ModelLoadFailure) -> (model: String, mmproj: String) {
+    public func paths(clock: any Clock) throws(ModelLoadFailure) -> (model: String, mmproj: String) {
         switch (model, mmproj) {
         case (let m?, let p?): return (m, p)
         case (let m?, nil) where m.hasSuffix(".gguf"):
             throw .usage("\(SettingName.model) \(m) is a file: give its vision projector with \(SettingName.mmproj) FILE.gguf too")
         case (nil, _?): throw .usage("\(SettingName.mmproj) needs \(SettingName.model) FILE.gguf beside it")
-        case (let id, nil): return ModelCache().paths(try Self.pull(id ?? ModelCatalog.defaultID))
+        case (let id, nil): return ModelCache().paths(try Self.pull(id ?? ModelCatalog.defaultID, clock: clock))
         }
     }
 
     /// Pulls catalog model `id` (a no-op when present), with progress on standard error.
-    public static func pull(_ id: String) throws(ModelLoadFailure) -> ModelCache.Manifest {
-        let progress = PullProgress()
+    public static func pull(_ id: String, clock: any Clock) throws(ModelLoadFailure) -> ModelCache.Manifest {
+        let progress = PullProgress(clock: clock)
         do {
-            return try ModelPuller { progress.report($0) }.pull(id)
+            return try ModelPuller(clock: clock) { progress.report($0) }.pull(id)
         } catch {
             if case .unknownModel = error { throw .usage(error.description) }
             throw .failed("FAILED: \(error)")
@@ -73,7 +74,9 @@ extension ModelSettings {
     /// `--engine URL` (or `LOOKD_ENGINE`): the OpenAI-compatible server to ask instead of the
     /// in-process model, with `--model NAME` its name for the model and `LOOKD_API_KEY` its key; nil
     /// when none is set.
-    public func remote(environment: [String: String] = ProcessInfo.processInfo.environment) throws(ModelLoadFailure) -> RemoteEngine? {
+    public func remote(
+        environment: [String: String] = ProcessInfo.processInfo.environment, clock: any Clock
+    ) throws(ModelLoadFailure) -> RemoteEngine? {
         guard let url = engine else { return nil }
         var remote: RemoteEngine.Settings
         switch RemoteEngine.Settings.parse(url: url, model: model ?? "", apiKey: environment["LOOKD_API_KEY"]) {
@@ -85,6 +88,6 @@ extension ModelSettings {
         remote.firstTokenLimit = Double(firstTokenTimeout)
         remote.attempts = engineTries
         let quality = jpegQuality
-        return RemoteEngine(settings: remote) { image in ([UInt8](try JPEGWriter.encode(image, quality: quality)), "image/jpeg") }
+        return RemoteEngine(settings: remote, clock: clock) { image in ([UInt8](try JPEGWriter.encode(image, quality: quality)), "image/jpeg") }
     }
 }

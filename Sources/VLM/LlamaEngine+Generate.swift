@@ -11,7 +11,6 @@ extension LlamaEngine {
         defer { lock.unlock() }
         abortFlag.watch(cancellation)
         defer { abortFlag.watch(nil) }
-        let clock = MonotonicClock()
         guard let question = try startQuestion(image: image, prompt: prompt, answerStart: [], clock: clock) else {
             return Generation(text: "", stop: .cancelled, timings: .none)
         }
@@ -62,7 +61,7 @@ extension LlamaEngine {
         let encodeSeconds: Double
         let started: Double
 
-        func timings(first: Double?, out: Int, clock: MonotonicClock) -> GenerationTimings {
+        func timings(first: Double?, out: Int, clock: any Clock) -> GenerationTimings {
             GenerationTimings(
                 firstToken: first, total: clock.now() - started, imageEncode: encodeSeconds, inputTokens: inputTokens, outputTokens: out)
         }
@@ -71,7 +70,7 @@ extension LlamaEngine {
     /// Starts a question (with the lock held): the picture encoded here when another engine encoded
     /// it, a new session (no history), the chat's opening, the picture, the prompt, the assistant's
     /// turn and `answerStart` read, the last position's logits left for the answer. nil: stopped.
-    func startQuestion(image: EncodedImage, prompt: String, answerStart: [llama_token], clock: MonotonicClock) throws -> Question? {
+    func startQuestion(image: EncodedImage, prompt: String, answerStart: [llama_token], clock: any Clock) throws -> Question? {
         let started = clock.now()
         var encodeSeconds = 0.0
         var encoded = image

@@ -58,7 +58,7 @@ extension LlamaEngine {
     }
 
     func encodeLocked(_ image: RGBImage) throws(VLMError) -> EncodedImage {
-        let started = MonotonicClock().now()
+        let started = clock.now()
         let chunks = try tokenizeImage(image)
         defer { mtmd_input_chunks_free(chunks) }
 
@@ -88,7 +88,7 @@ extension LlamaEngine {
             }
         }
         return EncodedImage(
-            image: image, encodeSeconds: MonotonicClock().now() - started, tokenCount: tokens,
+            image: image, encodeSeconds: clock.now() - started, tokenCount: tokens,
             payload: ImagePieces(pieces: pieces))
     }
 }

@@ -16,7 +16,6 @@ extension LlamaEngine {
         guard count > 0, shared < yes.count, shared < no.count else { return nil }
         abortFlag.watch(cancellation)
         defer { abortFlag.watch(nil) }
-        let clock = MonotonicClock()
         let start = tokenize("1.") + yes[..<shared]
         guard let question = try startQuestion(image: image, prompt: prompt, answerStart: start, clock: clock) else {
             return YesNoAnswers(generation: Generation(text: "", stop: .cancelled, timings: .none), yes: [], confidence: [], decodeSteps: 0)

@@ -45,6 +45,8 @@ public final class LlamaEngine: VisionLanguageModel, @unchecked Sendable {
     let canvas: CanvasSupport?
     /// What the two headers said and how lookd runs the pair.
     public let pair: ModelPair
+    /// The clock the engine times its work on.
+    let clock: any Clock
 
     /// The llama.cpp this lookd was built with, and its compute backends.
     public static var build: String { LlamaRuntime.build }
@@ -52,8 +54,9 @@ public final class LlamaEngine: VisionLanguageModel, @unchecked Sendable {
     /// Loads both files, or says in a sentence why not. `towerPath`: the file the vision tower loads
     /// instead of `mmprojPath`, lookd's Q8_0 copy of it (VisionQuantizer); the records still name
     /// `mmprojPath`, and `visionWeights` says which weights the tower runs.
-    public init(modelPath: String, mmprojPath: String, towerPath: String? = nil, options: Options = Options()) throws(VLMError) {
-        let started = MonotonicClock().now()
+    public init(modelPath: String, mmprojPath: String, towerPath: String? = nil, options: Options = Options(), clock: any Clock) throws(VLMError) {
+        let started = clock.now()
+        self.clock = clock
         self.modelPath = modelPath
         self.mmprojPath = mmprojPath
         self.towerPath = towerPath ?? mmprojPath
@@ -82,7 +85,7 @@ public final class LlamaEngine: VisionLanguageModel, @unchecked Sendable {
         handles = (model, context, vision, GreedySampler())
         self.vocab = vocab
         self.template = ChatTemplate(vocab: vocab, projector: projector)
-        self.loadSeconds = MonotonicClock().now() - started
+        self.loadSeconds = clock.now() - started
         llama_set_abort_callback(
             context.pointer,
             { data in

@@ -61,9 +61,13 @@ public final class RemoteEngine: VisionLanguageModel, @unchecked Sendable {
     public typealias PictureEncoder = @Sendable (RGBImage) throws -> (bytes: [UInt8], type: String)
     private let picture: PictureEncoder
 
-    public init(settings: Settings, picture: @escaping PictureEncoder) {
+    /// The clock the requests are timed and the retries wait on.
+    let clock: any Clock
+
+    public init(settings: Settings, clock: any Clock, picture: @escaping PictureEncoder) {
         self.settings = settings
         self.picture = picture
+        self.clock = clock
     }
 
     public var engineName: String { "remote · \(settings.model) @ \(server)" }
@@ -91,11 +95,11 @@ public final class RemoteEngine: VisionLanguageModel, @unchecked Sendable {
 
     /// The picture as a data URL (JPEG), made once and sent with each question about it.
     public func encode(_ image: RGBImage) throws -> EncodedImage {
-        let started = MonotonicClock().now()
+        let started = clock.now()
         let (bytes, type) = try picture(image)
         let url = "data:\(type);base64," + Data(bytes).base64EncodedString()
         return EncodedImage(
-            image: image, encodeSeconds: MonotonicClock().now() - started, tokenCount: 0, payload: Picture(dataURL: url, bytes: bytes.count))
+            image: image, encodeSeconds: clock.now() - started, tokenCount: 0, payload: Picture(dataURL: url, bytes: bytes.count))
     }
 
     /// Every try's limits and the pauses between them, and a little more.
@@ -115,7 +119,7 @@ public final class RemoteEngine: VisionLanguageModel, @unchecked Sendable {
             // A stop cuts the retries and their backoff: the service's stop limit is not waited out.
             if attempt > 1 {
                 if cancellation?.isWindingDown == true { break }
-                Self.pause(settings.backoff * pow(2, Double(attempt - 2)), unless: cancellation)
+                pause(settings.backoff * pow(2, Double(attempt - 2)), unless: cancellation)
             }
             if cancellation?.isWindingDown == true && attempt > 1 { break }
             if cancellation?.isCancelled == true { break }
@@ -140,8 +144,8 @@ public final class RemoteEngine: VisionLanguageModel, @unchecked Sendable {
     }
 
     /// Waits `seconds` in slices, cut short by a stop.
-    private static func pause(_ seconds: Double, unless cancellation: Cancellation?) {
-        MonotonicClock().wait(upTo: seconds, every: 0.05) { cancellation?.isWindingDown == true }
+    private func pause(_ seconds: Double, unless cancellation: Cancellation?) {
+        clock.wait(upTo: seconds, every: 0.05) { cancellation?.isWindingDown == true }
     }
 
     /// The most bytes of an answer that is one JSON object (a server that ignores `stream: true`).
@@ -172,7 +176,7 @@ public final class RemoteEngine: VisionLanguageModel, @unchecked Sendable {
     private func ask(_ picture: Picture, prompt: String, maxTokens: Int, cancellation: Cancellation?, onText: (String) -> Void) -> Result<
         Generation, Failure
     > {
-        let clock = MonotonicClock()
+        let clock = self.clock
         let started = clock.now()
         var headers: [(String, String)] = [("Accept", "text/event-stream")]
         if let key = settings.apiKey { headers.append(("Authorization", "Bearer \(key)")) }

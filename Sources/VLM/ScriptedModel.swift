@@ -21,7 +21,11 @@ public final class ScriptedModel: VisionLanguageModel, @unchecked Sendable {
     private let lock = NSLock()
     private var asked = 0
 
-    public init(path: String) throws(VLMError) {
+    /// The clock its answers are timed and its `!wait` lines wait on.
+    let clock: any Clock
+
+    public init(path: String, clock: any Clock) throws(VLMError) {
+        self.clock = clock
         guard FileManager.default.fileExists(atPath: path) else { throw .fileMissing(role: "script", path: path) }
         self.path = path
     }
@@ -37,7 +41,7 @@ public final class ScriptedModel: VisionLanguageModel, @unchecked Sendable {
         image: EncodedImage, prompt: String, maxTokens: Int,
         cancellation: Cancellation?, onText: (String) -> Void
     ) throws -> Generation {
-        let started = MonotonicClock().now()
+        let started = clock.now()
         let index = lock.withLock { () -> Int in
             asked += 1; return asked - 1
         }
@@ -46,8 +50,7 @@ public final class ScriptedModel: VisionLanguageModel, @unchecked Sendable {
         if answer.hasPrefix("!wait ") {
             let words = answer.dropFirst(6).split(separator: " ", maxSplits: 1)
             if let seconds = words.first.flatMap({ Double($0) }), seconds > 0 {
-                let deadline = MonotonicClock().now() + min(seconds, 3600)
-                while MonotonicClock().now() < deadline && cancellation?.isCancelled != true { usleep(5_000) }
+                clock.wait(upTo: min(seconds, 3600), every: 0.005) { cancellation?.isCancelled == true }
             }
             answer = words.count > 1 ? String(words[1]) : ""
         }
@@ -61,7 +64,7 @@ public final class ScriptedModel: VisionLanguageModel, @unchecked Sendable {
                 return Generation(text: text, stop: .cancelled, timings: timings(started, first, tokens, prompt))
             }
             if tokens == maxTokens { break }
-            if first == nil { first = MonotonicClock().now() - started }
+            if first == nil { first = clock.now() - started }
             text += piece
             tokens += 1
             onText(piece)
@@ -72,7 +75,7 @@ public final class ScriptedModel: VisionLanguageModel, @unchecked Sendable {
 
     private func timings(_ started: Double, _ first: Double?, _ out: Int, _ prompt: String) -> GenerationTimings {
         GenerationTimings(
-            firstToken: first, total: MonotonicClock().now() - started, imageEncode: 0,
+            firstToken: first, total: clock.now() - started, imageEncode: 0,
             inputTokens: prompt.split(separator: " ").count, outputTokens: out)
     }
 

@@ -16,15 +16,15 @@ public final class WatchLoop {
     let book: RuleBook
     let stages: WatchStages
     private(set) var config: WatchConfig
-    private var latest: FrameOutcome?
+    private var latest: (outcome: FrameOutcome, end: FrameEnd)?
     private var runStart = 0.0
 
     public init(
         source: any FrameSource, model: any VisionLanguageModel, rules: [Rule], rulesSource: String = "inline", config: WatchConfig,
-        events: any EventSink, epoch: Int, reactor: any ReactionPerformer, stop: StopSignal = StopSignal(),
+        events: any EventSink, epoch: Int, reactor: any ReactionPerformer, stop: StopSignal? = nil,
         reloads: ReloadRequest = ReloadRequest(), commands: RuleCommands = RuleCommands(), clock: any Clock
     ) {
-        let parts = LoopParts(model: model, reactor: reactor, events: events, clock: clock, stop: stop)
+        let parts = LoopParts(model: model, reactor: reactor, events: events, clock: clock, stop: stop ?? StopSignal(clock: clock))
         (self.source, self.parts, self.config) = (source, parts, config)
         book = RuleBook(rules: rules, source: rulesSource, cooldown: config.cooldown, commands: commands)
         stages = WatchStages(parts: parts, source: source, config: config, epoch: epoch, reloads: reloads)
@@ -58,7 +58,7 @@ public final class WatchLoop {
                 continue
             }
             index += 1
-            let answered: (outcome: FrameOutcome, shown: RGBImage)
+            let answered: (outcome: FrameOutcome, end: FrameEnd, shown: RGBImage)
             do {
                 let bound = parts.model.longestWait * Double(2 + active.count)
                 answered = try parts.waiting(LoopWait("the model's answer", atMost: bound)) { () throws(WatchError) in
@@ -74,15 +74,15 @@ public final class WatchLoop {
                 continue
             }
             failures.answered(frame: index)
-            latest = answered.outcome
-            events.emit(.frame(answered.outcome, shown: answered.shown, snapshot))
+            latest = (answered.outcome, answered.end)
+            events.emit(.frame(answered.end, shown: answered.shown, snapshot))
         }
     }
 
     /// One frame through the stages: the question, the rules' judgement, the places, the record,
     /// then the frame's line, its fires and their descriptions (as the seed's log has them).
     private func step(_ frame: Frame, index: Int, grab: Double, active: [Int], gated: FrameOutcome.Gated) throws(WatchError) -> (
-        FrameOutcome, RGBImage
+        FrameOutcome, FrameEnd, RGBImage
     ) {
         let rules = book.rules
         let asked = try stages.ask.ask(frame, index: index, rules: rules, active: active, config: config)
@@ -91,17 +91,17 @@ public final class WatchLoop {
             fired: judged.fired, afterYes: asked.afterYes, rules: rules, shown: asked.shown, frame: index, config: config)
         let done = parts.clock.now() - frame.captured
         let written = stages.record.write(asked.shown.image, frame: frame, index: index, engine: parts.model.place, config: config)
-        var outcome = FrameOutcome(
+        let outcome = FrameOutcome(
             index: index, frame: frame, runStart: runStart, grab: grab, gated: gated, asked: asked.outcome, judged: judged, places: places,
             done: done, place: written.place, truth: written.truth, png: written.png)
         parts.events.emit(.answered(outcome))
-        outcome.fires = judged.fired.map { i in
+        var fires = judged.fired.map { i in
             stages.fire.fire(
                 rule: i, of: rules, state: book.machine.states[i], frame: frame, index: index, shown: asked.shown.image, place: places[i],
                 config: config)
         }
-        stages.describe.describe(&outcome.fires, rules: rules, shown: asked.shown, config: config)
-        return (outcome, asked.shown.image)
+        stages.describe.describe(&fires, rules: rules, shown: asked.shown, config: config)
+        return (outcome, FrameEnd(index: index, fires: fires), asked.shown.image)
     }
 
     /// The source's next frame, nil at its end or on a stop; a source may go 300 s without a frame
@@ -138,9 +138,9 @@ public final class WatchLoop {
     /// What the loop shows the world: the rules and their states, the latest frame, the counts.
     public var snapshot: WatchSnapshot {
         WatchSnapshot(
-            rows: book.rows(reactor: parts.reactor, descriptions: stages.describe.latest, inactive: latest?.inactive ?? []),
-            rulesSource: book.source, frame: latest?.index ?? 0, fired: !(latest?.fires.isEmpty ?? true), fires: stages.fire.count,
-            reloads: stages.reload.count, numbers: latest.map { [$0.numbers, $0.place] }, gate: stages.gate.enabled ? stages.gate.counts : nil,
+            rows: book.rows(reactor: parts.reactor, descriptions: stages.describe.latest, inactive: latest?.outcome.inactive ?? []),
+            rulesSource: book.source, frame: latest?.end.index ?? 0, fired: !(latest?.end.fires.isEmpty ?? true), fires: stages.fire.count,
+            reloads: stages.reload.count, numbers: latest.map { [$0.outcome.numbers, $0.outcome.place] }, gate: stages.gate.shownCounts,
             runT: parts.clock.now() - runStart, lastSnapshot: stages.fire.lastSnapshot, outbound: parts.reactor.outbound)
     }
 

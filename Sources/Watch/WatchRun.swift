@@ -8,15 +8,19 @@ import Rules
 import VLM
 
 /// One watch from start to end, the composition root: it opens the records, takes the model and
-/// the source the command line loaded and the outputs it chose, starts the outputs in order, runs
-/// the loop, and at the end writes the run record and stops the outputs in reverse. Everything that
-/// happens goes out as one stream of typed events, to the recorder first and then to each output.
+/// the source the command line loaded and the outputs it chose, starts its parts in order (the
+/// recorder, the state keeper, the outputs, the reactor: `Lifecycle`), runs the loop, and at the end
+/// stops them in reverse (the reactor lets what is under way finish, the outputs send what is left,
+/// the recorder writes the run record last). Everything that happens goes out as one stream of
+/// typed events, to the recorder first and then to each output.
 public final class WatchRun {
     public let config: WatchConfig
     let recorder: EventRecorder
     let stream: EventStream
     let clock: any Clock
     private let outputs: [any WatchOutput]
+    /// The parts with a lifetime, in the order they start; they stop in reverse.
+    private let lifecycle: Lifecycle
     /// Carries out the rules' reactions; it hears of clips for what waits for one.
     private let reactor: Reactor
     /// The switches and counts kept from an earlier run (`statePath`), and the commands from outside.
@@ -46,9 +50,9 @@ public final class WatchRun {
     /// Makes the record folders and opens the event log, with its `start` line. `outputs` are
     /// started, in order, when the watch begins.
     public init(
-        config: WatchConfig, version: String, outputs: [any WatchOutput] = [], clock: any Clock = MonotonicClock(),
-        epoch: Int = Int(Date().timeIntervalSince1970)
+        config: WatchConfig, version: String, outputs: [any WatchOutput] = [], clock: any Clock
     ) throws(WatchError) {
+        let epoch = Int(clock.date().timeIntervalSince1970)
         (self.config, self.version, self.outputs, self.clock, self.epoch) = (config, version, outputs, clock, epoch)
         let folders = [(config.recordDir, "record folder"), (config.framesDir, "frames folder"), (config.effectsDir, "effects folder")]
         let log = RunLeftovers.missingFolder(of: config.eventLogPath) // made as the record folder is
@@ -60,7 +64,9 @@ public final class WatchRun {
                 throw .record("The run record \(error.description).")
             }
             made.record = recordPath
-            do { recorder = EventRecorder(events: try EventLog(path: config.eventLogPath), clock: clock) } catch { throw .record(error.description) }
+            do { recorder = EventRecorder(events: try EventLog(path: config.eventLogPath, clock: clock), clock: clock) } catch {
+                throw .record(error.description)
+            }
             made.log = recorder.events.madeFile ? recorder.events.path : nil
             do throws(StateLock.Held) {
                 made.lock = try config.statePath.map { path throws(StateLock.Held) in try StateLock(state: path) }
@@ -75,9 +81,14 @@ public final class WatchRun {
         let (kept, stateProblem) = config.statePath.map(KeptState.load) ?? (KeptState(), nil)
         self.kept = kept
         let keeper: [any WatchOutput] = config.statePath.map { [KeptStateWriter(path: $0, initial: kept)] } ?? []
-        reactor = Reactor(audio: config.sound ? Audio() : nil, commands: config.commands, posts: config.posts)
+        reactor = Reactor(
+            audio: config.sound ? Audio(output: SoundOutput(clock: clock)) : nil, commands: config.commands, posts: config.posts, clock: clock)
         let first = outputs.filter { $0 is any AheadOfTheLog } // the history: a fire the log has, it has
         stream = EventStream(first + [recorder] + keeper + outputs.filter { !($0 is any AheadOfTheLog) } + [ClipWaits(reactor)])
+        // The recorder first, so that it stops last: every part's last words are in the record. The
+        // reactor last, so that it stops first: what it reports still reaches every output.
+        lifecycle = Lifecycle([recorder] + keeper + outputs + [ReactorPart(reactor, clock: clock)], clock: clock)
+        recorder.recordPath = recordPath
         started = clock.now()
         stream.emit(.started(version: version, pid: Int(getpid()), args: Secrets.masked(arguments: Array(CommandLine.arguments.dropFirst()))))
         if let stateProblem { stream.emit(.warning(stage: "state", message: stateProblem)) }
@@ -127,8 +138,11 @@ public final class WatchRun {
 
         // The outputs start before any wait, so that MQTT is connected and discovered by the first frame.
         for case let output as any CommandingOutput in outputs { output.accept(commands: commands) }
-        var failure = startOutputs()
-        reactor.onReport = { [stream] report in stream.emit(.report(report)) }
+        var failure: WatchError?
+        if let (name, problem) = lifecycle.start(events: stream) {
+            stream.emit(.failed(stage: name, message: problem.description))
+            failure = .output(problem.description)
+        }
         let conditions = Set(rules.rules.map(\.condition))
         for (condition, count) in kept.counts where conditions.contains(condition) { reactor.setCount(count, for: condition) }
         // The gate's `auto` is decided here, by the source.
@@ -140,7 +154,6 @@ public final class WatchRun {
         loop.book.switchedOff = kept.switchedOff.intersection(conditions)
         loop.take(inForce)
         let reason: String
-        var runStart = clock.now()
         if failure != nil {
             reason = "error"
         } else {
@@ -150,7 +163,6 @@ public final class WatchRun {
             let notes = outputs.compactMap(\.note).map { "; \($0)" }.joined()
             Log.shared.notice("watching \(info.name) (\(info.kind)) with \(Quantity.count(rules.rules.count, "rule")) from \(rulesSource)\(notes)")
             Log.shared.notice(config.recordsLine(eventLog: events.path, record: recordPath))
-            runStart = clock.now()
             do {
                 reason = try loop.run()
             } catch {
@@ -161,43 +173,16 @@ public final class WatchRun {
         }
         record.gate = loop.gateCounts
         stream.emit(.stopping(reason: reason, loop.snapshot))
-        reactor.settle(clock: clock)
-        defer {
-            for output in outputs.reversed() { output.stop() }
-            leftovers.lock?.release()
+        lifecycle.stop()
+        leftovers.lock?.release()
+        let path: String
+        switch recorder.written {
+        case .success(let written): path = written
+        case .failure(let error): throw .record("The run record \(error.description).")
+        case nil: throw .record("The run record was not written.")
         }
-        let path = try writeRecord(record, reason: reason, seconds: clock.now() - runStart, snapshot: loop.snapshot)
         let closed = StandardStream.output.closed != nil || StandardStream.error.closed != nil
         return Ending(reason: reason, frames: record.frameCount, fires: record.fireCount, record: path, failure: failure, outputClosed: closed)
-    }
-
-    /// Starts each output in order; the first that cannot start ends the run: its error line, under
-    /// its name, and the error returned.
-    private func startOutputs() -> WatchError? {
-        for output in outputs {
-            do throws(OutputFailure) {
-                try output.start(events: stream)
-            } catch {
-                stream.emit(.failed(stage: output.name, message: error.description))
-                return .output(error.description)
-            }
-        }
-        return nil
-    }
-
-    /// The `stop` line, the run record, and the `done` line with where the record went.
-    private func writeRecord(_ record: RunRecord, reason: String, seconds: Double, snapshot: WatchSnapshot) throws(WatchError) -> String {
-        // Lines a full disk lost are counted where they can still be read: the stop line and the record.
-        record.logLinesLost = events.lostLines
-        stream.emit(.stop(reason: reason, frames: record.frameCount, lostLines: record.logLinesLost))
-        do {
-            let path = try record.write(to: recordPath, stopReason: reason, seconds: seconds)
-            stream.emit(.done(frames: record.frameCount, fires: record.fireCount, record: path, snapshot))
-            return path
-        } catch {
-            stream.emit(.failed(stage: "record", message: "The run record \(error.description)."))
-            throw .record("The run record \(error.description).")
-        }
     }
 
     /// `--trigger FILE` and `--delay S`, both cut short by a stop.

@@ -48,7 +48,7 @@ for round in 1...rounds {
     print("round \(round)")
     // A camera: 30 RGB pictures a second, kept as the camera's reader keeps them (JPEG, 15 a second).
     do {
-        let source = try VideoFileSource(path: video, pace: .frames(every: 1.0 / 30), maxSide: 4096)
+        let source = try VideoFileSource(path: video, pace: .frames(every: 1.0 / 30), maxSide: 4096, clock: MonotonicClock())
         let feed = ClipFeed(keep: pre + post + 4, budget: memory)
         let compressor = try PictureCompressor(width: source.info.width, height: source.info.height)
         feed.begin(try ClipStream(mjpegWidth: source.info.width, height: source.info.height), clockStamped: true, maxRate: ClipFeed.encodedRate)

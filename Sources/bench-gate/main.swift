@@ -22,9 +22,19 @@ import Watch
 final class SimulatedClock: Clock, @unchecked Sendable {
     private let lock = NSLock()
     private var t = 0.0
+    private var alarms: [(due: Double, work: @Sendable () -> Void)] = []
     func now() -> Double { lock.withLock { t } }
-    func sleep(_ seconds: Double) { lock.withLock { t += max(0, seconds) } }
     func date() -> Date { Date(timeIntervalSince1970: 1_796_126_400 + now()) }
+    func after(_ seconds: Double, _ work: @escaping @Sendable () -> Void) { lock.withLock { alarms.append((t + max(0, seconds), work)) } }
+    func sleep(_ seconds: Double) {
+        let due = lock.withLock { () -> [@Sendable () -> Void] in
+            t += max(0, seconds)
+            let due = alarms.filter { $0.due <= t }.map(\.work)
+            alarms.removeAll { $0.due <= t }
+            return due
+        }
+        for work in due { work() }
+    }
 }
 
 /// An engine that answers by colour: rule `i` is yes when the picture has enough of colour `i`.
@@ -111,7 +121,7 @@ func run(gated: Bool) throws -> Result {
     let fires = FireTimes()
     let loop = WatchLoop(
         source: source, model: engine, rules: set.rules, config: config, events: EventStream([fires]), epoch: 0,
-        reactor: Reactor(audio: nil, log: Log(threshold: .error)), clock: clock)
+        reactor: Reactor(audio: nil, log: Log(threshold: .error), clock: MonotonicClock()), clock: clock)
     var result = Result()
     let cpu0 = cpuSeconds()
     let wall0 = Date()
@@ -133,7 +143,7 @@ final class FireTimes: WatchOutput, @unchecked Sendable {
     var times: [(Int, Double)] = []
 
     func receive(_ event: WatchEvent) {
-        guard case .frame(let frame, _, _) = event else { return }
+        guard case .answered(let frame) = event else { return }
         for i in frame.fired { times.append((i, frame.captureT + frame.done)) }
     }
 }
@@ -184,7 +194,7 @@ for (name, r) in table {
 
 // The gate alone on real decoding: each offered frame is decoded (720p H.264), scaled to 448 for the
 // model, and compared; the comparison is the gate's own cost.
-let source = try VideoFileSource(path: clip, pace: .frames(every: 0.5), maxSide: 448)
+let source = try VideoFileSource(path: clip, pace: .frames(every: 0.5), maxSide: 448, clock: MonotonicClock())
 var gate = ChangeGate(
     settings: {
         var s = ChangeGate.Settings(); s.enabled = true; s.masks = [GateMask(left: 0.8, top: 0, right: 1, bottom: 0.15)]; return s

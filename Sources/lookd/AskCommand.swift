@@ -66,11 +66,11 @@ enum AskCommand {
         let loading = Terminal.stderrIsTTY && settings.engine == nil
         if loading { StandardStream.error.write("Loading the model…\r") }
         let engine: any VisionLanguageModel
-        do { engine = try settings.load() } catch { throw CommandFailure(error) }
+        do { engine = try settings.load(clock: clock) } catch { throw CommandFailure(error) }
         if loading { StandardStream.error.write("\u{1B}[2K\r") }
         let readySeconds = clock.now() - started
 
-        let cancellation = Cancellation()
+        let cancellation = Cancellation(clock: clock)
         let trap = SignalTrap { _ in cancellation.cancel() }
         defer { withExtendedLifetime(trap) {} }
         let styled = Terminal.stdoutIsTTY && !args.has("plain")
@@ -103,7 +103,7 @@ enum AskCommand {
                 mmproj: (engine as? LlamaEngine)?.mmprojPath ?? "", visionWeights: (engine as? LlamaEngine)?.visionWeights,
                 photoDecodeSeconds: photoSeconds,
                 engineReadySeconds: (engine as? LlamaEngine)?.loadSeconds ?? 0, readySeconds: readySeconds, generation: generation,
-                answerShown: render.shown, numbersLine: numbers, footer: engine.place, maxTokens: maxTokens, then: followUp)
+                answerShown: render.shown, numbersLine: numbers, footer: engine.place, maxTokens: maxTokens, then: followUp, time: clock.date())
             do throws(SafeFile.Failure) {
                 try record.write(to: path)
             } catch {

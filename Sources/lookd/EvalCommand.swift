@@ -101,7 +101,7 @@ enum EvalCommand {
         let tolerance = try args.number("tolerance", default: 3, in: 0...3600)
         if let problem = recording.clockProblem(truth, tolerance: tolerance) { throw CommandFailure(code: .usage, message: problem) }
         let cooldown = args.value(.cooldown) == nil ? recording.cooldown ?? 3 : try args.number(SettingName.cooldown.key, default: 3, in: 0...3600)
-        print(Tuning.report(recording, truth: truth, rules: rules, cooldown: cooldown, tolerance: tolerance))
+        print(Tuning.report(recording, truth: truth, rules: rules, cooldown: cooldown, tolerance: tolerance, clock: MonotonicClock()))
     }
 
     private static func value(_ name: SettingName, in words: [String]) -> String? {

@@ -38,8 +38,7 @@ enum HistoryCommand {
         case .failure(let why): throw CommandFailure(code: .failure, message: why.text)
         }
         if let http = args.value("http") {
-            do throws(OutputFailure) { return try HistoryServer.serve(path, listen: http) { Terminal.err("The history of \(path) at \($0)") } } catch
-            {
+            do throws(OutputFailure) { return try HistoryServer.serve(path, listen: http, clock: MonotonicClock()) { Terminal.err($0) } } catch {
                 throw CommandFailure(code: .usage, message: error.description)
             }
         }

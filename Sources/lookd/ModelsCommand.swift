@@ -55,7 +55,7 @@ enum ModelsCommand {
         let args = try Arguments(words, valued: [], switches: [])
         guard args.positional.count == 1 else { throw usage("pull takes one model id (see lookd models)") }
         let manifest: ModelCache.Manifest
-        do { manifest = try ModelSettings.pull(args.positional[0]) } catch { throw CommandFailure(error) }
+        do { manifest = try ModelSettings.pull(args.positional[0], clock: MonotonicClock()) } catch { throw CommandFailure(error) }
         let paths = ModelCache().paths(manifest)
         print("\(manifest.id): \(paths.model)\n\(String(repeating: " ", count: manifest.id.count))  \(paths.mmproj)")
     }

@@ -42,7 +42,7 @@ enum StatusCommand {
             print(String(decoding: data, as: UTF8.self), terminator: "")
         } else {
             // What a status file says came from rules, models and servers: it drives no terminal.
-            print(StatusFile.describe(status, running: running, path: path).withVisibleControls(keepingNewlines: true))
+            print(StatusFile.describe(status, running: running, path: path, now: Date()).withVisibleControls(keepingNewlines: true))
         }
         if !running { throw CommandFailure(code: .failure, message: "") }
     }

@@ -68,8 +68,8 @@ enum WatchCommand {
         // Signals from the start: SIGHUP must not end a service still loading its model (the request
         // waits for the loop); a stop before the watch begins ends the process at once (a pull or a
         // load cannot be cut short).
-        let (stop, clock): (StopSignal, any Clock) = (StopSignal(), MonotonicClock()) // the watch's one clock
-        let notifier = SystemdNotifier(clock: clock)
+        let clock: any Clock = MonotonicClock() // the watch's one clock
+        let (stop, notifier) = (StopSignal(clock: clock), SystemdNotifier(clock: clock))
         let reloads = ReloadRequest()
         let watching = OnceFlag()
         let run: WatchRun
@@ -98,7 +98,7 @@ enum WatchCommand {
         defer { withExtendedLifetime(trap) {} }
         let model: any VisionLanguageModel
         do throws(ModelLoadFailure) {
-            model = try setup.model.load()
+            model = try setup.model.load(clock: clock)
         } catch {
             run.failed(stage: "model", message: CommandFailure(error).message)
             throw CommandFailure(error)

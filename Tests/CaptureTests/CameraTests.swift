@@ -33,10 +33,10 @@ final class CameraTests: XCTestCase {
     }
 
     func testOpeningWhatIsNotACamera() throws {
-        XCTAssertThrowsError(try CameraSource(device: "/dev/video-none-\(getpid())")) { error in
+        XCTAssertThrowsError(try CameraSource(device: "/dev/video-none-\(getpid())", clock: MonotonicClock())) { error in
             XCTAssertEqual(error as? CaptureError, .cameraMissing(device: "/dev/video-none-\(getpid())"))
         }
-        XCTAssertThrowsError(try SourceOpener.open("/dev/null")) { error in
+        XCTAssertThrowsError(try SourceOpener.open("/dev/null", clock: MonotonicClock())) { error in
             XCTAssertEqual(
                 (error as? CaptureError)?.description, "The camera /dev/null failed: it is not a V4L2 device (Inappropriate ioctl for device).")
         }

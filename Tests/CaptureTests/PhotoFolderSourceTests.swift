@@ -40,7 +40,7 @@ final class PhotoFolderSourceTests: XCTestCase {
         let source = try PhotoFolderSource(folder: try folder(), hold: 0, clock: ManualClock())
         let labels = try (0..<4).map { _ in try source.next()?.label }
         XCTAssertEqual(labels, ["a-sign.jpg", "b-object.png", "c-scene.webp", "a-sign.jpg"])
-        let first = try XCTUnwrap(try PhotoFolderSource(folder: try folder(), hold: 0).next())
+        let first = try XCTUnwrap(try PhotoFolderSource(folder: try folder(), hold: 0, clock: MonotonicClock()).next())
         XCTAssertEqual([first.image.width, first.image.height], [448, 299])
         let p = first.image.pixel(x: 10, y: 10)
         XCTAssertGreaterThan(Int(p.r), 200)
@@ -56,12 +56,12 @@ final class PhotoFolderSourceTests: XCTestCase {
         XCTAssertEqual(labels, ["a-sign.jpg", "b-object.png", "c-scene.webp", "a-sign.jpg", "b-object.png"])
         let empty = try Fixtures.scratch()
         try Data("x".utf8).write(to: empty.appendingPathComponent("only.png"))
-        XCTAssertThrowsError(try PhotoFolderSource(folder: empty.path), "no photo at all decodes: that is an error")
+        XCTAssertThrowsError(try PhotoFolderSource(folder: empty.path, clock: MonotonicClock()), "no photo at all decodes: that is an error")
     }
 
     func testAFolderWithoutPhotos() throws {
         let dir = try Fixtures.scratch()
-        XCTAssertThrowsError(try PhotoFolderSource(folder: dir.path)) { error in
+        XCTAssertThrowsError(try PhotoFolderSource(folder: dir.path, clock: MonotonicClock())) { error in
             XCTAssertEqual("\(error)", "There are no photos in \(dir.path) (JPEG, PNG or WebP files).")
         }
     }

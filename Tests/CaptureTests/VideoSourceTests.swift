@@ -11,7 +11,7 @@ final class VideoSourceTests: XCTestCase {
     func testFramesPaceStepsThroughVideoTime() throws {
         let path = dir.appendingPathComponent("clip.mp4").path
         try TestMedia.clip(path, seconds: 3, fps: 30, width: 640, height: 360)
-        let source = try VideoFileSource(path: path, pace: .frames(every: 0.5), maxSide: 320)
+        let source = try VideoFileSource(path: path, pace: .frames(every: 0.5), maxSide: 320, clock: MonotonicClock())
         XCTAssertEqual(source.info.width, 640)
         XCTAssertEqual(source.info.fps ?? 0, 30, accuracy: 0.01)
         XCTAssertEqual(source.info.duration ?? 0, 3, accuracy: 0.1)
@@ -60,10 +60,10 @@ final class VideoSourceTests: XCTestCase {
     func testAFileThatIsNotAVideo() throws {
         let text = dir.appendingPathComponent("notes.mp4")
         try Data("not a video at all\n".utf8).write(to: text)
-        XCTAssertThrowsError(try VideoFileSource(path: text.path)) { error in
+        XCTAssertThrowsError(try VideoFileSource(path: text.path, clock: MonotonicClock())) { error in
             XCTAssertTrue("\(error)".hasPrefix("Could not open that video (\(text.path)):"), "\(error)")
         }
-        XCTAssertThrowsError(try VideoFileSource(path: dir.appendingPathComponent("none.mp4").path)) { error in
+        XCTAssertThrowsError(try VideoFileSource(path: dir.appendingPathComponent("none.mp4").path, clock: MonotonicClock())) { error in
             XCTAssertTrue("\(error)".contains("there is no such file"), "\(error)")
         }
     }
@@ -74,7 +74,7 @@ final class VideoSourceTests: XCTestCase {
         var bytes = try Data(contentsOf: path)
         bytes.replaceSubrange(20_000..<min(bytes.count, 60_000), with: Data(repeating: 0x47, count: 40_000))
         try bytes.write(to: path)
-        let source = try VideoFileSource(path: path.path, pace: .frames(every: 0.2))
+        let source = try VideoFileSource(path: path.path, pace: .frames(every: 0.2), clock: MonotonicClock())
         var frames = 0
         do { while try source.next() != nil { frames += 1 } } catch {
             XCTAssertTrue("\(error)".hasPrefix("Could not read that video"), "\(error)")
@@ -86,7 +86,7 @@ final class VideoSourceTests: XCTestCase {
         let port = Int.random(in: 20_000...40_000)
         let server = try TestMedia.udpStream(port: port)
         defer { server.terminate(); server.waitUntilExit() }
-        let source = try LiveStreamSource(url: "udp://127.0.0.1:\(port)", maxSide: 160, stallTimeout: 10)
+        let source = try LiveStreamSource(url: "udp://127.0.0.1:\(port)", maxSide: 160, clock: MonotonicClock(), stallTimeout: 10)
         XCTAssertEqual(source.info.kind, "stream")
         var times: [Double] = []
         for _ in 0..<3 {

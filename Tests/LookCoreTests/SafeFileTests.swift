@@ -41,7 +41,7 @@ final class SafeFileTests: XCTestCase {
         }
         reader.start()
         try SafeFile.write("through the pipe\n", to: path("fifo"))
-        for _ in 0..<100 where text(path("got")) == nil { usleep(10_000) }
+        Poll.until(within: 1, every: 0.01) { text(path("got")) != nil }
         XCTAssertEqual(text(path("got")), "through the pipe\n")
         var st = stat()
         XCTAssertEqual(lstat(fifo, &st), 0)

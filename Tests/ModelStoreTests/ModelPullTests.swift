@@ -1,4 +1,5 @@
 import Foundation
+import LookCore
 import ModelStore
 import TestFixtures
 import TestSupport
@@ -17,7 +18,7 @@ final class ModelPullTests: XCTestCase {
     ]
 
     private func puller(_ hub: HubServer, cache: String) -> ModelPuller {
-        ModelPuller(cache: ModelCache(root: cache), environment: ["HF_ENDPOINT": hub.endpoint])
+        ModelPuller(cache: ModelCache(root: cache), environment: ["HF_ENDPOINT": hub.endpoint], clock: MonotonicClock())
     }
 
     func testPullsTheQ8PairVerifiedAndLoadsIt() throws {
@@ -30,7 +31,7 @@ final class ModelPullTests: XCTestCase {
         let paths = ModelCache(root: cache).paths(manifest)
         XCTAssertEqual(SHA256.hex(ofFile: paths.model), SHA256.hex(ofFile: Fixtures.model))
         XCTAssertNotNil(ModelCache(root: cache).present("minicpm-v-4.6"))
-        XCTAssertNoThrow(try LlamaEngine(modelPath: paths.model, mmprojPath: paths.mmproj))
+        XCTAssertNoThrow(try LlamaEngine(modelPath: paths.model, mmprojPath: paths.mmproj, clock: MonotonicClock()))
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: ModelCache(root: cache).folder("minicpm-v-4.6"))
             .filter { $0.hasSuffix(".part") }
         XCTAssertEqual(leftovers, [])
@@ -52,7 +53,7 @@ final class ModelPullTests: XCTestCase {
         let endpoint = hub.endpoint
         for _ in 0..<2 {
             DispatchQueue.global().async(group: group) {
-                let puller = ModelPuller(cache: ModelCache(root: cache), environment: ["HF_ENDPOINT": endpoint])
+                let puller = ModelPuller(cache: ModelCache(root: cache), environment: ["HF_ENDPOINT": endpoint], clock: MonotonicClock())
                 do { _ = try puller.pull("minicpm-v-4.6") } catch {
                     failures.add("\(error)")
                 }
@@ -87,7 +88,7 @@ final class ModelPullTests: XCTestCase {
             XCTAssertTrue(text.contains("\(hub.endpoint)/api/models/openbmb/MiniCPM-V-4.6-gguf/tree/main answered HTTP 404"), text)
             XCTAssertTrue(text.contains(cache), text)
         }
-        let offline = ModelPuller(cache: ModelCache(root: cache), environment: ["HF_ENDPOINT": "http://127.0.0.1:9"])
+        let offline = ModelPuller(cache: ModelCache(root: cache), environment: ["HF_ENDPOINT": "http://127.0.0.1:9"], clock: MonotonicClock())
         XCTAssertThrowsError(try offline.pull("minicpm-v-4.6")) { error in
             guard case .unreachable(let url, _, let root)? = error as? PullError else { return XCTFail("\(error)") }
             XCTAssertTrue(url.hasPrefix("http://127.0.0.1:9/api/models/"))
@@ -117,7 +118,8 @@ final class ModelPullTests: XCTestCase {
         XCTAssertEqual(left, [], "the oversized download is deleted")
 
         hub = try HubServer(files: files, options: ["--silent"])
-        let silent = ModelPuller(cache: ModelCache(root: cache), environment: ["HF_ENDPOINT": hub.endpoint, "LOOKD_PULL_TIMEOUT": "1"])
+        let silent = ModelPuller(
+            cache: ModelCache(root: cache), environment: ["HF_ENDPOINT": hub.endpoint, "LOOKD_PULL_TIMEOUT": "1"], clock: MonotonicClock())
         XCTAssertThrowsError(try silent.pull("minicpm-v-4.6")) { error in
             guard case .unreachable(_, let reason, _)? = error as? PullError else { return XCTFail("\(error)") }
             XCTAssertEqual(reason, "the server sent nothing for 1 s")
@@ -133,7 +135,8 @@ final class ModelPullTests: XCTestCase {
             ("--endless-headers-slow", "the server's response headers did not end within 1 s"),
         ] {
             let hub = try HubServer(files: files, options: [option])
-            let puller = ModelPuller(cache: ModelCache(root: cache), environment: ["HF_ENDPOINT": hub.endpoint, "LOOKD_PULL_TIMEOUT": "1"])
+            let puller = ModelPuller(
+                cache: ModelCache(root: cache), environment: ["HF_ENDPOINT": hub.endpoint, "LOOKD_PULL_TIMEOUT": "1"], clock: MonotonicClock())
             let started = Date()
             XCTAssertThrowsError(try puller.pull("minicpm-v-4.6")) { error in
                 XCTAssertTrue("\(error)".contains(expected), "\(option): \(error)")
@@ -146,7 +149,7 @@ final class ModelPullTests: XCTestCase {
         let hub = try HubServer(files: files, options: ["--slow", "2000000"])
         let cache = try Fixtures.scratch().path
         let seen = Seen()
-        let puller = ModelPuller(cache: ModelCache(root: cache), environment: ["HF_ENDPOINT": hub.endpoint]) { seen.add($0) }
+        let puller = ModelPuller(cache: ModelCache(root: cache), environment: ["HF_ENDPOINT": hub.endpoint], clock: MonotonicClock()) { seen.add($0) }
         _ = try puller.pull("minicpm-v-4.6")
         XCTAssertGreaterThan(seen.count, 2, "progress while it downloads")
         XCTAssertEqual(
@@ -184,7 +187,7 @@ final class ModelPullTests: XCTestCase {
         let manifest = try puller(hub, cache: cache).pull(ModelCatalog.defaultID)
         XCTAssertEqual(manifest.model.name, "MiniCPM-V-4_7-1B-Q4_K_M.gguf")
         let paths = ModelCache(root: cache).paths(manifest)
-        let engine = try LlamaEngine(modelPath: paths.model, mmprojPath: paths.mmproj)
+        let engine = try LlamaEngine(modelPath: paths.model, mmprojPath: paths.mmproj, clock: MonotonicClock())
         XCTAssertEqual(engine.pair.verdict, .canvas(.suppliedByLookd(reason: "the language model names no time slot")))
     }
 

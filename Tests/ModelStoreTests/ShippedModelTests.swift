@@ -1,4 +1,5 @@
 import Foundation
+import LookCore
 import ModelStore
 import TestFixtures
 import TestSupport
@@ -12,7 +13,8 @@ final class ShippedModelTests: XCTestCase {
 
     private func puller(cache: String, own: String) -> ModelPuller {
         // No Hub at all: HF_ENDPOINT points at a closed port, so a download attempt would fail.
-        ModelPuller(cache: ModelCache(root: cache), environment: ["LOOKD_OWN_MODELS": own, "HF_ENDPOINT": "http://127.0.0.1:9"])
+        ModelPuller(
+            cache: ModelCache(root: cache), environment: ["LOOKD_OWN_MODELS": own, "HF_ENDPOINT": "http://127.0.0.1:9"], clock: MonotonicClock())
     }
 
     func testTheShippedModelIsCopiedInCheckedAndLoads() throws {
@@ -23,13 +25,14 @@ final class ShippedModelTests: XCTestCase {
         let paths = ModelCache(root: cache).paths(manifest)
         XCTAssertEqual(SHA256.hex(ofFile: paths.model), SHA256.hex(ofFile: "\(shipped)/shapes-tiny/shapes-tiny-Q8_0.gguf"))
         XCTAssertEqual(manifest.model.sha256, SHA256.hex(ofFile: paths.model))
-        let engine = try LlamaEngine(modelPath: paths.model, mmprojPath: paths.mmproj)
+        let engine = try LlamaEngine(modelPath: paths.model, mmprojPath: paths.mmproj, clock: MonotonicClock())
         XCTAssertEqual(engine.pair.verdict, .canvas(.fromFile(key: "qwen35.rope.mrope_time_slot", value: "3")))
         // A second use finds it in place and copies nothing.
-        let stamp = try FileManager.default.attributesOfItem(atPath: paths.model)[.modificationDate] as? Date
-        Thread.sleep(forTimeInterval: 0.05)
+        let stamp = try FileManager.default.attributesOfItem(atPath: paths.model)
         XCTAssertEqual(try puller(cache: cache, own: shipped).pull("shapes-tiny"), manifest)
-        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: paths.model)[.modificationDate] as? Date, stamp)
+        let after = try FileManager.default.attributesOfItem(atPath: paths.model)
+        XCTAssertEqual(after[.systemFileNumber] as? Int, stamp[.systemFileNumber] as? Int, "the same file, not a new copy")
+        XCTAssertEqual(after[.modificationDate] as? Date, stamp[.modificationDate] as? Date)
         XCTAssertTrue(ModelCache(root: cache).catalogLines().contains { $0.contains("shapes-tiny") && $0.contains("present") })
     }
 

@@ -26,7 +26,8 @@ final class ClipOutputTests: XCTestCase {
     private func fire(into folder: String, feed: ClipFeed, at time: Double) throws -> ClipOutcome? {
         let rule = try InlineRules.parse("a cat=log").rules[0]
         let output = ClipOutput(
-            ClipPlan(folder: folder, preRoll: 1, postRoll: 1, keep: (86400, 1 << 30), feedSeconds: 10, feedBudget: 1 << 20), feed: feed)
+            ClipPlan(folder: folder, preRoll: 1, postRoll: 1, keep: (86400, 1 << 30), feedSeconds: 10, feedBudget: 1 << 20), feed: feed,
+            clock: MonotonicClock())
         let events = try TestEvents(record: RunRecord(epoch: 1, rules: [rule]))
         try output.start(events: events)
         output.receive(.answered(frame(1, at: time)))
@@ -84,7 +85,7 @@ final class ClipOutputTests: XCTestCase {
             ClipPlan(
                 folder: dir.appendingPathComponent("clips").path, preRoll: 1, postRoll: 1, keep: (86400, 1 << 30), feedSeconds: 10,
                 feedBudget: 1 << 20),
-            feed: feed)
+            feed: feed, clock: MonotonicClock())
         let events = try TestEvents(record: RunRecord(epoch: 1, rules: [rule]))
         try output.start(events: events)
         let times = stride(from: 2.0, through: 14, by: 1.5).map { $0 }

@@ -27,12 +27,12 @@ final class DescribeEngineTests: XCTestCase {
                     post: {url: "\(server.url("/ok"))", format: text, wait: description}
                 """)
         watch.config.name = "engine"
-        let engine = try LlamaEngine(modelPath: Fixtures.model, mmprojPath: Fixtures.mmproj, options: LlamaEngine.Options())
+        let engine = try LlamaEngine(modelPath: Fixtures.model, mmprojPath: Fixtures.mmproj, options: LlamaEngine.Options(), clock: MonotonicClock())
         let model = WatchedModel(engine) { prompt in prompt.hasPrefix("Answer each question") ? "1. Yes\n2. Yes\n3. Yes" : nil }
-        let mqtt = MQTTOutput(broker: try MQTTBroker.parse(broker.url, environment: [:]).get(), name: "engine", discoveryPrefix: nil)
+        let mqtt = MQTTOutput(
+            broker: try MQTTBroker.parse(broker.url, environment: [:]).get(), name: "engine", discoveryPrefix: nil, clock: MonotonicClock())
         let connected = OnFrame { _ in
-            let deadline = Date().addingTimeInterval(10)
-            while !mqtt.state.connected && Date() < deadline { usleep(10_000) }
+            Poll.until(within: 10, every: 0.01) { mqtt.state.connected }
         }
         let ending = try watch.run(engine: model, frames: 1, outputs: [connected, mqtt])
         XCTAssertEqual(ending.fires, 3)

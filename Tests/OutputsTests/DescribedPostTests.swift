@@ -24,8 +24,7 @@ final class DescribedPostTests: XCTestCase {
         watch.config.name = "porch"
         _ = try watch.run(
             answers: ["1. Yes\\n2. Yes\\n3. Yes", "A courier leaves a box.", "He waves.", "!fail the model broke"], frames: 1, outputs: [])
-        let deadline = Date().addingTimeInterval(10)
-        while server.requests.count < 3 && Date() < deadline { usleep(20_000) }
+        Poll.until(within: 10) { server.requests.count >= 3 }
         let bodies = server.requests.map { String(decoding: $0.body, as: UTF8.self) }
         XCTAssertEqual(bodies.count, 3, "\(bodies)")
         let json = bodies.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }

@@ -37,12 +37,17 @@ struct InProcessWatch {
     var events: [[String: Any]] { (try? EventLogFile.read(log)) ?? [] }
 
     /// Runs `frames` frames answered by `answers` (one line each, `\n` between rules) through `outputs`.
-    func run(answers: [String], frames: Int, outputs: [any WatchOutput], stop: StopSignal = StopSignal()) throws -> WatchRun.Ending {
-        try run(engine: try ScriptedModel(path: try Fixtures.script(answers, in: dir)), frames: frames, outputs: outputs, stop: stop)
+    func run(answers: [String], frames: Int, outputs: [any WatchOutput], stop: StopSignal = StopSignal(clock: MonotonicClock())) throws
+        -> WatchRun.Ending
+    {
+        try run(
+            engine: try ScriptedModel(path: try Fixtures.script(answers, in: dir), clock: MonotonicClock()), frames: frames, outputs: outputs,
+            stop: stop)
     }
 
     /// Runs `frames` frames asked of `engine` through `outputs`.
-    func run(engine model: any VisionLanguageModel, frames: Int, outputs: [any WatchOutput], stop: StopSignal = StopSignal()) throws
+    func run(engine model: any VisionLanguageModel, frames: Int, outputs: [any WatchOutput], stop: StopSignal = StopSignal(clock: MonotonicClock()))
+        throws
         -> WatchRun.Ending
     {
         let run = try WatchRun(config: config, version: "lookd test", outputs: outputs, clock: clock)
@@ -58,7 +63,8 @@ struct InProcessWatch {
 /// output mid-run, or to stop the run).
 final class OnFrame: WatchOutput, @unchecked Sendable {
     let name = "test"
-    private let body: (FrameOutcome) -> Void
-    init(_ body: @escaping (FrameOutcome) -> Void) { self.body = body }
-    func receive(_ event: WatchEvent) { if case .frame(let frame, _, _) = event { body(frame) } }
+    private let body: (SeenFrame) -> Void
+    private var joiner = FrameJoiner()
+    init(_ body: @escaping (SeenFrame) -> Void) { self.body = body }
+    func receive(_ event: WatchEvent) { if let frame = joiner.take(event) { body(frame) } }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LookCore
 import TestFixtures
 import XCTest
 
@@ -12,12 +13,15 @@ final class MQTTClientLifetimeTests: XCTestCase {
         let live = MosquittoHandle.live.value
         let broker = try MQTTBroker.parse("mqtt://127.0.0.1:1").get()
         for _ in 0..<5 {
-            XCTAssertThrowsError(try MQTTClient(broker: broker, clientID: "lookd-test", will: ("lookd/#/availability", "offline"))) { error in
+            XCTAssertThrowsError(
+                try MQTTClient(broker: broker, clientID: "lookd-test", will: ("lookd/#/availability", "offline"), clock: MonotonicClock())
+            ) { error in
                 XCTAssertEqual("\(error)", "mqtt: the last will was refused (topic lookd/#/availability)")
             }
         }
         XCTAssertEqual(MosquittoHandle.live.value, live)
-        var client: MQTTClient? = try MQTTClient(broker: broker, clientID: "lookd-test", will: ("lookd/test/availability", "offline"))
+        var client: MQTTClient? = try MQTTClient(
+            broker: broker, clientID: "lookd-test", will: ("lookd/test/availability", "offline"), clock: MonotonicClock())
         XCTAssertEqual(MosquittoHandle.live.value, live + 1)
         XCTAssertNotNil(client)
         client = nil
@@ -43,7 +47,8 @@ final class MQTTStopTests: XCTestCase {
     func testEveryTopicSetJustBeforeAStopReachesTheBroker() throws {
         let broker = try Mosquitto()
         let client = try MQTTClient(
-            broker: try MQTTBroker.parse(broker.url).get(), clientID: "lookd-stop", will: ("lookd/stop/availability", "offline"))
+            broker: try MQTTBroker.parse(broker.url).get(), clientID: "lookd-stop", will: ("lookd/stop/availability", "offline"),
+            clock: MonotonicClock())
         let publisher = MQTTPublisher(client: client, availability: "lookd/stop/availability")
         publisher.start()
         publisher.waitForFirstConnection(seconds: 5)

@@ -20,8 +20,7 @@ final class MQTTCommandTests: XCTestCase {
 
     /// Waits (a bounded while) for the output's connection, and for its subscriptions to be in place.
     private func connected(_ mqtt: MQTTOutput) {
-        let deadline = Date().addingTimeInterval(10)
-        while !mqtt.state.connected && Date() < deadline { usleep(10_000) }
+        Poll.until(within: 10, every: 0.01) { mqtt.state.connected }
         usleep(200_000)
     }
 
@@ -32,7 +31,8 @@ final class MQTTCommandTests: XCTestCase {
         func watch(_ answers: [String], commands: [Int: [(String, String)]]) throws -> ([[String: Any]], WatchRun.Ending) {
             var watch = InProcessWatch(rules: "a cat=count|a dog=log", in: dir)
             watch.config.statePath = dir.appendingPathComponent("lookd-state.json").path
-            let mqtt = MQTTOutput(broker: try MQTTBroker.parse(broker.url).get(), name: "cmd", discoveryPrefix: "homeassistant")
+            let mqtt = MQTTOutput(
+                broker: try MQTTBroker.parse(broker.url).get(), name: "cmd", discoveryPrefix: "homeassistant", clock: MonotonicClock())
             let driver = OnFrame { frame in
                 if frame.index == 1 { self.connected(mqtt) }
                 guard let list = commands[frame.index] else { return }
@@ -101,7 +101,9 @@ final class MQTTCommandTests: XCTestCase {
                     enabled: false
                 """)
         let (cat, dog) = (HomeAssistantDiscovery.id("a cat"), HomeAssistantDiscovery.id("a dog"))
-        let mqtt = MQTTOutput(broker: try MQTTBroker.parse(broker.url).get(), name: "dis", discoveryPrefix: "homeassistant", version: "lookd 9.9")
+        let mqtt = MQTTOutput(
+            broker: try MQTTBroker.parse(broker.url).get(), name: "dis", discoveryPrefix: "homeassistant", version: "lookd 9.9",
+            clock: MonotonicClock())
         let events = try Subscription(broker: broker, topic: "lookd/dis/rule/\(cat)/event", count: 1)
         let driver = OnFrame { frame in
             guard frame.index == 1 else { return }
@@ -131,7 +133,7 @@ final class MQTTCommandTests: XCTestCase {
         var watch = try InProcessWatch(yaml: "rules:\n  - when: a cat\n    log: true\n  - when: a dog\n    count: true\n")
         watch.config.watchRules = true
         let dog = HomeAssistantDiscovery.id("a dog")
-        let mqtt = MQTTOutput(broker: try MQTTBroker.parse(broker.url).get(), name: "re", discoveryPrefix: "homeassistant")
+        let mqtt = MQTTOutput(broker: try MQTTBroker.parse(broker.url).get(), name: "re", discoveryPrefix: "homeassistant", clock: MonotonicClock())
         var before: Data?
         let driver = OnFrame { frame in
             guard frame.index == 1 else { return }
@@ -157,7 +159,7 @@ final class MQTTCommandTests: XCTestCase {
         let watch = InProcessWatch(rules: "a cat=log", in: try Fixtures.scratch())
         let cat = HomeAssistantDiscovery.id("a cat")
         let config = "homeassistant/binary_sensor/ha/\(cat)/config"
-        let mqtt = MQTTOutput(broker: try MQTTBroker.parse(broker.url).get(), name: "ha", discoveryPrefix: "homeassistant")
+        let mqtt = MQTTOutput(broker: try MQTTBroker.parse(broker.url).get(), name: "ha", discoveryPrefix: "homeassistant", clock: MonotonicClock())
         var before: Data?
         var after: Data?
         let driver = OnFrame { frame in

@@ -50,18 +50,19 @@ final class MQTTConnectionFaultTests: XCTestCase {
     }
 
     private func waitFor(_ seen: TestEventsList, seconds: Double, _ match: (MQTTChange) -> Bool) -> MQTTChange? {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if let found = seen.states.first(where: match) { return found }
-            usleep(50_000)
+        var found: MQTTChange?
+        Poll.until(within: seconds, every: 0.05) {
+            found = seen.states.first(where: match)
+            return found != nil
         }
-        return nil
+        return found
     }
 
     func testABrokerThatTakesTheConnectionAndNeverAnswersIsNamedAndTriedAgain() throws {
         let silent = try SilentListener()
         let mqtt = MQTTOutput(
-            broker: try MQTTBroker.parse("mqtt://127.0.0.1:\(silent.port)", environment: [:]).get(), name: "silent", discoveryPrefix: nil)
+            broker: try MQTTBroker.parse("mqtt://127.0.0.1:\(silent.port)", environment: [:]).get(), name: "silent", discoveryPrefix: nil,
+            clock: MonotonicClock())
         let seen = TestEventsList()
         let started = Date()
         try mqtt.start(events: seen)
@@ -71,26 +72,24 @@ final class MQTTConnectionFaultTests: XCTestCase {
         XCTAssertTrue((lost.reason ?? "").contains("took the connection but gave no MQTT answer in 10 s"), lost.reason ?? "")
         XCTAssertGreaterThanOrEqual(after, MQTTClient.answerLimit - 0.5)
         XCTAssertLessThan(after, MQTTClient.answerLimit + 5, "said when the limit passes, not after the keepalive's 45 s")
-        let deadline = Date().addingTimeInterval(5)
-        while Date() < deadline && silent.connections < 2 { usleep(50_000) }
+        Poll.until(within: 5, every: 0.05) { silent.connections >= 2 }
         XCTAssertGreaterThanOrEqual(silent.connections, 2, "tried again")
     }
 
     func testTwoClientsWithOneIdAreToldWhyTheyKeepLosingTheConnection() throws {
         let broker = try Mosquitto()
         let url = try MQTTBroker.parse("mqtt://127.0.0.1:\(broker.port)", environment: [:]).get()
-        let first = MQTTOutput(broker: url, name: "twin", discoveryPrefix: nil)
-        let second = MQTTOutput(broker: url, name: "twin", discoveryPrefix: nil)
+        let first = MQTTOutput(broker: url, name: "twin", discoveryPrefix: nil, clock: MonotonicClock())
+        let second = MQTTOutput(broker: url, name: "twin", discoveryPrefix: nil, clock: MonotonicClock())
         let (seenFirst, seenSecond) = (TestEventsList(), TestEventsList())
         try first.start(events: seenFirst)
         defer { first.stop() }
         try second.start(events: seenSecond)
         defer { second.stop() }
-        let deadline = Date().addingTimeInterval(25)
         var told: MQTTChange?
-        while Date() < deadline && told == nil {
+        Poll.until(within: 25, every: 0.1) {
             told = (seenFirst.states + seenSecond.states).first { ($0.reason ?? "").contains("same client id") }
-            usleep(100_000)
+            return told != nil
         }
         let reason = try XCTUnwrap(told?.reason, "first: \(seenFirst.states)\nsecond: \(seenSecond.states)")
         XCTAssertTrue(reason.contains("give each its own --name"), reason)

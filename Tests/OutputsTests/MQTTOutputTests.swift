@@ -15,12 +15,12 @@ final class MQTTOutputTests: XCTestCase {
         let dir = try Fixtures.scratch()
         var watch = InProcessWatch(rules: "a cat=count|a dog=log", in: dir)
         watch.config.snapshotsDir = nil
-        let mqtt = MQTTOutput(broker: try MQTTBroker.parse(broker.url).get(), name: "inproc", discoveryPrefix: "homeassistant")
+        let mqtt = MQTTOutput(
+            broker: try MQTTBroker.parse(broker.url).get(), name: "inproc", discoveryPrefix: "homeassistant", clock: MonotonicClock())
         // The first frame waits (a bounded while) for the connection, so the run's states are sent.
         let connected = OnFrame { frame in
             guard frame.index == 1 else { return }
-            let deadline = Date().addingTimeInterval(10)
-            while !mqtt.state.connected && Date() < deadline { usleep(10_000) }
+            Poll.until(within: 10, every: 0.01) { mqtt.state.connected }
         }
         let events = try Subscription(broker: broker, topic: "lookd/inproc/events", count: 2)
         let ending = try watch.run(
@@ -45,13 +45,12 @@ final class MQTTOutputTests: XCTestCase {
     /// rules' entities unavailable), and its return too.
     func testALostSourceIsOfflineOnTheBrokerUntilItIsBack() throws {
         let broker = try Mosquitto()
-        let mqtt = MQTTOutput(broker: try MQTTBroker.parse(broker.url).get(), name: "cam", discoveryPrefix: nil)
+        let mqtt = MQTTOutput(broker: try MQTTBroker.parse(broker.url).get(), name: "cam", discoveryPrefix: nil, clock: MonotonicClock())
         try mqtt.start(events: TestEventsList())
         defer { mqtt.stop() }
         let topic = "lookd/cam/source"
         func waitFor(_ text: String) throws {
-            let deadline = Date().addingTimeInterval(5)
-            while try broker.retainedText(topic) != text && Date() < deadline { usleep(50_000) }
+            try Poll.until(within: 5, every: 0.05) { try broker.retainedText(topic) == text }
             XCTAssertEqual(try broker.retainedText(topic), text)
         }
         try waitFor("online")
@@ -68,11 +67,11 @@ final class MQTTOutputTests: XCTestCase {
         let broker = try Mosquitto()
         func run(_ rules: String, answers: [String]) throws -> InProcessWatch {
             let watch = InProcessWatch(rules: rules, in: try Fixtures.scratch())
-            let mqtt = MQTTOutput(broker: try MQTTBroker.parse(broker.url).get(), name: "ghosts", discoveryPrefix: "homeassistant")
+            let mqtt = MQTTOutput(
+                broker: try MQTTBroker.parse(broker.url).get(), name: "ghosts", discoveryPrefix: "homeassistant", clock: MonotonicClock())
             let connected = OnFrame { frame in
                 guard frame.index == 1 else { return }
-                let deadline = Date().addingTimeInterval(10)
-                while !mqtt.state.connected && Date() < deadline { usleep(10_000) }
+                Poll.until(within: 10, every: 0.01) { mqtt.state.connected }
                 usleep(300_000) // the broker's retained configs reach lookd
             }
             _ = try watch.run(answers: answers, frames: answers.count, outputs: [mqtt, connected])
@@ -94,7 +93,9 @@ final class MQTTOutputTests: XCTestCase {
     func testABrokerThatIsDownDelaysNothingAndTheRunEndsWhole() throws {
         let dir = try Fixtures.scratch()
         let watch = InProcessWatch(rules: "a cat=log", in: dir)
-        let mqtt = MQTTOutput(broker: try MQTTBroker.parse("mqtt://127.0.0.1:\(LoopbackPort.free())").get(), name: "down", discoveryPrefix: nil)
+        let mqtt = MQTTOutput(
+            broker: try MQTTBroker.parse("mqtt://127.0.0.1:\(LoopbackPort.free())").get(), name: "down", discoveryPrefix: nil, clock: MonotonicClock()
+        )
         let started = Date()
         let ending = try watch.run(answers: ["1. Yes", "1. No"], frames: 20, outputs: [mqtt])
         XCTAssertEqual(ending.frames, 20)

@@ -13,12 +13,12 @@ final class MQTTTLSTests: XCTestCase {
     func testATLSFailureIsNamedAndTriedAgain() throws {
         let broker = try Mosquitto()
         let mqtt = MQTTOutput(
-            broker: try MQTTBroker.parse("mqtts://127.0.0.1:\(broker.port)", environment: [:]).get(), name: "tls", discoveryPrefix: nil)
+            broker: try MQTTBroker.parse("mqtts://127.0.0.1:\(broker.port)", environment: [:]).get(), name: "tls", discoveryPrefix: nil,
+            clock: MonotonicClock())
         let seen = TestEventsList()
         try mqtt.start(events: seen)
         defer { mqtt.stop() }
-        let deadline = Date().addingTimeInterval(8)
-        while Date() < deadline && seen.states.filter({ $0.state == "lost" }).isEmpty { usleep(50_000) }
+        Poll.until(within: 8, every: 0.05) { seen.states.contains { $0.state == "lost" } }
         let lost = try XCTUnwrap(seen.states.first { $0.state == "lost" }, "\(seen.states)")
         XCTAssertFalse((lost.reason ?? "").isEmpty)
         print("MQTT TLS failure reason: \(lost.reason ?? "")")

@@ -12,7 +12,7 @@ import XCTest
 final class PageSlotsTests: XCTestCase {
     private func siege(_ kind: String, _ count: Int, whole: Int = 40) throws -> (answered: Int, output: String) {
         let port = LoopbackPort.free()
-        let page = WebOutput(listen: .init(host: "127.0.0.1", port: port), token: nil, snapshotsDir: nil)
+        let page = WebOutput(listen: .init(host: "127.0.0.1", port: port), token: nil, snapshotsDir: nil, clock: MonotonicClock())
         try page.start(events: EventStream([]))
         defer { page.stop() }
         let script = Fixtures.root.appendingPathComponent("Tests/Fixtures/page_siege.py").path

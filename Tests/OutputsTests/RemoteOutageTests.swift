@@ -29,11 +29,13 @@ final class RemoteOutageTests: XCTestCase {
         let watch = InProcessWatch(rules: "a test card=log", in: dir)
         var settings = RemoteEngine.Settings(url: server.url, model: "tiny")
         (settings.firstTokenLimit, settings.attempts) = (1, 1)
-        let engine = RemoteEngine(settings: settings) { image in ([UInt8](try JPEGWriter.encode(image, quality: 3)), "image/jpeg") }
+        let engine = RemoteEngine(settings: settings, clock: MonotonicClock()) { image in
+            ([UInt8](try JPEGWriter.encode(image, quality: 3)), "image/jpeg")
+        }
         let status = dir.appendingPathComponent("status.json").path
         let service = ServiceOutput(
             statusPath: status, source: "test frames", eventsPath: watch.log, notifier: RecordingNotifier(), clock: watch.clock)
-        let stop = StopSignal()
+        let stop = StopSignal(clock: MonotonicClock())
         var (answered, failed) = (0, 0)
         var failingStatus: [String: Any]?
         let script = EachEvent { event in

@@ -1,4 +1,5 @@
 import Foundation
+import LookCore
 import TestSupport
 import XCTest
 
@@ -19,7 +20,7 @@ final class SystemdNotifierTests: XCTestCase {
         }
         XCTAssertEqual(bound, 0)
 
-        let notifier = SystemdNotifier(environment: ["NOTIFY_SOCKET": path])
+        let notifier = SystemdNotifier(environment: ["NOTIFY_SOCKET": path], clock: MonotonicClock())
         let done = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             for i in 0..<500 { notifier.status("frame \(i)") }

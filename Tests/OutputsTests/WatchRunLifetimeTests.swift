@@ -31,15 +31,14 @@ final class WatchRunLifetimeTests: XCTestCase {
                 ClipPlan(
                     folder: dir.appendingPathComponent("clips").path, preRoll: 1, postRoll: 1, keep: (86400, 1 << 30), feedSeconds: 10,
                     feedBudget: 1 << 20),
-                feed: ClipFeed(keep: 10, budget: 1 << 20))
+                feed: ClipFeed(keep: 10, budget: 1 << 20), clock: MonotonicClock())
             let writer = HistoryWriter(path: dir.appendingPathComponent("history.db").path, clock: watch.clock)
             (driver, held, clips, history) = (onFrame, object, clipOutput, writer)
             let ending = try watch.run(answers: ["1. Yes", "1. No", "1. Yes"], frames: 3, outputs: [writer, onFrame, clipOutput])
             XCTAssertEqual(ending.fires, 2)
         }
         // The clip output's thread ends a moment after its stop.
-        let deadline = Date().addingTimeInterval(5)
-        while clips != nil && Date() < deadline { usleep(10_000) }
+        Poll.until(within: 5, every: 0.01) { clips == nil }
         XCTAssertNil(driver, "the run still holds an output")
         XCTAssertNil(held, "what an output holds outlives the run")
         XCTAssertNil(clips, "the clip output still holds the stream (or the stream it)")

@@ -22,24 +22,29 @@ final class WatchdogTests: XCTestCase {
         XCTAssertFalse(live.isAlive(at: 600, within: 120))
     }
 
-    /// Seconds of real time: a wait with a bound gets pings all along; past the bound, none.
+    /// The watchdog looks on the run's clock: a wait with a bound gets pings all along; past the
+    /// bound, none.
     func testTheServicePingsWhileTheLoopWaitsWithinItsBound() throws {
         let notifier = TickingNotifier(interval: 0.1)
         let dir = try Fixtures.scratch()
+        let clock = ManualClock()
         let service = ServiceOutput(
-            statusPath: dir.appendingPathComponent("status.json").path, source: "test", eventsPath: nil, notifier: notifier,
-            clock: MonotonicClock())
+            statusPath: dir.appendingPathComponent("status.json").path, source: "test", eventsPath: nil, notifier: notifier, clock: clock)
         try service.start(events: NoEvents())
         defer { service.stop() }
+        func pass(_ seconds: Double) { for _ in 0..<Int((seconds / 0.01).rounded()) { clock.advance(0.01) } }
+        pass(1)
+        XCTAssertEqual(notifier.pings, 0, "no ping before the loop watches (READY)")
         service.receive(.watching(WatchSnapshot(rows: [], rulesSource: "inline")))
         service.receive(.waiting(LoopWait("the model's answer", atMost: 1.2)))
-        Thread.sleep(forTimeInterval: 1.0)
+        pass(1)
         let during = notifier.pings
-        XCTAssertGreaterThanOrEqual(during, 3, "pings while the loop waits for a silent server")
-        Thread.sleep(forTimeInterval: 1.5)
+        XCTAssertGreaterThanOrEqual(during, 18, "a ping each half interval (0.05 s) while the loop waits for a silent server")
+        pass(1.5)
         let after = notifier.pings
-        Thread.sleep(forTimeInterval: 0.8)
+        pass(0.8)
         XCTAssertEqual(notifier.pings, after, "past the wait's bound (and no event since): no more pings")
+        XCTAssertGreaterThan(after, during, "pings went on until the bound")
     }
 }
 

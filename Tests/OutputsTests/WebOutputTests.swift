@@ -62,10 +62,10 @@ final class WebOutputTests: XCTestCase {
         let dir = try Fixtures.scratch()
         let watch = InProcessWatch(rules: "a cat=log", in: dir)
         let port = LoopbackPort.free()
-        let first = WebOutput(listen: .init(host: "127.0.0.1", port: port), token: nil, snapshotsDir: nil)
+        let first = WebOutput(listen: .init(host: "127.0.0.1", port: port), token: nil, snapshotsDir: nil, clock: MonotonicClock())
         try first.start(events: EventStream([]))
         defer { first.stop() }
-        let second = WebOutput(listen: .init(host: "127.0.0.1", port: port), token: nil, snapshotsDir: nil)
+        let second = WebOutput(listen: .init(host: "127.0.0.1", port: port), token: nil, snapshotsDir: nil, clock: MonotonicClock())
         let ending = try watch.run(answers: ["1. Yes"], frames: 3, outputs: [second])
         guard case .output(let why)? = ending.failure else { return XCTFail("\(String(describing: ending.failure))") }
         XCTAssertTrue(why.contains("\(port)"), why)
@@ -84,6 +84,8 @@ extension OutputSettings {
         var settings = OutputSettings(name: "inproc")
         settings.http = .init(host: "127.0.0.1", port: port)
         settings.statusPath = watch.dir.appendingPathComponent("status.json").path
-        return settings.outputs(source: "test frames", eventsPath: watch.log, snapshotsDir: nil, notifier: notifier, clock: watch.clock)
+        return settings.outputs(
+            source: "test frames", eventsPath: watch.log, snapshotsDir: nil, notifier: notifier, clock: watch.clock,
+            sockets: MonotonicClock())
     }
 }

@@ -28,7 +28,7 @@ final class CommandRunnerTests: XCTestCase {
         let words = ["/bin/sh", "-c", script, "sh", "two words", "\"quoted\"", "$(touch \(dir.path)/pwned)", "*", ""]
         setenv("OUT", out, 1)
         defer { unsetenv("OUT") }
-        let ran = CommandRunner.run(command(words), fire: fire, settings: .init())
+        let ran = CommandRunner.run(command(words), fire: fire, settings: .init(), clock: MonotonicClock())
         XCTAssertNil(ran.error)
         XCTAssertEqual(ran.exitStatus, 0)
         let text = try String(contentsOfFile: out, encoding: .utf8)
@@ -55,7 +55,7 @@ final class CommandRunnerTests: XCTestCase {
         // The command starts a child that would outlive it, then hangs.
         let words = ["/bin/sh", "-c", "sleep 60 & echo $! > \(pidFile); echo started; sleep 60"]
         let started = Date()
-        let ran = CommandRunner.run(command(words), fire: fire, settings: .init(timeLimit: 0.5))
+        let ran = CommandRunner.run(command(words), fire: fire, settings: .init(timeLimit: 0.5), clock: MonotonicClock())
         let took = Date().timeIntervalSince(started)
         XCTAssertTrue(ran.killed)
         XCTAssertEqual(ran.signal, SIGKILL)
@@ -68,26 +68,25 @@ final class CommandRunnerTests: XCTestCase {
             guard let stat = try? String(contentsOfFile: "/proc/\(child)/stat", encoding: .utf8) else { return false }
             return !stat.split(separator: ")").last!.trimmingCharacters(in: .whitespaces).hasPrefix("Z")
         }
-        let deadline = Date().addingTimeInterval(5)
-        while alive() && Date() < deadline { usleep(20_000) }
+        Poll.until(within: 5) { !alive() }
         XCTAssertFalse(alive(), "the child it started went with it")
     }
 
     func testAFloodOfOutputIsCutAndAFailureIsNamed() throws {
         let words = ["/bin/sh", "-c", "head -c 1000000 /dev/zero | tr '\\0' x; exit 3"]
-        let ran = CommandRunner.run(command(words), fire: fire, settings: .init(outputLimit: 100))
+        let ran = CommandRunner.run(command(words), fire: fire, settings: .init(outputLimit: 100), clock: MonotonicClock())
         XCTAssertEqual(ran.output, String(repeating: "x", count: 100))
         XCTAssertEqual(ran.outputBytes, 1_000_000, "all of it read, so the command was never stuck on a full pipe")
         XCTAssertTrue(ran.cut)
         XCTAssertEqual(ran.exitStatus, 3)
         XCTAssertEqual(ran.error, "exited with status 3")
         XCTAssertFalse(ran.succeeded)
-        let missing = CommandRunner.run(command(["/nonexistent/program"]), fire: fire, settings: .init())
+        let missing = CommandRunner.run(command(["/nonexistent/program"]), fire: fire, settings: .init(), clock: MonotonicClock())
         XCTAssertEqual(missing.error, "/nonexistent/program: No such file or directory")
     }
 
     func testManyFiresAtOnceAreBoundedQueuedAndDroppedWithACount() throws {
-        let runner = CommandRunner(settings: .init(timeLimit: 5, limit: 2, waiting: 1))
+        let runner = CommandRunner(settings: .init(timeLimit: 5, limit: 2, waiting: 1), clock: MonotonicClock())
         let dir = try Fixtures.scratch()
         let gate = dir.appendingPathComponent("go").path
         // Each command waits until the test lets them all go.
@@ -105,8 +104,7 @@ final class CommandRunnerTests: XCTestCase {
         XCTAssertEqual(done.items.map(\.fire).sorted(), [4, 5])
         XCTAssertTrue(done.items.allSatisfy { $0.error?.hasPrefix("dropped: 2 running and 1 waiting") == true }, "\(done.items)")
         _ = FileManager.default.createFile(atPath: gate, contents: nil)
-        let deadline = Date().addingTimeInterval(10)
-        while done.items.count < 5 && Date() < deadline { usleep(20_000) }
+        Poll.until(within: 10) { done.items.count >= 5 }
         XCTAssertEqual(done.items.map(\.fire).sorted(), [1, 2, 3, 4, 5])
         XCTAssertEqual(done.items.filter(\.succeeded).map(\.fire).sorted(), [1, 2, 3])
     }

@@ -86,7 +86,7 @@ final class EffectRenderTests: XCTestCase {
         let dir = try Fixtures.scratch()
         let renderer = EffectRenderer(effect: .ripple, box: box, frame: coordinates())
         let png = dir.appendingPathComponent("catch1.png").path, apng = dir.appendingPathComponent("edit1.apng").path
-        let out = try EffectFilm.render(renderer, hold: 3, png: png, apng: apng)
+        let out = try EffectFilm.render(renderer, hold: 3, png: png, apng: apng, clock: MonotonicClock())
         XCTAssertEqual(out.pictures, 30)
         XCTAssertEqual(try PhotoDecoder.decode(path: png), renderer.picture(at: 2.5), "the still, pixel for pixel")
         let probe = try Subprocess.shell(
@@ -100,7 +100,8 @@ final class EffectRenderTests: XCTestCase {
         let png = dir.appendingPathComponent("catch1.png").path
         let apng = dir.appendingPathComponent("edit1.apng").path
         try FileManager.default.createDirectory(atPath: apng, withIntermediateDirectories: true)
-        let film = EffectFilm.render(EffectRenderer(effect: .zoom, box: box, frame: coordinates()), hold: 0.3, png: png, apng: apng)
+        let film = EffectFilm.render(
+            EffectRenderer(effect: .zoom, box: box, frame: coordinates()), hold: 0.3, png: png, apng: apng, clock: MonotonicClock())
         XCTAssertEqual(film.png, png, "the still is complete and recorded")
         XCTAssertTrue(FileManager.default.fileExists(atPath: png))
         XCTAssertNil(film.apng)

@@ -14,7 +14,8 @@ final class OutboundEndingTests: XCTestCase {
     override func tearDown() { server = nil }
 
     func testPostsWaitingAtTheStopAreReportedDropped() throws {
-        let poster = Poster(settings: Poster.Settings(timeLimit: 30, connectLimit: 1, attempts: 1, backoff: 0.1, limit: 1, waiting: 2))
+        let poster = Poster(
+            settings: Poster.Settings(timeLimit: 30, connectLimit: 1, attempts: 1, backoff: 0.1, limit: 1, waiting: 2), clock: MonotonicClock())
         let reports = CollectedLines()
         var accepted = 0
         for n in 1...4 {
@@ -23,8 +24,7 @@ final class OutboundEndingTests: XCTestCase {
         }
         XCTAssertEqual(accepted, 3, "1 sending, 2 waiting, 1 dropped")
         XCTAssertEqual(reports.all, ["4: dropped: 1 running and 2 waiting (1 dropped in this run)"])
-        let deadline = Date().addingTimeInterval(5)
-        while server.requests.isEmpty && Date() < deadline { usleep(20_000) }
+        Poll.until(within: 5) { !server.requests.isEmpty }
         let stopped = poster.stopAll()
         XCTAssertEqual(stopped.map(\.fire), [1], "the one sending is reported by the stop")
         XCTAssertTrue(stopped[0].error?.contains("still waiting for an answer") == true)

@@ -25,7 +25,8 @@ final class PosterTests: XCTestCase {
     /// A webhook that never answers holds up only its own posts: another endpoint's go out, all.
     func testOneEndpointThatNeverAnswersStarvesNoOther() throws {
         let healthy = try PostServer()
-        let poster = Poster(settings: Poster.Settings(timeLimit: 3, connectLimit: 1, attempts: 1, backoff: 0.1, limit: 2, waiting: 2))
+        let poster = Poster(
+            settings: Poster.Settings(timeLimit: 3, connectLimit: 1, attempts: 1, backoff: 0.1, limit: 2, waiting: 2), clock: MonotonicClock())
         let done = DispatchGroup()
         let hung = Post(url: server.url("/hang"))
         var taken = 0
@@ -50,15 +51,14 @@ final class PosterTests: XCTestCase {
             XCTAssertTrue(
                 poster.start(Post(url: healthy.url("/ok")), fire: fire(), done: { _ in done.leave() }), "the healthy endpoint takes its posts")
         }
-        let deadline = Date().addingTimeInterval(2)
-        while healthy.requests.count < 3 && Date() < deadline { usleep(20_000) }
+        Poll.until(within: 2) { healthy.requests.count >= 3 }
         XCTAssertEqual(healthy.requests.count, 3, "delivered while the other endpoint hangs")
         XCTAssertEqual(poster.dropped, 2)
         XCTAssertEqual(done.wait(timeout: .now() + 15), .success)
     }
 
     func testTheFireIsPostedAsJSON() throws {
-        let sent = Poster.send(Post(url: server.url("/ok")), fire: fire(), settings: quick)
+        let sent = Poster.send(Post(url: server.url("/ok")), fire: fire(), settings: quick, clock: MonotonicClock())
         XCTAssertTrue(sent.performed, sent.error ?? "")
         XCTAssertEqual(sent.status, 200)
         XCTAssertEqual(sent.attempts, 1)
@@ -75,7 +75,7 @@ final class PosterTests: XCTestCase {
         let jpeg = dir.appendingPathComponent("fire.jpg").path
         let bytes = Data((0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
         try bytes.write(to: URL(fileURLWithPath: jpeg))
-        let sent = Poster.send(Post(url: server.url("/ok"), snapshot: true), fire: fire(snapshot: jpeg), settings: quick)
+        let sent = Poster.send(Post(url: server.url("/ok"), snapshot: true), fire: fire(snapshot: jpeg), settings: quick, clock: MonotonicClock())
         XCTAssertTrue(sent.performed, sent.error ?? "")
         XCTAssertTrue(sent.snapshot)
         let request = try XCTUnwrap(server.requests.first)
@@ -93,7 +93,7 @@ final class PosterTests: XCTestCase {
     func testTextWithHeadersAsNtfyTakesIt() throws {
         let post = Post(
             url: server.url("/ok"), format: .text, headers: [.init(name: "Title", value: "Porch"), .init(name: "Priority", value: "high")])
-        let sent = Poster.send(post, fire: fire(), settings: quick)
+        let sent = Poster.send(post, fire: fire(), settings: quick, clock: MonotonicClock())
         XCTAssertTrue(sent.performed, sent.error ?? "")
         let request = try XCTUnwrap(server.requests.first)
         XCTAssertEqual(request.headers["Title"], "Porch")
@@ -104,14 +104,14 @@ final class PosterTests: XCTestCase {
     }
 
     func testA500IsTriedAgainAndA404IsNot() throws {
-        var sent = Poster.send(Post(url: server.url("/fail/2")), fire: fire(), settings: quick)
+        var sent = Poster.send(Post(url: server.url("/fail/2")), fire: fire(), settings: quick, clock: MonotonicClock())
         XCTAssertTrue(sent.performed, sent.error ?? "")
         XCTAssertEqual(sent.attempts, 3)
         XCTAssertEqual(server.requests.filter { $0.path == "/fail/2" }.count, 3)
-        sent = Poster.send(Post(url: server.url("/fail/9")), fire: fire(), settings: quick)
+        sent = Poster.send(Post(url: server.url("/fail/9")), fire: fire(), settings: quick, clock: MonotonicClock())
         XCTAssertFalse(sent.performed)
         XCTAssertEqual(sent.error, "HTTP 500 (after 3 tries)")
-        sent = Poster.send(Post(url: server.url("/status/404")), fire: fire(), settings: quick)
+        sent = Poster.send(Post(url: server.url("/status/404")), fire: fire(), settings: quick, clock: MonotonicClock())
         XCTAssertEqual(sent.attempts, 1)
         XCTAssertEqual(sent.error, "HTTP 404")
     }
@@ -119,7 +119,8 @@ final class PosterTests: XCTestCase {
     func testAServerThatNeverAnswersIsGivenUpAtTheLimit() throws {
         let started = Date()
         let sent = Poster.send(
-            Post(url: server.url("/hang")), fire: fire(), settings: .init(timeLimit: 0.5, connectLimit: 0.5, attempts: 2, backoff: 0.1))
+            Post(url: server.url("/hang")), fire: fire(), settings: .init(timeLimit: 0.5, connectLimit: 0.5, attempts: 2, backoff: 0.1),
+            clock: MonotonicClock())
         let took = Date().timeIntervalSince(started)
         XCTAssertFalse(sent.performed)
         XCTAssertNil(sent.status)
@@ -127,7 +128,7 @@ final class PosterTests: XCTestCase {
         XCTAssertTrue(sent.error?.hasPrefix("Timeout was reached") == true, sent.error ?? "")
         XCTAssertLessThan(took, 30, "two tries of 0.5 s, not the server's 120 s")
         // Nothing listening: refused at once, and the reason says so.
-        let closed = Poster.send(Post(url: "http://127.0.0.1:9/x"), fire: fire(), settings: .init(attempts: 1))
+        let closed = Poster.send(Post(url: "http://127.0.0.1:9/x"), fire: fire(), settings: .init(attempts: 1), clock: MonotonicClock())
         XCTAssertEqual(closed.error, "Couldn't connect to server")
     }
 }

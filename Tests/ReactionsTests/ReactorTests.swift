@@ -8,7 +8,7 @@ import XCTest
 final class ReactorTests: XCTestCase {
     func testCountsAndLogLines() {
         let lines = CollectedLines()
-        let reactor = Reactor(log: Log(threshold: .notice, journal: true) { lines.add($0) }, timestamp: { _ in "14:03:27" })
+        let reactor = Reactor(log: Log(threshold: .notice, journal: true) { lines.add($0) }, timestamp: { _ in "14:03:27" }, clock: MonotonicClock())
         XCTAssertEqual(reactor.perform(.count, condition: "a sign", fire: 1, at: Date()).shown, "×1")
         XCTAssertEqual(reactor.perform(.count, condition: "a sign", fire: 1, at: Date()).shown, "×2")
         XCTAssertEqual(reactor.perform(.count, condition: "a cat", fire: 1, at: Date()).shown, "×1")
@@ -23,7 +23,7 @@ final class ReactorTests: XCTestCase {
     /// description is in, or with the rule's words when none came.
     func testALineWithTheDescriptionIsSpokenOnceItIsIn() {
         let lines = CollectedLines()
-        let reactor = Reactor(log: Log(threshold: .notice, journal: true) { lines.add($0) })
+        let reactor = Reactor(log: Log(threshold: .notice, journal: true) { lines.add($0) }, clock: MonotonicClock())
         let fire = FireContext(fire: 4, rule: 1, condition: "a parcel", reaction: "say", frame: 9, time: Date())
         let said = reactor.perform(.say("Look: {description}"), fire: fire)
         XCTAssertEqual(said.note, "spoken after the description")
@@ -37,7 +37,7 @@ final class ReactorTests: XCTestCase {
     }
 
     func testWithSoundOffSoundsAreNotPerformedAndSaySo() {
-        let result = Reactor(audio: nil).perform(.sound(.chime), condition: "a cat", fire: 1, at: Date())
+        let result = Reactor(audio: nil, clock: MonotonicClock()).perform(.sound(.chime), condition: "a cat", fire: 1, at: Date())
         XCTAssertFalse(result.performed)
         XCTAssertEqual(result.shown, "chime")
         XCTAssertEqual(result.note, "--no-sound")

@@ -28,7 +28,7 @@ final class SoundTests: XCTestCase {
         let (clip, origin) = library.clip("bells")
         XCTAssertEqual(origin, .lookd)
         XCTAssertEqual(clip.duration, 3.0, accuracy: 0.05)
-        let played = SoundOutput(server: server.address).playAndWait(clip, name: "bells")
+        let played = SoundOutput(server: server.address, clock: MonotonicClock()).playAndWait(clip, name: "bells")
         XCTAssertNil(played.error)
         XCTAssertLessThan(try XCTUnwrap(played.started), 0.5)
         // From the first write until the server drained the stream: the clip and the sink's latency
@@ -43,7 +43,7 @@ final class SoundTests: XCTestCase {
 
     func testClipsOverlapAndMix() throws {
         let recording = try server.record(to: dir.appendingPathComponent("mix.wav").path)
-        let output = SoundOutput(server: server.address)
+        let output = SoundOutput(server: server.address, clock: MonotonicClock())
         let done = expectation(description: "both played")
         done.expectedFulfillmentCount = 2
         let started = Date()
@@ -68,12 +68,12 @@ final class SoundTests: XCTestCase {
         XCTAssertGreaterThan(clip.duration, 0.8)
         XCTAssertLessThan(clip.duration, 4)
         let recording = try server.record(to: dir.appendingPathComponent("say.wav").path)
-        XCTAssertNil(SoundOutput(server: server.address).playAndWait(clip, name: "say").error)
+        XCTAssertNil(SoundOutput(server: server.address, clock: MonotonicClock()).playAndWait(clip, name: "say").error)
         let audio = try recording.stop()
         let span = try XCTUnwrap(audio.soundSpan())
         XCTAssertEqual(span.length, clip.duration, accuracy: 0.35)
         let chime = try server.record(to: dir.appendingPathComponent("tone.wav").path)
-        _ = SoundOutput(server: server.address).playAndWait(
+        _ = SoundOutput(server: server.address, clock: MonotonicClock()).playAndWait(
             AudioClip(samples: (0..<48_000).map { Int16(8000 * sin(Double($0) * 0.06)) }, rate: 48_000), name: "tone")
         let tone = try chime.stop()
         XCTAssertGreaterThan(audio.levelVariation(), 2 * tone.levelVariation(), "speech rises and falls; a steady tone does not")
@@ -81,7 +81,7 @@ final class SoundTests: XCTestCase {
 
     func testNoServerFailsAtOnceWithASentenceAndTheNextPlayTriesAgain() throws {
         server.stop()
-        let output = SoundOutput(server: server.address)
+        let output = SoundOutput(server: server.address, clock: MonotonicClock())
         let clip = library.clip("chime").clip
         let failure = try XCTUnwrap(output.play(clip, name: "chime"))
         XCTAssertTrue(failure.hasPrefix("no sound server"), failure)
@@ -90,7 +90,7 @@ final class SoundTests: XCTestCase {
     }
 
     func testAServerThatGoesAwayMidSoundReportsIt() throws {
-        let output = SoundOutput(server: server.address)
+        let output = SoundOutput(server: server.address, clock: MonotonicClock())
         let done = expectation(description: "reported")
         let box = Box()
         XCTAssertNil(
@@ -113,7 +113,7 @@ final class SoundTests: XCTestCase {
     }
 
     func testTimersEndAndRestart() {
-        let timers = Timers()
+        let timers = Timers(clock: MonotonicClock())
         XCTAssertFalse(timers.start("a kettle", minutes: 0.01))
         XCTAssertEqual(timers.remaining("a kettle") ?? 0, 0.6, accuracy: 0.1)
         XCTAssertTrue(timers.start("a kettle", minutes: 0.02), "a second fire restarts it")
@@ -126,7 +126,7 @@ final class SoundTests: XCTestCase {
         setenv("PULSE_SERVER", server.address, 1)
         defer { unsetenv("PULSE_SERVER") }
         let recording = try server.record(to: dir.appendingPathComponent("timer.wav").path)
-        let reactor = Reactor(audio: Audio(library: library))
+        let reactor = Reactor(audio: Audio(library: library, output: SoundOutput(clock: MonotonicClock())), clock: MonotonicClock())
         let ended = expectation(description: "timer ended")
         let box = Box()
         reactor.onReport = { report in

@@ -18,7 +18,7 @@ final class RunRecordTests: XCTestCase {
     func testAFrameWithAnEffectsHoldIsRecordedWholeAndCounted() throws {
         let rules = try InlineRules.parse("a cat=effect:ripple|a dog=count").rules
         let record = RunRecord(epoch: 1, rules: rules)
-        var first = frame(1, answers: [.yes, .no], fired: [0])
+        let first = frame(1, answers: [.yes, .no], fired: [0])
         var fire = FireOutcome(
             number: 1, rule: 0, condition: "a cat", reaction: rules[0].reaction, frame: 1, latency: 1.7,
             sinceChange: nil, result: ReactionResult(performed: true, shown: "ripple · water"),
@@ -27,10 +27,8 @@ final class RunRecordTests: XCTestCase {
         fire.hold = HoldOutcome(
             held: 3.01, pausedAt: 1, resumedAt: 1, png: "/tmp/catch1.png", apng: "/tmp/edit1.apng", pictures: 45,
             render: 0.9, renderWait: 0, renderError: nil)
-        first.fires = [fire]
-        first.recordWrite = 0.0002
-        record.add(first)
-        record.add(frame(2, answers: [.yes, .unread], suppressed: [1]))
+        record.add(first, end: FrameEnd(index: 1, fires: [fire]), written: 0.0002)
+        record.add(frame(2, answers: [.yes, .unread], suppressed: [1]), end: FrameEnd(index: 2, fires: []), written: nil)
         record.add(.timer(.init(condition: "a dog", minutes: 1)))
         XCTAssertEqual(record.frameCount, 2)
         XCTAssertEqual(record.fireCount, 1)
@@ -43,8 +41,11 @@ final class RunRecordTests: XCTestCase {
         XCTAssertEqual((summary["holds"] as? [String: Any])?["count"] as? Int, 1)
         XCTAssertEqual(summary["fires_with_box"] as? Int, 1)
 
-        let entry = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(first.recordEntry.text().utf8)) as? [String: Any])
+        let end = FrameEnd(index: 1, fires: [fire])
+        let entry = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(first.recordEntry(written: 0.0002, end: end).text().utf8)) as? [String: Any])
         XCTAssertEqual(entry["hold_ms"] as? Double, 3010, "the frame's entry carries its holds, written once")
+        XCTAssertEqual(entry["record_ms"] as? Double, 0.2, "and the seconds its line took to write")
         XCTAssertEqual((entry["boxes"] as? [Any])?.count, 2, "a box entry per rule")
         let fireEntry = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(fire.recordEntry.text().utf8)) as? [String: Any])
         XCTAssertEqual(fireEntry["box_unit"] as? [Double], [0.1, 0.2, 0.2, 0.2])

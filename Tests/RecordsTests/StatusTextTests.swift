@@ -11,7 +11,7 @@ final class StatusTextTests: XCTestCase {
         let fields = try? JSONSerialization.jsonObject(with: Data(JSON.object([("gate", gate.json(at: 6000))]).text().utf8))
         var status = fields as? [String: Any] ?? [:]
         status["state"] = "watching"
-        let text = StatusFile.describe(status, running: true, path: "/run/lookd/status.json")
+        let text = StatusFile.describe(status, running: true, path: "/run/lookd/status.json", now: Date())
         XCTAssertTrue(text.contains("change gate: 200 frames taken, 10 asked, 95 % skipped, 96 % in the last hour"), text)
         // The last hour's whole minutes (41–99): frames 82–199, five of them asked (100, 120, …, 180).
         XCTAssertEqual(gate.lastHourShare(at: 6000), 113.0 / 118.0)
@@ -27,7 +27,7 @@ final class StatusTextTests: XCTestCase {
                 ]
             ],
         ]
-        let text = StatusFile.describe(status, running: true, path: "status.json")
+        let text = StatusFile.describe(status, running: true, path: "status.json", now: Date())
         XCTAssertTrue(text.contains("say · answer yes · P(yes) 0.91 0.35 0.88 · fired 2× · 3 held back · confirm 2 of 3"), text)
     }
 
@@ -37,7 +37,7 @@ final class StatusTextTests: XCTestCase {
             "state": "watching",
             "rules": [["rule": 1, "condition": "a fox", "reaction": "log", "shown": "log", "fires": 0, "inactive": true]],
         ]
-        let text = StatusFile.describe(status, running: true, path: "status.json")
+        let text = StatusFile.describe(status, running: true, path: "status.json", now: Date())
         XCTAssertTrue(text.contains("inactive (outside its when_active hours) · log · fired 0×"), text)
         XCTAssertFalse(text.contains("answer ?"), text)
     }

@@ -25,11 +25,7 @@ public final class HomeAssistant {
         token = prepare.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         process = try FixtureProcess(
             Self.venv.appendingPathComponent("bin/hass").path, ["-c", folder.path, "--skip-pip"])
-        let deadline = Date().addingTimeInterval(120)
-        while Date() < deadline {
-            if (try? get("/api/"))?.contains("API running") == true { return }
-            usleep(200_000)
-        }
+        if Poll.until(within: 120, every: 0.2, { (try? get("/api/"))?.contains("API running") == true }) { return }
         throw Self.failure("Home Assistant did not answer on \(port) within 120 s; its log: \(log.suffix(2000))")
     }
 

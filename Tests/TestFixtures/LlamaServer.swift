@@ -19,13 +19,13 @@ public final class LlamaServer {
                 "--parallel", String(parallel), "--no-webui", "--threads", "2",
             ])
         // Ready once /health answers 200 (it answers 503 while the model loads).
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
+        var up = false
+        try Poll.until(within: 60, every: 0.1) {
             let r = try Subprocess.run("/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/health"])
-            if r.stdout == "200" { return }
-            guard process.isRunning else { break }
-            usleep(100_000)
+            up = r.stdout == "200"
+            return up || !process.isRunning
         }
+        if up { return }
         throw NSError(domain: "LlamaServer", code: 1, userInfo: [NSLocalizedDescriptionKey: "llama-server did not start on \(port)"])
     }
 

@@ -31,11 +31,7 @@ public final class Mosquitto {
     /// Starts the broker and waits until it takes connections.
     public func start() throws {
         process = try FixtureProcess("/usr/sbin/mosquitto", ["-c", folder.appendingPathComponent("mosquitto.conf").path])
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            if LoopbackPort.accepts(port) { return }
-            usleep(20_000)
-        }
+        if Poll.until(within: 10, { LoopbackPort.accepts(port) }) { return }
         throw NSError(domain: "Mosquitto", code: 1, userInfo: [NSLocalizedDescriptionKey: "mosquitto did not start on \(port)"])
     }
 

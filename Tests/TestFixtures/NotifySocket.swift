@@ -37,12 +37,7 @@ public final class NotifySocket: @unchecked Sendable {
 
     /// Waits (up to 30 s) for a message containing `text`.
     public func waitFor(_ text: String) -> Bool {
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
-            if messages.contains(where: { $0.contains(text) }) { return true }
-            usleep(10_000)
-        }
-        return false
+        Poll.until(within: 30, every: 0.01) { messages.contains { $0.contains(text) } }
     }
 
     private func receive() {

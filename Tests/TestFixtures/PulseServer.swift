@@ -30,10 +30,8 @@ public final class PulseServer {
             "--log-target=file:'\(folder.appendingPathComponent("server.log").path)'",
         ].joined(separator: " ")
         try Subprocess.shell(command)
-        let deadline = Date().addingTimeInterval(15)
-        while Date() < deadline {
-            if (try? Subprocess.run("/usr/bin/pactl", ["--server", address, "info"]))?.status == 0 { return }
-            usleep(50_000)
+        if Poll.until(within: 15, every: 0.05, { (try? Subprocess.run("/usr/bin/pactl", ["--server", address, "info"]))?.status == 0 }) {
+            return
         }
         throw NSError(domain: "PulseServer", code: 1, userInfo: [NSLocalizedDescriptionKey: "pulseaudio did not start"])
     }
@@ -45,7 +43,7 @@ public final class PulseServer {
             let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
         else { return }
         kill(pid, SIGKILL)
-        for _ in 0..<100 where Self.isAlive(pid) { usleep(20_000) }
+        Poll.until(within: 2) { !Self.isAlive(pid) }
         try? FileManager.default.removeItem(atPath: pidFile)
         try? FileManager.default.removeItem(atPath: socket)
     }

@@ -30,14 +30,9 @@ public enum EventLogFile {
 
     /// Waits (up to 30 s) until the log at `path` has `count` lines containing `text`.
     public static func waitForLines(_ path: String, containing text: String, count: Int = 1) {
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
-            if let content = try? String(contentsOfFile: path, encoding: .utf8),
-                content.split(separator: "\n").filter({ $0.contains(text) }).count >= count
-            {
-                return
-            }
-            usleep(10_000)
+        Poll.until(within: 30, every: 0.01) {
+            let content = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+            return content.split(separator: "\n").filter { $0.contains(text) }.count >= count
         }
     }
 }

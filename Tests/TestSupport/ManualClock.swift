@@ -8,6 +8,7 @@ public final class ManualClock: Clock, @unchecked Sendable {
     private var t: Double
     private var wall: Date?
     private let start: Double
+    private var alarms: [(due: Double, work: @Sendable () -> Void)] = []
 
     public init(_ start: Double = 1000) {
         t = start
@@ -16,8 +17,22 @@ public final class ManualClock: Clock, @unchecked Sendable {
 
     public func now() -> Double { lock.withLock { t } }
     public func sleep(_ seconds: Double) { advance(max(0, seconds)) }
-    public func advance(_ seconds: Double) { lock.withLock { t += seconds } }
-    public func set(_ value: Double) { lock.withLock { t = value } }
+    public func advance(_ seconds: Double) { moved { t += seconds } }
+    public func set(_ value: Double) { moved { t = value } }
+    /// Runs `work` when the test has moved the clock `seconds` on (on the thread that moves it).
+    public func after(_ seconds: Double, _ work: @escaping @Sendable () -> Void) {
+        lock.withLock { alarms.append((t + max(0, seconds), work)) }
+    }
+
+    private func moved(_ change: () -> Void) {
+        let due = lock.withLock { () -> [@Sendable () -> Void] in
+            change()
+            let due = alarms.filter { $0.due <= t }
+            alarms.removeAll { $0.due <= t }
+            return due.sorted { $0.due < $1.due }.map(\.work)
+        }
+        for work in due { work() }
+    }
     public func date() -> Date { lock.withLock { wall ?? Date(timeIntervalSince1970: 1_796_126_400 + t - start) } }
     /// Sets the date the clock gives from now on (its seconds go on as they were).
     public func setDate(_ date: Date) { lock.withLock { wall = date } }

@@ -10,10 +10,11 @@ public final class TestEvents: EventSink, WatchOutput, @unchecked Sendable {
     private let lock = NSLock()
     private var events: [WatchEvent] = []
     /// Each complete frame, on the loop's thread (a test stops the loop after one, say).
-    public var onFrame: ((FrameOutcome) -> Void)?
+    public var onFrame: ((SeenFrame) -> Void)?
+    private var joiner = FrameJoiner()
 
     public init(log: String? = nil, record: RunRecord, clock: any Clock = MonotonicClock()) throws {
-        recorder = EventRecorder(events: try EventLog(path: log), record: record, clock: clock)
+        recorder = EventRecorder(events: try EventLog(path: log, clock: clock), record: record, clock: clock)
     }
 
     public var record: RunRecord { recorder.record! }
@@ -27,6 +28,6 @@ public final class TestEvents: EventSink, WatchOutput, @unchecked Sendable {
 
     public func receive(_ event: WatchEvent) {
         lock.withLock { events.append(event) }
-        if case .frame(let frame, _, _) = event { onFrame?(frame) }
+        if let frame = lock.withLock({ joiner.take(event) }) { onFrame?(frame) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LookCore
 import TestSupport
 import VLM
 import XCTest
@@ -7,7 +8,7 @@ import XCTest
 final class LlamaEngineErrorTests: XCTestCase {
     private func loadError(model: String, mmproj: String) -> VLMError? {
         do {
-            _ = try LlamaEngine(modelPath: model, mmprojPath: mmproj)
+            _ = try LlamaEngine(modelPath: model, mmprojPath: mmproj, clock: MonotonicClock())
             XCTFail("\(model) + \(mmproj) loaded")
             return nil
         } catch {

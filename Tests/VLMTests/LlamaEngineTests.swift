@@ -11,7 +11,7 @@ final class LlamaEngineTests: XCTestCase {
 
     private func engine() throws -> LlamaEngine {
         if let e = Self.shared { return e }
-        let e = try LlamaEngine(modelPath: Fixtures.model, mmprojPath: Fixtures.mmproj)
+        let e = try LlamaEngine(modelPath: Fixtures.model, mmprojPath: Fixtures.mmproj, clock: MonotonicClock())
         Self.shared = e
         return e
     }
@@ -69,7 +69,7 @@ final class LlamaEngineTests: XCTestCase {
 
     func testCancellingStopsAtTheNextToken() throws {
         let e = try engine()
-        let cancellation = Cancellation()
+        let cancellation = Cancellation(clock: MonotonicClock())
         var pieces = 0
         let g = try e.generate(image: photo, prompt: "Tell me everything.", maxTokens: 200, cancellation: cancellation) { _ in
             pieces += 1
@@ -79,7 +79,7 @@ final class LlamaEngineTests: XCTestCase {
         XCTAssertLessThanOrEqual(g.timings.outputTokens, 4, "at most one token after the cancel")
         XCTAssertFalse(g.text.isEmpty, "the answer so far is kept")
 
-        let early = Cancellation()
+        let early = Cancellation(clock: MonotonicClock())
         early.cancel()
         let none = try e.generate(image: photo, prompt: "Anything?", maxTokens: 50, cancellation: early)
         XCTAssertEqual(none.stop, .cancelled)

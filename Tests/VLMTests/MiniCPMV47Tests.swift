@@ -30,7 +30,7 @@ final class MiniCPMV47Tests: XCTestCase {
 
     private func maxDifference(_ a: [Float], _ b: [Float]) -> Float { zip(a, b).map { abs($0 - $1) }.max() ?? .infinity }
 
-    private static let engine = Result { try LlamaEngine(modelPath: Fixtures.model47, mmprojPath: Fixtures.mmproj47) }
+    private static let engine = Result { try LlamaEngine(modelPath: Fixtures.model47, mmprojPath: Fixtures.mmproj47, clock: MonotonicClock()) }
 
     private func reference() throws -> Reference {
         try JSONDecoder().decode(Reference.self, from: Data(contentsOf: Fixtures.reference47))
@@ -40,7 +40,7 @@ final class MiniCPMV47Tests: XCTestCase {
         let engine = try Self.engine.get()
         XCTAssertNotNil(engine.canvas, "the mmproj's projector type asks for canvas positions")
         XCTAssertEqual(engine.pair.verdict, .canvas(.fromFile(key: "qwen35.rope.mrope_time_slot", value: "3")))
-        let plain = try LlamaEngine(modelPath: Fixtures.model, mmprojPath: Fixtures.mmproj)
+        let plain = try LlamaEngine(modelPath: Fixtures.model, mmprojPath: Fixtures.mmproj, clock: MonotonicClock())
         XCTAssertNil(plain.canvas, "a 4.6 model is fed as before")
         XCTAssertEqual(plain.pair.verdict, .native)
     }
@@ -64,7 +64,7 @@ final class MiniCPMV47Tests: XCTestCase {
             ),
         ]
         for (name, model, mmproj, verdict) in variants {
-            let engine = try LlamaEngine(modelPath: model, mmprojPath: mmproj)
+            let engine = try LlamaEngine(modelPath: model, mmprojPath: mmproj, clock: MonotonicClock())
             XCTAssertEqual(engine.pair.verdict, verdict, name)
             for (picture, expected) in reference.cases.sorted(by: { $0.key < $1.key }) {
                 let path = Fixtures.root.appendingPathComponent("Tests/Fixtures/models/\(expected.picture)").path
@@ -89,7 +89,7 @@ final class MiniCPMV47Tests: XCTestCase {
     func testWithoutTheSuppliedTimeSlotThePositionsGoWrong() throws {
         var options = LlamaEngine.Options()
         options.suppliesTimeSlot = false
-        let engine = try LlamaEngine(modelPath: Fixtures.variant47("nokey"), mmprojPath: Fixtures.mmproj47, options: options)
+        let engine = try LlamaEngine(modelPath: Fixtures.variant47("nokey"), mmprojPath: Fixtures.mmproj47, options: options, clock: MonotonicClock())
         let expected = try reference().cases["frame"]!
         let path = Fixtures.root.appendingPathComponent("Tests/Fixtures/models/\(expected.picture)").path
         let result = try engine.promptLogits(image: try engine.encode(try PhotoDecoder.decode(path: path)), prompt: try reference().question)
@@ -98,14 +98,14 @@ final class MiniCPMV47Tests: XCTestCase {
 
     func testPairsThatCannotRunAreRefusedWithTheKeyTheValueAndTheFile() {
         let bad = Fixtures.variant47("badorder")
-        XCTAssertThrowsError(try LlamaEngine(modelPath: bad, mmprojPath: Fixtures.mmproj47)) { error in
+        XCTAssertThrowsError(try LlamaEngine(modelPath: bad, mmprojPath: Fixtures.mmproj47, clock: MonotonicClock())) { error in
             let text = "\(error)"
             XCTAssertTrue(text.hasPrefix("lookd cannot run this model: "), text)
             XCTAssertTrue(text.contains("qwen35.rope.section_order = \"txyz\""), text)
             XCTAssertTrue(text.contains(bad), text)
         }
         // A 4.7 language model beside a 4.6 mmproj: fed plainly, its positions would be wrong.
-        XCTAssertThrowsError(try LlamaEngine(modelPath: Fixtures.model47, mmprojPath: Fixtures.mmproj)) { error in
+        XCTAssertThrowsError(try LlamaEngine(modelPath: Fixtures.model47, mmprojPath: Fixtures.mmproj, clock: MonotonicClock())) { error in
             let text = "\(error)"
             XCTAssertTrue(text.contains("qwen35.rope.mrope_time_slot = 3"), text)
             XCTAssertTrue(text.contains("projector type is minicpmv4_6, not minicpmv4_7"), text)

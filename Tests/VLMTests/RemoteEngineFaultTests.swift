@@ -31,7 +31,7 @@ final class RemoteEngineFaultTests: XCTestCase {
         settings.timeLimit = 2
         settings.attempts = attempts
         settings.backoff = 0.05
-        return RemoteEngine(settings: settings) { ([UInt8](try JPEGWriter.encode($0)), "image/jpeg") }
+        return RemoteEngine(settings: settings, clock: MonotonicClock()) { ([UInt8](try JPEGWriter.encode($0)), "image/jpeg") }
     }
 
     private let picture = TestMedia.halves(width: 64, height: 48, left: (200, 40, 30), right: (30, 60, 200))
@@ -71,8 +71,8 @@ final class RemoteEngineFaultTests: XCTestCase {
         try server.answer("hang-first")
         var settings = RemoteEngine.Settings(url: server.url, model: "tiny")
         (settings.firstTokenLimit, settings.attempts, settings.backoff) = (60, 3, 1)
-        let engine = RemoteEngine(settings: settings) { ([UInt8](try JPEGWriter.encode($0)), "image/jpeg") }
-        let stop = StopSignal()
+        let engine = RemoteEngine(settings: settings, clock: MonotonicClock()) { ([UInt8](try JPEGWriter.encode($0)), "image/jpeg") }
+        let stop = StopSignal(clock: MonotonicClock())
         let asked = DispatchSemaphore(value: 0)
         let result = Box<String>()
         let started = Date()
@@ -85,7 +85,7 @@ final class RemoteEngineFaultTests: XCTestCase {
             }
             asked.signal()
         }
-        usleep(500_000)
+        XCTAssertTrue(Poll.until { server.requests == 1 }, "the question is in flight")
         stop.request("SIGTERM")
         XCTAssertEqual(asked.wait(timeout: .now() + 10), .success, "the stop was not waited out")
         XCTAssertLessThan(Date().timeIntervalSince(started), 10)
@@ -127,7 +127,9 @@ final class RemoteEngineFaultTests: XCTestCase {
         // Nothing listening.
         var settings = RemoteEngine.Settings(url: "http://127.0.0.1:\(LoopbackPort.free())/v1", model: "tiny")
         settings.attempts = 1
-        XCTAssertEqual(failure(RemoteEngine(settings: settings) { ([UInt8](try JPEGWriter.encode($0)), "image/jpeg") }), "Couldn't connect to server")
+        XCTAssertEqual(
+            failure(RemoteEngine(settings: settings, clock: MonotonicClock()) { ([UInt8](try JPEGWriter.encode($0)), "image/jpeg") }),
+            "Couldn't connect to server")
     }
 
     /// A URL with a query (`…/v1?api-version=1`): the path goes before the query.

@@ -15,10 +15,12 @@ final class RemoteEngineTests: XCTestCase {
         let server = try LlamaServer(model: Fixtures.model, mmproj: Fixtures.mmproj)
         let image = TestMedia.halves(width: 448, height: 252, left: (200, 40, 30), right: (30, 60, 200))
         let prompt = "Answer each question with Yes or No.\n1. Is there a chessboard?\n2. Is there a lighthouse?"
-        let local = try LlamaEngine(modelPath: Fixtures.model, mmprojPath: Fixtures.mmproj)
+        let local = try LlamaEngine(modelPath: Fixtures.model, mmprojPath: Fixtures.mmproj, clock: MonotonicClock())
         let here = try local.generate(image: image, prompt: prompt, maxTokens: 16)
         // PNG: the same pixels on both sides (JPEG would change them, and a random model's answer with them).
-        let remote = RemoteEngine(settings: .init(url: server.url, model: "tiny")) { ([UInt8](try PNGWriter.encode($0)), "image/png") }
+        let remote = RemoteEngine(settings: .init(url: server.url, model: "tiny"), clock: MonotonicClock()) {
+            ([UInt8](try PNGWriter.encode($0)), "image/png")
+        }
         var streamed = ""
         let there = try remote.generate(image: image, prompt: prompt, maxTokens: 16) { streamed += $0 }
         XCTAssertFalse(here.text.isEmpty)

@@ -10,7 +10,7 @@ final class ScriptedModelTests: XCTestCase {
     func testAnswersInOrderThenRepeatsTheLastAndReadsAppendedLines() throws {
         let path = try Fixtures.scratch().appendingPathComponent("script.txt").path
         try "# a comment\n1. No\\n2. Yes\n\n1. Yes\\n2. Yes\n".write(toFile: path, atomically: true, encoding: .utf8)
-        let model = try ScriptedModel(path: path)
+        let model = try ScriptedModel(path: path, clock: MonotonicClock())
         XCTAssertEqual(model.engineName, "script · script.txt")
         var pieces: [String] = []
         let first = try model.generate(image: picture, prompt: "q", maxTokens: 32) { pieces.append($0) }
@@ -30,13 +30,13 @@ final class ScriptedModelTests: XCTestCase {
     func testTheTokenCapAndCancelling() throws {
         let path = try Fixtures.scratch().appendingPathComponent("s.txt").path
         try "one two three four five\n".write(toFile: path, atomically: true, encoding: .utf8)
-        let model = try ScriptedModel(path: path)
+        let model = try ScriptedModel(path: path, clock: MonotonicClock())
         let capped = try model.generate(image: picture, prompt: "q", maxTokens: 2)
         XCTAssertEqual(capped.text, "one two")
         XCTAssertEqual(capped.stop, .tokenLimit)
-        let c = Cancellation()
+        let c = Cancellation(clock: MonotonicClock())
         c.cancel()
         XCTAssertEqual(try model.generate(image: picture, prompt: "q", maxTokens: 9, cancellation: c).stop, .cancelled)
-        XCTAssertThrowsError(try ScriptedModel(path: "/nonexistent/script.txt"))
+        XCTAssertThrowsError(try ScriptedModel(path: "/nonexistent/script.txt", clock: MonotonicClock()))
     }
 }

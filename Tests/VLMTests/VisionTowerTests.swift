@@ -81,8 +81,8 @@ final class VisionTowerTests: XCTestCase {
     func testTheInt8TowerStaysCloseToThePublishedOneAndToTransformers() throws {
         let dir = try Fixtures.scratch()
         let copy = try copy(of: Fixtures.mmproj47, in: dir)
-        let published = try LlamaEngine(modelPath: Fixtures.model47, mmprojPath: Fixtures.mmproj47)
-        let int8 = try LlamaEngine(modelPath: Fixtures.model47, mmprojPath: Fixtures.mmproj47, towerPath: copy)
+        let published = try LlamaEngine(modelPath: Fixtures.model47, mmprojPath: Fixtures.mmproj47, clock: MonotonicClock())
+        let int8 = try LlamaEngine(modelPath: Fixtures.model47, mmprojPath: Fixtures.mmproj47, towerPath: copy, clock: MonotonicClock())
         XCTAssertEqual(published.visionWeights, "f32")
         XCTAssertEqual(int8.visionWeights, "q8_0")
         XCTAssertEqual(int8.mmprojPath, Fixtures.mmproj47, "records name the user's file")

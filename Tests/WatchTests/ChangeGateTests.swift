@@ -38,7 +38,7 @@ final class ChangeGateTests: XCTestCase {
 
     private func run(
         _ images: [RGBImage], answers: [String] = ["1. No"], step: Double = 0.5, settings: (inout ChangeGate.Settings) -> Void = { _ in },
-        rules: String = "a red square=count", onFrame: ((WatchLoop, FrameOutcome) -> Void)? = nil
+        rules: String = "a red square=count", onFrame: ((WatchLoop, SeenFrame) -> Void)? = nil
     ) throws -> (outcomes: [FrameOutcome], model: ScriptedModel, loop: WatchLoop, reactions: RecordingReactions) {
         let dir = try Fixtures.scratch()
         let clock = ManualClock()
@@ -47,7 +47,7 @@ final class ChangeGateTests: XCTestCase {
         config.gate.enabled = true
         settings(&config.gate)
         let set = try config.loadRules().0
-        let model = try ScriptedModel(path: try Fixtures.script(answers, in: dir))
+        let model = try ScriptedModel(path: try Fixtures.script(answers, in: dir), clock: MonotonicClock())
         let reactions = RecordingReactions()
         let events = try TestEvents(log: dir.appendingPathComponent("events.jsonl").path, record: RunRecord(epoch: 1, rules: set.rules))
         let loop = WatchLoop(
@@ -55,7 +55,7 @@ final class ChangeGateTests: XCTestCase {
             events: events, epoch: 1, reactor: reactions, clock: clock)
         var outcomes: [FrameOutcome] = []
         events.onFrame = { frame in
-            outcomes.append(frame)
+            outcomes.append(frame.outcome)
             onFrame?(loop, frame)
         }
         XCTAssertEqual(try loop.run(), "end of source")

@@ -27,7 +27,7 @@ final class DescribeTests: XCTestCase {
         let set = try config.loadRules().0
         let events = try TestEvents(log: dir.appendingPathComponent("events.jsonl").path, record: RunRecord(epoch: 1, rules: set.rules), clock: clock)
         let reactions = RecordingReactions()
-        let model = WatchedModel(try ScriptedModel(path: try Fixtures.script(script, in: dir)))
+        let model = WatchedModel(try ScriptedModel(path: try Fixtures.script(script, in: dir), clock: MonotonicClock()))
         let loop = WatchLoop(
             source: ScriptedSource(count: frames, clock: clock, step: 1), model: model, rules: set.rules, config: config, events: events,
             epoch: 1, reactor: reactions, clock: clock)

@@ -36,7 +36,8 @@ final class SnapshotTests: XCTestCase {
         let source = try VideoFileSource(path: clip, pace: .frames(every: 0.5), maxSide: 448, clock: clock)
         let events = try TestEvents(record: RunRecord(epoch: 42, rules: set.rules))
         let loop = WatchLoop(
-            source: source, model: try ScriptedModel(path: script), rules: set.rules, config: config, events: events, epoch: 42,
+            source: source, model: try ScriptedModel(path: script, clock: MonotonicClock()), rules: set.rules, config: config, events: events,
+            epoch: 42,
             reactor: RecordingReactions(), clock: clock)
         var shown: [Int: RGBImage] = [:]
         var fires: [FireOutcome] = []
@@ -77,7 +78,7 @@ final class SnapshotTests: XCTestCase {
             try Data("x".utf8).write(to: URL(fileURLWithPath: path))
             try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-age)], ofItemAtPath: path)
         }
-        snapshots.prune()
+        snapshots.prune(now: Date())
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir).sorted(), ["fire-1-00002.jpg", "notes.txt"])
     }
 }

@@ -41,7 +41,7 @@ final class WatchEffectLoopTests: XCTestCase {
         let record = RunRecord(epoch: 7, rules: set.rules)
         let log = dir.appendingPathComponent("events.jsonl").path
         let source = ScriptedSource(count: frames, clock: clock, step: 1)
-        let model = WatchedModel(try inner ?? ScriptedModel(path: script), answer: answer)
+        let model = WatchedModel(try inner ?? ScriptedModel(path: script, clock: MonotonicClock()), answer: answer)
         let loop = WatchLoop(
             source: source, model: model, rules: set.rules, config: config, events: try TestEvents(log: log, record: record, clock: clock),
             epoch: 7, reactor: RecordingReactions(), clock: clock)
@@ -126,7 +126,7 @@ final class WatchEffectLoopTests: XCTestCase {
     func testTheRealEngineAnswersTheBoxQuestionOnTheEncodingItMadeForTheFrame() throws {
         // The fixture model's weights are random, so the yes comes from a script; the place question
         // goes to the real engine, on the image it encoded for the yes/no question.
-        let engine = try LlamaEngine(modelPath: Fixtures.model, mmprojPath: Fixtures.mmproj)
+        let engine = try LlamaEngine(modelPath: Fixtures.model, mmprojPath: Fixtures.mmproj, clock: MonotonicClock())
         let r = try run("a test card=effect:spotlight", answers: [], frames: 2, model: engine) { prompt in
             prompt.hasPrefix(WatchPrompt.instruction) ? "1. Yes" : nil
         }

@@ -28,7 +28,7 @@ final class WatchLoopTests: XCTestCase {
         let log = dir.appendingPathComponent("events.jsonl").path
         let events = try TestEvents(log: log, record: record, clock: clock)
         let loop = WatchLoop(
-            source: ScriptedSource(count: frames, clock: clock, step: step), model: try ScriptedModel(path: script),
+            source: ScriptedSource(count: frames, clock: clock, step: step), model: try ScriptedModel(path: script, clock: MonotonicClock()),
             rules: set.rules, config: config, events: events, epoch: 1, reactor: reactions, clock: clock)
         if let stopAfter {
             events.onFrame = { [stop = loop.stop] frame in if frame.index == stopAfter { stop.request("test") } }
@@ -111,7 +111,8 @@ final class ScheduledRuleLoopTests: XCTestCase {
         let log = dir.appendingPathComponent("events.jsonl").path
         let events = try TestEvents(log: log, record: RunRecord(epoch: 1, rules: set.rules))
         let loop = WatchLoop(
-            source: ScriptedSource(count: 5, clock: clock, step: 1), model: try ScriptedModel(path: script), rules: set.rules, config: config,
+            source: ScriptedSource(count: 5, clock: clock, step: 1), model: try ScriptedModel(path: script, clock: MonotonicClock()),
+            rules: set.rules, config: config,
             events: events, epoch: 1, reactor: reactions, clock: clock)
         var utc = Calendar(identifier: .gregorian)
         utc.timeZone = TimeZone(identifier: "UTC")!
@@ -162,7 +163,7 @@ final class RegionLoopTests: XCTestCase {
         var config = WatchConfig(source: "-", rules: rules)
         config.recordDir = dir.path
         let set = try config.loadRules().0
-        let model = WatchedModel(try ScriptedModel(path: script))
+        let model = WatchedModel(try ScriptedModel(path: script, clock: MonotonicClock()))
         let reactions = RecordingReactions()
         let image = RGBImage(width: 40, height: 20, fill: (10, 20, 30))
         let events = try TestEvents(record: RunRecord(epoch: 1, rules: set.rules))
@@ -170,7 +171,7 @@ final class RegionLoopTests: XCTestCase {
             source: ScriptedSource(images: [image], clock: clock, step: 1), model: model, rules: set.rules, config: config,
             events: events, epoch: 1, reactor: reactions, clock: clock)
         var outcome: FrameOutcome?
-        events.onFrame = { frame in outcome = frame }
+        events.onFrame = { frame in outcome = frame.outcome }
         XCTAssertEqual(try loop.run(), "end of source")
         XCTAssertEqual(model.encodes, 2, "one encoding a distinct region (the whole frame is one)")
         XCTAssertEqual(

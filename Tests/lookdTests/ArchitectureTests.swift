@@ -77,6 +77,44 @@ final class ArchitectureTests: XCTestCase {
             closure.isDisjoint(with: ["Outputs", "History", "Settings", "CMosquitto", "CMicroHTTPD", "CSQLite"]), "\(closure.sorted())")
     }
 
+    /// The Swift files under `folder` (relative to the repository), with their text.
+    private func swiftFiles(under folder: String) throws -> [(path: String, text: String)] {
+        let dir = Fixtures.root.appendingPathComponent(folder)
+        return try FileManager.default.subpathsOfDirectory(atPath: dir.path).filter { $0.hasSuffix(".swift") }.sorted().map {
+            ("\(folder)/\($0)", try String(contentsOf: dir.appendingPathComponent($0), encoding: .utf8))
+        }
+    }
+
+    /// Each line of `files` that matches `pattern`, as `path:line: text`.
+    private func lines(_ files: [(path: String, text: String)], matching pattern: Regex<Substring>) -> [String] {
+        files.flatMap { file in
+            file.text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap { n, line in
+                line.contains(pattern) && !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") ? "\(file.path):\(n + 1): \(line)" : nil
+            }
+        }
+    }
+
+    /// One clock, handed down (issue 70): below the composition root (the executable) nothing reads
+    /// the system's time or makes a clock of its own, and nothing waits on Dispatch's or a thread's
+    /// time: countdowns, retries, backoff, the poster and the watchdog wait on the injected `Clock`.
+    /// The tests drive that clock (`ManualClock`) where they can: at most 30 real sleeps are left,
+    /// for real programs (mosquitto, PulseAudio, lookd itself) and the one polling wait.
+    func testTimeComesFromTheOneClockTheRootMakes() throws {
+        let below = try swiftFiles(under: "Sources").filter { file in
+            !file.path.hasPrefix("Sources/lookd/") && !file.path.hasPrefix("Sources/bench-") && file.path != "Sources/LookCore/Clock.swift"
+        }
+        XCTAssertGreaterThan(below.count, 100, "the sources are read")
+        let reads = lines(below, matching: /Date\(\)|MonotonicClock\(\)/)
+        XCTAssertLessThanOrEqual(reads.count, 6, reads.joined(separator: "\n"))
+        let waits = lines(below, matching: /asyncAfter|makeTimerSource|Thread\.sleep|usleep\(|wait\(until:/)
+        // The one left: opening a FIFO gives a reader a moment to come (SafeFile), no time of a run.
+        XCTAssertEqual(waits.map { $0.components(separatedBy: ":")[0] }, ["Sources/LookCore/SafeFile.swift"], waits.joined(separator: "\n"))
+        let tests = try swiftFiles(under: "Tests")
+        let sleeps = lines(tests, matching: /usleep\(|Thread\.sleep\(|(?:^|[^.\w])sleep\(/).filter { !$0.contains("func sleep(") }
+        XCTAssertGreaterThan(sleeps.count, 0, "the tests are read")
+        XCTAssertLessThanOrEqual(sleeps.count, 30, sleeps.joined(separator: "\n"))
+    }
+
     func testEachCLibraryIsImportedByTheOneTargetThatWrapsItAndNoneImportsFoundationNetworking() throws {
         let owners = [
             "CFFmpeg": "Media", "CCurl": "HTTP", "CV4L2": "Capture", "CLlama": "VLM", "CCrypto": "ModelStore", "CYAML": "Rules",

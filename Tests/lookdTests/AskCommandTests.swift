@@ -136,11 +136,7 @@ final class AskCommandTests: XCTestCase {
             ],
             environment: ["GGML_NO_BACKTRACE": "1"]
         ) { process in
-            let deadline = Date().addingTimeInterval(60)
-            while Date() < deadline {
-                if let size = try? FileManager.default.attributesOfItem(atPath: out.path)[.size] as? Int, size > 0 { break }
-                usleep(2000)
-            }
+            Poll.until(within: 60, every: 0.002) { ((try? FileManager.default.attributesOfItem(atPath: out.path)[.size]) as? Int ?? 0) > 0 }
             kill(process.processIdentifier, SIGINT)
         }
         XCTAssertEqual(r.status, 130, r.stderr)

@@ -134,8 +134,7 @@ final class ClipCommandTests: XCTestCase {
         let clips = events.filter { $0["event"] as? String == "clip" }
         let file = try XCTUnwrap(clips.first?["clip"] as? String, "\(events)")
         // The post: the fire as JSON with the clip named, and the clip itself as the part `clip`.
-        let deadline = Date().addingTimeInterval(10)
-        while server.requests.isEmpty && Date() < deadline { usleep(20_000) }
+        Poll.until(within: 10) { !server.requests.isEmpty }
         let request = try XCTUnwrap(server.requests.first)
         let type = try XCTUnwrap(request.headers["Content-Type"])
         let boundary = try XCTUnwrap(type.firstMatch(of: /multipart\/form-data; boundary=(\S+)/)?.1, type)

@@ -66,8 +66,7 @@ final class HistoryCommandTests: XCTestCase {
         func get(_ what: String) throws -> Subprocess {
             try Subprocess.run("/usr/bin/curl", ["-s", "--max-time", "5", "-w", "\n%{http_code}", "http://127.0.0.1:\(port)\(what)"])
         }
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline, !LoopbackPort.accepts(port) { usleep(50_000) }
+        Poll.until(within: 10, every: 0.05) { LoopbackPort.accepts(port) }
         let api = try get("/api/history")
         XCTAssertTrue(api.stdout.hasSuffix("\n200"), api.stdout)
         let fires = try XCTUnwrap(api.stdout.split(separator: "\n").first)
@@ -99,11 +98,7 @@ final class HistoryCommandTests: XCTestCase {
     func testASIGKILLedWatchKeepsTheFiresItWrote() throws {
         let log = path("events.jsonl")
         let r = try watch(["1. Yes\\n2. Yes"], extra: ["--photo-seconds", "600", "--log", log]) { process in
-            let deadline = Date().addingTimeInterval(30)
-            while Date() < deadline, (try? String(contentsOfFile: log, encoding: .utf8))?.components(separatedBy: "\"event\":\"fire\"").count ?? 0 < 3
-            {
-                usleep(20_000)
-            }
+            EventLogFile.waitForLines(log, containing: "\"event\":\"fire\"", count: 2)
             kill(process.processIdentifier, SIGKILL) // at once: a fire the log has, the history has
 
         }

@@ -31,11 +31,7 @@ final class HomeAssistantTests: XCTestCase {
     private func lines(_ event: String) -> [[String: Any]] { ((try? EventLogFile.read(log)) ?? []).filter { $0["event"] as? String == event } }
 
     private func waitFor(_ what: String, _ seconds: Double = 30, _ check: () throws -> Bool) throws {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try check() { return }
-            usleep(100_000)
-        }
+        if try Poll.until(within: seconds, every: 0.1, check) { return }
         throw NSError(domain: "HomeAssistantTests", code: 2, userInfo: [NSLocalizedDescriptionKey: "gave up waiting for \(what)"])
     }
 

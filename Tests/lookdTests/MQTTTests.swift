@@ -30,11 +30,7 @@ final class MQTTTests: XCTestCase {
     }
 
     private func waitFor(_ what: String, _ seconds: Double = 20, _ check: () throws -> Bool) rethrows {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try check() { return }
-            usleep(50_000)
-        }
+        if try Poll.until(within: seconds, every: 0.05, check) { return }
         XCTFail("gave up waiting for \(what)")
     }
 

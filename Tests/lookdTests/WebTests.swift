@@ -48,8 +48,7 @@ final class WebTests: XCTestCase {
     }
 
     private func waitForPage(_ port: Int) {
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline, (try? fetch("http://127.0.0.1:\(port)/api/status").code) != 200 { usleep(100_000) }
+        Poll.until(within: 30, every: 0.1) { (try? fetch("http://127.0.0.1:\(port)/api/status").code) == 200 }
     }
 
     /// The page's DOM after headless Chromium has run its script for `ms` milliseconds.
@@ -65,10 +64,9 @@ final class WebTests: XCTestCase {
     private func dom(_ port: Int, holding text: String, _ more: String...) throws -> String {
         let texts = [text] + more
         var last = ""
-        for _ in 0..<10 {
+        try Poll.until(within: 3, every: 0.3) {
             last = try dom(port)
-            if texts.allSatisfy(last.contains) { return last }
-            usleep(300_000)
+            return texts.allSatisfy(last.contains)
         }
         return last
     }
@@ -353,8 +351,7 @@ final class WebTests: XCTestCase {
         defer { if p.isRunning { p.terminate() } }
         p.arguments = nil
         let base = "http://127.0.0.1:\(port)"
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline, (try? fetch(base + "/api/status?token=s3cret").code) != 200 { usleep(100_000) }
+        Poll.until(within: 30, every: 0.1) { (try? fetch(base + "/api/status?token=s3cret").code) == 200 }
         XCTAssertEqual(try fetch(base + "/api/status").code, 401)
         XCTAssertEqual(try fetch(base + "/api/status?token=wrong").code, 401)
         XCTAssertEqual(try fetch(base + "/api/status?token=s3cret").code, 200)
@@ -408,8 +405,7 @@ final class WebTests: XCTestCase {
         let withStalled = try frameTimes(from: mark)
         // The page answers again once they are gone (a stream's thread finds its reader gone at the
         // next keep-alive, within 2 s).
-        let deadline = Date().addingTimeInterval(15)
-        while Date() < deadline, (try? fetch("http://127.0.0.1:\(port)/api/status").code) != 200 { usleep(200_000) }
+        Poll.until(within: 15, every: 0.2) { (try? fetch("http://127.0.0.1:\(port)/api/status").code) == 200 }
         XCTAssertEqual(try fetch("http://127.0.0.1:\(port)/api/status").code, 200)
         func median(_ xs: [Double]) -> Double { xs.isEmpty ? 0 : xs.sorted()[xs.count / 2] }
         print(

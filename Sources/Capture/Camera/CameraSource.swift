@@ -28,7 +28,7 @@ public final class CameraSource: LiveSource, @unchecked Sendable {
     /// `cameraMaxSide`: the largest picture asked of the camera; `maxSide`: the frames the model gets.
     /// `clips`: where its pictures are kept for clips, stamped with the clock.
     public init(
-        device: String, cameraMaxSide: Int = 1280, maxSide: Int = 448, clock: any Clock = MonotonicClock(), clips: ClipFeed? = nil
+        device: String, cameraMaxSide: Int = 1280, maxSide: Int = 448, clock: any Clock, clips: ClipFeed? = nil
     ) throws(CaptureError) {
         let camera = try CameraDevice(path: device, maxSide: cameraMaxSide)
         self.maxSide = maxSide
@@ -65,7 +65,7 @@ public final class CameraSource: LiveSource, @unchecked Sendable {
             size == (picture.image.width, picture.image.height) ? picture.image : picture.image.resized(width: size.width, height: size.height)
         let now = clock.now()
         var frame = Frame(
-            image: image, captured: now, sourceTime: nil, age: max(0, MonotonicClock().now() - picture.captured),
+            image: image, captured: now, sourceTime: nil, age: max(0, clock.now() - picture.captured),
             sourceSize: (picture.image.width, picture.image.height))
         frame.scaleSeconds = now - scaleStart
         frame.waitSeconds = waited
@@ -136,7 +136,7 @@ public final class CameraSource: LiveSource, @unchecked Sendable {
                 guard let camera = device else { reopen(); lastPicture = clock.now(); continue }
                 do throws(CaptureError) {
                     if let (image, stamp) = try camera.read(timeout: 0.5) {
-                        let now = MonotonicClock().now()
+                        let now = clock.now()
                         lastPicture = now
                         keep(image)
                         condition.withLock {
@@ -176,7 +176,7 @@ public final class CameraSource: LiveSource, @unchecked Sendable {
             while !stopped {
                 if let latest, latest.sequence > taken { return latest }
                 if shouldStop?() == true { return nil }
-                _ = condition.wait(until: Date().addingTimeInterval(0.2))
+                _ = condition.wait(slice: 0.2)
             }
             return nil
         }

@@ -47,7 +47,7 @@ public final class ClipOutput: WatchOutput, @unchecked Sendable {
 
     /// `feed` is what the source keeps for clips: made once by the composition root (`plan.makeFeed()`)
     /// and given to the source too.
-    public init(_ plan: ClipPlan, feed: ClipFeed, clock: any Clock = MonotonicClock()) {
+    public init(_ plan: ClipPlan, feed: ClipFeed, clock: any Clock) {
         (self.feed, folder, preRoll, postRoll, self.clock) = (feed, plan.folder, plan.preRoll, plan.postRoll, clock)
         retention = ClipRetention(folder: plan.folder, age: plan.keep.age, bytes: plan.keep.bytes)
     }
@@ -125,7 +125,7 @@ public final class ClipOutput: WatchOutput, @unchecked Sendable {
         while true {
             lock.lock()
             while !ended && refused.isEmpty && (jobs.isEmpty || !ready(jobs[0])) {
-                _ = lock.wait(until: Date().addingTimeInterval(0.05))
+                lock.wait(slice: 0.05)
             }
             if ended {
                 lock.unlock()

@@ -53,10 +53,13 @@ final class MQTTClient: @unchecked Sendable {
     /// and acknowledgements that came (on the network thread) before `publish` had the id.
     private var unacknowledged: Set<Int32> = []
     private var acknowledgedEarly: Set<Int32> = []
+    /// The clock the connect's answer, the backoff and the stop's wait are read on.
+    let clock: any Clock
 
     /// Sets the client up; a setting the library refuses throws, and the handle is freed once (by
     /// its own class).
-    init(broker: MQTTBroker, clientID: String, will: (topic: String, payload: String)) throws(MQTTURLError) {
+    init(broker: MQTTBroker, clientID: String, will: (topic: String, payload: String), clock: any Clock) throws(MQTTURLError) {
+        self.clock = clock
         let mosquitto = try MosquittoHandle(clientID: clientID)
         let handle = mosquitto.pointer
         if let user = broker.user, mosquitto_username_pw_set(handle, user, broker.password) != MOSQ_ERR_SUCCESS.rawValue {
@@ -78,7 +81,7 @@ final class MQTTClient: @unchecked Sendable {
             guard let object else { return }
             let client = Unmanaged<MQTTClient>.fromOpaque(object).takeUnretainedValue()
             if code == 0 {
-                client.lock.withLock { (client.acknowledged, client.connectedAt) = (true, MonotonicClock().now()) }
+                client.lock.withLock { (client.acknowledged, client.connectedAt) = (true, client.clock.now()) }
                 for topic in client.subscriptions { mosquitto_subscribe(client.handle, nil, topic, 1) }
                 client.onConnect?()
             } else {
@@ -128,7 +131,6 @@ final class MQTTClient: @unchecked Sendable {
     /// connect within `answerLimit` is given up on with that said; a connection lost within seconds
     /// of being made, twice running, is named as taken over by a client with the same id.
     private func run() {
-        let clock = MonotonicClock()
         var delay = 1.0
         var quickLosses = 0
         var rc = mosquitto_connect_async(handle, broker.host, Int32(broker.port), 30)
@@ -210,7 +212,6 @@ final class MQTTClient: @unchecked Sendable {
     /// message on, not that the broker took it before the disconnect.
     func stop(last: (topic: String, payload: [UInt8])?, seconds: Double = 2) {
         if let last { publish(last.topic, last.payload, retain: true) }
-        let clock = MonotonicClock()
         let deadline = clock.now() + seconds
         while clock.now() < deadline, mosquitto_want_write(handle) || lock.withLock({ acknowledged && !unacknowledged.isEmpty }) {
             clock.sleep(0.01)

@@ -49,13 +49,16 @@ public final class MQTTOutput: CommandingOutput, OutputState, @unchecked Sendabl
     private var lastIgnoredLine = -Double.infinity
     private var ignoredUnsaid = 0
     private let clears = DispatchGroup()
+    /// The clock the connection, the clears and the lines' spacing are read on.
+    private let clock: any Clock
 
     /// Publishes to `broker` as the instance `name` once started.
     public init(
         broker: MQTTBroker, name: String, discoveryPrefix: String?, capacity: Int = 256, version: String = "lookd", page: String? = nil,
-        snapshots: Bool = true
+        snapshots: Bool = true, clock: any Clock
     ) {
         self.broker = broker
+        self.clock = clock
         let node = HomeAssistantDiscovery.node(name)
         self.node = node
         base = "lookd/\(node)"
@@ -71,7 +74,7 @@ public final class MQTTOutput: CommandingOutput, OutputState, @unchecked Sendabl
     public func start(events: any EventSink) throws(OutputFailure) {
         let client: MQTTClient
         do {
-            client = try MQTTClient(broker: broker, clientID: "lookd-\(node)", will: (base + "/availability", "offline"))
+            client = try MQTTClient(broker: broker, clientID: "lookd-\(node)", will: (base + "/availability", "offline"), clock: clock)
         } catch {
             throw OutputFailure(error.description)
         }
@@ -96,11 +99,13 @@ public final class MQTTOutput: CommandingOutput, OutputState, @unchecked Sendabl
         publisher.waitForFirstConnection(seconds: 5)
         // Once the rules in force are known: on a thread of its own, with a connection of its own.
         if let discovery {
-            let (broker, pattern, node) = (broker, "\(discovery.prefix)/+/\(node)/+/config", node)
+            let (broker, pattern, node, clock) = (broker, "\(discovery.prefix)/+/\(node)/+/config", node, clock)
             sweep.enter()
             Thread.detachNewThread { [weak self, sweep] in
                 defer { sweep.leave() }
-                for topic in RetainedSweep.topics(broker: broker, clientID: "lookd-\(node)-sweep", pattern: pattern) { self?.found(config: topic) }
+                for topic in RetainedSweep.topics(broker: broker, clientID: "lookd-\(node)-sweep", pattern: pattern, clock: clock) {
+                    self?.found(config: topic)
+                }
             }
         }
     }
@@ -185,7 +190,7 @@ public final class MQTTOutput: CommandingOutput, OutputState, @unchecked Sendabl
     private func clearData(of ruleTopic: String, _ publisher: MQTTPublisher) {
         guard lock.withLock({ clearing.insert(ruleTopic).inserted }) else { return }
         clears.enter()
-        DispatchQueue.global().asyncAfter(deadline: .now() + Self.clearDelay) { [weak self, clears] in
+        clock.after(Self.clearDelay) { [weak self, clears] in
             defer { clears.leave() }
             guard let self else { return }
             let back = lock.withLock {
@@ -200,7 +205,7 @@ public final class MQTTOutput: CommandingOutput, OutputState, @unchecked Sendabl
     /// The least time between two resends for Home Assistant's `online`.
     static let resendGap: TimeInterval = 5
     /// When everything was last sent again for an `online`.
-    private var lastResend = Date.distantPast
+    private var lastResend = -Double.infinity
 
     /// How long a removed rule's data topics wait after its configs.
     static let clearDelay = 1.5
@@ -225,9 +230,9 @@ public final class MQTTOutput: CommandingOutput, OutputState, @unchecked Sendabl
         if let discovery, topic == discovery.prefix + "/status" {
             guard text == "online", !retained, let publisher = lock.withLock({ publisher }) else { return }
             // A flood of `online` (thousands in a second) sends everything again once, not each time.
-            let now = Date()
+            let now = clock.now()
             let due = lock.withLock { () -> Bool in
-                guard now.timeIntervalSince(lastResend) >= Self.resendGap else { return false }
+                guard now - lastResend >= Self.resendGap else { return false }
                 lastResend = now
                 return true
             }
@@ -318,7 +323,7 @@ public final class MQTTOutput: CommandingOutput, OutputState, @unchecked Sendabl
     /// A line for a message ignored: at most one each 10 s, the next one saying how many went unsaid
     /// (a publisher that floods the command topics does not flood the journal).
     private func ignored(_ line: String) {
-        let now = MonotonicClock().now()
+        let now = clock.now()
         let (say, unsaid) = lock.withLock { () -> (Bool, Int) in
             guard now - lastIgnoredLine >= 10 else {
                 ignoredUnsaid += 1

@@ -99,8 +99,7 @@ final class MQTTPublisher: @unchecked Sendable {
     /// Waits (at most `seconds`) until the first connection is made and everything set so far has
     /// been handed over, or the first attempt failed (a broker that is down delays nothing).
     func waitForFirstConnection(seconds: Double) {
-        let clock = MonotonicClock()
-        clock.wait(upTo: seconds, every: 0.005) { condition.withLock { (everConnected && dirty.isEmpty) || lossReported } }
+        client.clock.wait(upTo: seconds, every: 0.005) { condition.withLock { (everConnected && dirty.isEmpty) || lossReported } }
     }
 
     /// Messages waiting, and whether the broker is connected.
@@ -108,7 +107,7 @@ final class MQTTPublisher: @unchecked Sendable {
 
     /// Marks the instance offline, sends what can go within `seconds`, and disconnects.
     func stop(seconds: Double = 2) {
-        let clock = MonotonicClock()
+        let clock = client.clock
         let deadline = clock.now() + seconds
         while clock.now() < deadline, condition.withLock({ connected && (!queue.isEmpty || !dirty.isEmpty || sending) }) { clock.sleep(0.01) }
         condition.withLock {

@@ -8,10 +8,10 @@ import LookCore
 enum RetainedSweep {
     /// The retained topics (with a payload) matching `pattern`, gathered until none has come for
     /// `quiet` seconds after the subscription, at most `limit` seconds in all.
-    static func topics(broker: MQTTBroker, clientID: String, pattern: String, quiet: Double = 1, limit: Double = 5) -> [String] {
+    static func topics(broker: MQTTBroker, clientID: String, pattern: String, clock: any Clock, quiet: Double = 1, limit: Double = 5) -> [String] {
         guard let mosquitto = try? MosquittoHandle(clientID: clientID) else { return [] }
         let handle = mosquitto.pointer
-        let seen = Seen(pattern: pattern)
+        let seen = Seen(pattern: pattern, clock: clock)
         if let user = broker.user { mosquitto_username_pw_set(handle, user, broker.password) }
         if broker.tls, mosquitto_tls_set(handle, nil, "/etc/ssl/certs", nil, nil, nil) != MOSQ_ERR_SUCCESS.rawValue { return [] }
         return withExtendedLifetime(seen) {
@@ -20,14 +20,13 @@ enum RetainedSweep {
                 guard code == 0, let mosq, let object else { return }
                 let seen = Unmanaged<Seen>.fromOpaque(object).takeUnretainedValue()
                 mosquitto_subscribe(mosq, nil, seen.pattern, 0)
-                seen.subscribed(at: MonotonicClock().now())
+                seen.subscribed()
             }
             mosquitto_message_callback_set(handle) { _, object, message in
                 guard let object, let message, message.pointee.retain, message.pointee.payloadlen > 0 else { return }
-                Unmanaged<Seen>.fromOpaque(object).takeUnretainedValue().add(String(cString: message.pointee.topic), at: MonotonicClock().now())
+                Unmanaged<Seen>.fromOpaque(object).takeUnretainedValue().add(String(cString: message.pointee.topic))
             }
             guard mosquitto_connect(handle, broker.host, Int32(broker.port), 10) == MOSQ_ERR_SUCCESS.rawValue else { return [] }
-            let clock = MonotonicClock()
             let started = clock.now()
             while clock.now() - started < limit {
                 guard mosquitto_loop(handle, 100, 1) == MOSQ_ERR_SUCCESS.rawValue else { break }
@@ -43,11 +42,13 @@ enum RetainedSweep {
         private(set) var topics: [String] = []
         private(set) var lastActivity: Double?
 
-        init(pattern: String) { self.pattern = pattern }
-        func subscribed(at t: Double) { lastActivity = t }
-        func add(_ topic: String, at t: Double) {
+        let clock: any Clock
+
+        init(pattern: String, clock: any Clock) { (self.pattern, self.clock) = (pattern, clock) }
+        func subscribed() { lastActivity = clock.now() }
+        func add(_ topic: String) {
             topics.append(topic)
-            lastActivity = t
+            lastActivity = clock.now()
         }
     }
 }

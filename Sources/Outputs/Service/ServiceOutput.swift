@@ -38,7 +38,7 @@ public final class ServiceOutput: WatchOutput, @unchecked Sendable {
     /// Clips written and failed, and the newest (from the clips' thread, one event at a time).
     private var clips: (written: Int, failed: Int, last: String?) = (0, 0, nil)
     private let clock: any Clock
-    private let started = Date()
+    private let started: Date
     private var engine = ""
     private var state = "starting"
     private var statusProblem: String?
@@ -56,7 +56,7 @@ public final class ServiceOutput: WatchOutput, @unchecked Sendable {
     private var lost: (kind: String, reason: String, since: Date)?
     /// The snapshot last written, for a status written between frames (a source lost).
     private var latest: WatchSnapshot?
-    private var ticker: Thread?
+    private var ticking = false
     private let tickerStop = OnceFlag()
     /// Events from the loop and from a live source's thread are taken one at a time.
     private let receiving = NSLock()
@@ -71,6 +71,7 @@ public final class ServiceOutput: WatchOutput, @unchecked Sendable {
         self.eventsPath = eventsPath
         self.historyPath = historyPath
         self.clock = clock
+        started = clock.date()
         self.states = states
         self.listeners = listeners
         liveness = LoopLiveness(at: clock.now())
@@ -83,17 +84,18 @@ public final class ServiceOutput: WatchOutput, @unchecked Sendable {
         // A status file that cannot be kept is said once, here, and by the start line's note.
         statusProblem = StatusFile.problem(statusPath)
         if let statusProblem { Log.shared.warning(statusProblem) } else { StatusFile.pruneStale(near: statusPath) }
-        guard let interval = notifier.watchdogInterval, ticker == nil else { return }
-        let thread = Thread { [weak self] in
-            let realTime = MonotonicClock()
-            while let self, !self.tickerStop.isSet {
-                self.tick(within: interval * 2)
-                realTime.wait(upTo: interval / 2, every: 0.1) { [weak self] in self?.tickerStop.isSet ?? true }
-            }
+        guard let interval = notifier.watchdogInterval, !ticking else { return }
+        ticking = true
+        tick(every: interval / 2, within: interval * 2)
+    }
+
+    /// The watchdog's look at the loop, every `seconds` on the clock until the stop.
+    private func tick(every seconds: Double, within: Double) {
+        clock.after(seconds) { [weak self] in
+            guard let self, !self.tickerStop.isSet else { return }
+            self.tick(within: within)
+            self.tick(every: seconds, within: within)
         }
-        thread.name = "lookd watchdog"
-        ticker = thread
-        thread.start()
     }
 
     public func stop() { tickerStop.set() }
@@ -131,11 +133,11 @@ public final class ServiceOutput: WatchOutput, @unchecked Sendable {
                 watching = true
             }
             writeStatus(snapshot)
-        case .frame(let frame, _, let snapshot):
-            notifier.status("\(frame.numbers) · frame \(frame.index)")
+        case .answered(let frame): notifier.status("\(frame.numbers) · frame \(frame.index)")
+        case .frame(let end, _, let snapshot):
             notifier.watchdog()
             // After a failure, at once: the status no longer says the engine fails.
-            if failing != nil || !frame.fires.isEmpty || clock.now() - lastStatus >= 0.5 {
+            if failing != nil || !end.fires.isEmpty || clock.now() - lastStatus >= 0.5 {
                 failing = nil
                 writeStatus(snapshot)
             }
@@ -157,8 +159,8 @@ public final class ServiceOutput: WatchOutput, @unchecked Sendable {
             writeStatus(snapshot)
         case .live(let live):
             switch live.change {
-            case .lost(let reason, _): lost = (live.kind, reason, Date())
-            case .stillLost(_, let reason, _): lost = (live.kind, reason, lost?.since ?? Date())
+            case .lost(let reason, _): lost = (live.kind, reason, clock.date())
+            case .stillLost(_, let reason, _): lost = (live.kind, reason, lost?.since ?? clock.date())
             case .found: lost = nil
             }
             if let lost { notifier.status("\(lost.kind) lost: \(lost.reason)") }
@@ -205,7 +207,7 @@ public final class ServiceOutput: WatchOutput, @unchecked Sendable {
                 ("schema", .string(StatusFile.schema)), ("pid", .int(Int(getpid()))),
                 ("state", .string(lost.map { "\($0.kind) lost since \(Timestamp.text($0.since)): \($0.reason)" } ?? state)),
                 ("source_up", .bool(lost == nil)),
-                ("updated", .string(Timestamp.text(Date()))), ("started", .string(Timestamp.text(started))),
+                ("updated", .string(Timestamp.text(clock.date()))), ("started", .string(Timestamp.text(started))),
                 ("source", .string(source)), ("engine", .string(engine)),
                 ("rules_source", .string(snapshot.rulesSource)), ("rules", rules), ("reloads", .int(snapshot.reloads)),
                 ("frame", .int(snapshot.frame)), ("fires", .int(snapshot.fires)),

@@ -13,7 +13,7 @@ public final class SystemdNotifier: ServiceNotifier, @unchecked Sendable {
     private var lastPing = -Double.infinity
     private let clock: any Clock
 
-    public init(environment: [String: String] = ProcessInfo.processInfo.environment, clock: any Clock = MonotonicClock()) {
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment, clock: any Clock) {
         self.clock = clock
         let socketPath = environment["NOTIFY_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
         address = socketPath

@@ -11,13 +11,13 @@ enum HistoryPage {
 
     /// `/api/history?rule=WORDS&day=YYYY-MM-DD&page=N` from the history at `path`: `fires`, `rules`
     /// (every rule the history has, for the filter), `page` and `more`. The day is this machine's.
-    static func json(path: String?, query: [String: String], zone: TimeZone = .current) -> (status: Int, body: String) {
+    static func json(path: String?, query: [String: String], now: Date, zone: TimeZone = .current) -> (status: Int, body: String) {
         guard let path else { return (404, #"{"error":"the history is off (\(SettingName.history) off)"}"#) }
         var filter = HistoryQuery(rule: query["rule"].flatMap { $0.isEmpty ? nil : $0 }, limit: pageSize + 1)
         let page = max(1, min(Int(query["page"] ?? "") ?? 1, 100_000))
         filter.offset = (page - 1) * pageSize
         if let day = query["day"], !day.isEmpty {
-            guard let start = HistoryQuery.time(day, now: Date(), zone: zone), day.count == 10 else {
+            guard let start = HistoryQuery.time(day, now: now, zone: zone), day.count == 10 else {
                 return (400, #"{"error":"day is YYYY-MM-DD"}"#)
             }
             var calendar = Calendar(identifier: .gregorian)

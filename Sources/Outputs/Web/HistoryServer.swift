@@ -8,8 +8,8 @@ import Records
 /// that ended, or of a service looked at from another account. It serves until SIGINT or SIGTERM.
 public enum HistoryServer {
     /// Serves `path` on `listen` (the page's token from `LOOKD_HTTP_TOKEN`, needed off loopback);
-    /// `started` gets the page's address once it answers.
-    public static func serve(_ path: String, listen text: String, started: (String) -> Void) throws(OutputFailure) {
+    /// `started` gets the line that says where the page is, once it answers.
+    public static func serve(_ path: String, listen text: String, clock: any Clock, started: (String) -> Void) throws(OutputFailure) {
         guard let listen = WebOutput.Listen.parse(text) else {
             throw OutputFailure("\(SettingName.http) takes ADDR:PORT (127.0.0.1:8470), not \"\(text)\"")
         }
@@ -19,14 +19,14 @@ public enum HistoryServer {
         }
         let page = WebOutput(
             listen: listen, token: token, snapshotsDir: snapshots(path), history: path,
-            clipsFolder: ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent("clips"), historyOnly: true)
+            clipsFolder: ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent("clips"), historyOnly: true, clock: clock)
         try page.start(events: EventStream([]))
         defer { page.stop() }
-        started(page.address + "history")
+        started("The history of \(path) at \(page.address)history")
         let stop = OnceFlag()
         let trap = SignalTrap { _ in stop.set() }
         defer { withExtendedLifetime(trap) {} }
-        MonotonicClock().wait(upTo: .infinity, every: 0.2) { stop.isSet }
+        clock.wait(upTo: .infinity, every: 0.2) { stop.isSet }
     }
 
     /// The folder the newest fire's snapshot is in (a watch keeps them all in one), or none.

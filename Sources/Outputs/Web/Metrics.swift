@@ -53,6 +53,11 @@ final class Metrics: @unchecked Sendable {
             model.observe(frame.model)
             if let first = frame.timings.firstToken { firstToken.observe(first) }
             frameTime.observe(frame.done)
+        }
+    }
+
+    func ended(_ frame: FrameEnd) {
+        lock.withLock {
             for fire in frame.fires {
                 fires[fire.condition, default: [:]][fire.reaction.kind, default: 0] += 1
                 // A reaction the user turned off (--no-sound) is no failure of its output.

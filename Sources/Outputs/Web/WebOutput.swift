@@ -58,14 +58,21 @@ public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
     private let historyOnly: Bool
     private let lock = NSLock()
     private var server: WebServer?
+    /// The clock of the history's days, and the one of the page's connections: their deadlines are
+    /// the kernel's, as libmicrohttpd's own timeout is, so a run on a test's manual clock gives the
+    /// page a real one (`sockets`).
+    private let clock: any Clock
+    private let sockets: any Clock
     /// The fires the page lists, as last shown, so that a clip that comes later joins its fire.
     private var listed: [(fire: Int, json: JSON)] = []
 
     /// Serves on `listen` once started; `states` are the other outputs whose drops `/metrics` counts.
     init(
         listen: Listen, token: String?, snapshotsDir: String?, history: String? = nil, states: [any OutputState] = [], truth: TruthFile? = nil,
-        clips: ClipPlan? = nil, clipFeed: ClipFeed? = nil, clipsFolder: String? = nil, historyOnly: Bool = false
+        clips: ClipPlan? = nil, clipFeed: ClipFeed? = nil, clipsFolder: String? = nil, historyOnly: Bool = false, clock: any Clock,
+        sockets: (any Clock)? = nil
     ) {
+        (self.clock, self.sockets) = (clock, sockets ?? clock)
         (self.listen, self.history, clipsDir, self.historyOnly) = (listen, history, clips?.folder ?? clipsFolder, historyOnly)
         timeline = LiveTimeline(truth: truth)
         self.token = token
@@ -78,10 +85,8 @@ public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
 
     public func start(events: any EventSink) throws(OutputFailure) {
         do {
-            // The sockets' deadlines are the kernel's real time, as libmicrohttpd's own timeout is:
-            // a run's clock (a test's manual one) does not drive them.
             let host = listen.host == "localhost" ? "127.0.0.1" : listen.host
-            let server = try WebServer(host: host, port: listen.port, clock: MonotonicClock()) {
+            let server = try WebServer(host: host, port: listen.port, clock: sockets) {
                 [weak self] request in
                 self?.answer(request) ?? .text(503, "stopping\n")
             }
@@ -94,7 +99,8 @@ public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
     public func receive(_ event: WatchEvent) {
         timeline.receive(event)
         switch event {
-        case .frame(let frame, let shown, _): self.frame(frame, shown: shown)
+        case .answered(let frame): metrics.answered(frame)
+        case .frame(let end, let shown, _): self.frame(end, shown: shown)
         case .skipped: metrics.skipped()
         case .frameFailed: metrics.failed()
         case .reloaded(let accepted, _): metrics.reloaded(accepted)
@@ -144,9 +150,11 @@ public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
         case "/api/status": return .text(200, state.statusText, type: "application/json")
         case "/api/fires": return .text(200, state.firesText, type: "application/json")
         case "/history", "/", "/index.html":
-            return .text(200, HistoryPage.html(initial: HistoryPage.json(path: history, query: request.query).body), type: "text/html; charset=utf-8")
+            return .text(
+                200, HistoryPage.html(initial: HistoryPage.json(path: history, query: request.query, now: clock.date()).body),
+                type: "text/html; charset=utf-8")
         case "/api/history":
-            let (status, body) = HistoryPage.json(path: history, query: request.query)
+            let (status, body) = HistoryPage.json(path: history, query: request.query, now: clock.date())
             return .text(status, body, type: "application/json")
         case "/metrics": return .text(200, metrics.text(), type: "text/plain; version=0.0.4; charset=utf-8")
         case "/frame.jpg":
@@ -204,11 +212,11 @@ public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
         return zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
-    /// Each answered frame: counters, the picture, the fires.
-    func frame(_ outcome: FrameOutcome, shown: RGBImage?) {
-        metrics.answered(outcome)
-        if let shown { state.frame(outcome.index, shown) }
-        for fire in outcome.fires { if let json = Self.shown(fire) { list(fire.number, json) } }
+    /// Each complete frame: its fires' counts, the picture, the fires.
+    func frame(_ end: FrameEnd, shown: RGBImage?) {
+        metrics.ended(end)
+        if let shown { state.frame(end.index, shown) }
+        for fire in end.fires { if let json = Self.shown(fire) { list(fire.number, json) } }
     }
 
     /// Lists a fire on the page (again, when it has changed: its description, its clip).

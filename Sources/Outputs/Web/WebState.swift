@@ -37,9 +37,8 @@ final class WebState: @unchecked Sendable {
         /// found, and its connection freed, within that), or nil once closed.
         func next(idle: Double = 2) -> String? {
             condition.withLock {
-                let deadline = Date().addingTimeInterval(idle)
                 while waiting.isEmpty && !closed {
-                    if !condition.wait(until: deadline) { return ": still here\n\n" }
+                    if !condition.wait(slice: idle) { return ": still here\n\n" }
                 }
                 if closed { return nil }
                 return waiting.removeFirst()

@@ -22,11 +22,11 @@ public final class SoundOutput: @unchecked Sendable {
 
     /// The server to use: nil for PulseAudio's default (`PULSE_SERVER`, then the user's session).
     public let server: String?
-    private let clock = MonotonicClock()
+    private let clock: any Clock
     private let lock = NSLock()
     private var lastFailure: String?
 
-    public init(server: String? = nil) { self.server = server }
+    public init(server: String? = nil, clock: any Clock) { (self.server, self.clock) = (server, clock) }
 
     /// How many of this output's plays are in progress.
     public var playing: Int { lock.withLock { active } }

@@ -25,9 +25,9 @@ public enum EffectFilm {
     /// Renders `renderer`'s edit over `hold` seconds into `png` and `apng`; once `cancelled` says
     /// so, the animation ends with the pictures drawn so far.
     public static func render(
-        _ renderer: EffectRenderer, hold: Double, png: String, apng: String, cancelled: () -> Bool = { false }
+        _ renderer: EffectRenderer, hold: Double, png: String, apng: String, clock: any Clock, cancelled: () -> Bool = { false }
     ) -> Output {
-        let started = MonotonicClock().now()
+        let started = clock.now()
         var output = Output(png: nil, apng: nil, pictures: nil, seconds: 0, error: nil)
         do throws(PNGWriter.Failure) {
             try PNGWriter.write(renderer.picture(at: min(catchSeconds, hold)), to: png)
@@ -48,7 +48,7 @@ public enum EffectFilm {
         } catch {
             output.error = error.description
         }
-        output.seconds = MonotonicClock().now() - started
+        output.seconds = clock.now() - started
         return output
     }
 }
@@ -63,10 +63,10 @@ extension EffectFilm {
         private var cancelled = false
 
         /// Starts drawing `renderer`'s film for `hold` seconds into `png` and `apng`.
-        public init(_ renderer: EffectRenderer, hold: Double, png: String, apng: String) {
+        public init(_ renderer: EffectRenderer, hold: Double, png: String, apng: String, clock: any Clock) {
             group.enter()
             Thread.detachNewThread { [self] in
-                let film = EffectFilm.render(renderer, hold: hold, png: png, apng: apng) { lock.withLock { cancelled } }
+                let film = EffectFilm.render(renderer, hold: hold, png: png, apng: apng, clock: clock) { lock.withLock { cancelled } }
                 lock.withLock { output = film }
                 group.leave()
             }

@@ -27,8 +27,12 @@ public final class CommandRunner: @unchecked Sendable {
     private let workers: Workers
     private let running = Running()
 
-    public init(settings: Settings = Settings()) {
+    /// The clock a command's time limit and its seconds are read on.
+    let clock: any Clock
+
+    public init(settings: Settings = Settings(), clock: any Clock) {
         self.settings = settings
+        self.clock = clock
         workers = Workers(name: "lookd run", limit: settings.limit, waiting: settings.waiting)
         // A command that exits before reading its input must not end lookd with SIGPIPE.
         Platform.ignoreBrokenPipes()
@@ -51,9 +55,9 @@ public final class CommandRunner: @unchecked Sendable {
     /// `done` gets why it was dropped, when it was (the queue full: then false is returned; a stop
     /// before it started).
     public func start(_ command: Command, fire: FireContext, done: @escaping @Sendable (ReactionReport.CommandRan) -> Void) -> Bool {
-        let (settings, running) = (settings, running)
+        let (settings, running, clock) = (settings, running, clock)
         return workers.submit(
-            { done(Self.run(command, fire: fire, settings: settings, running: running)) },
+            { done(Self.run(command, fire: fire, settings: settings, running: running, clock: clock)) },
             dropped: { reason in
                 var ran = ReactionReport.CommandRan(fire: fire.fire, condition: fire.condition, arguments: command.arguments)
                 ran.error = reason
@@ -62,15 +66,17 @@ public final class CommandRunner: @unchecked Sendable {
     }
 
     /// Runs `command` and waits for it (on the calling thread); its time is the whole of it.
-    static func run(_ command: Command, fire: FireContext, settings: Settings, running: Running = Running()) -> ReactionReport.CommandRan {
-        let started = Date()
-        var ran = execute(command, fire: fire, settings: settings, running: running, started: started)
-        ran.seconds = Date().timeIntervalSince(started)
+    static func run(
+        _ command: Command, fire: FireContext, settings: Settings, running: Running = Running(), clock: any Clock
+    ) -> ReactionReport.CommandRan {
+        let started = clock.now()
+        var ran = execute(command, fire: fire, settings: settings, running: running, deadline: started + settings.timeLimit, clock: clock)
+        ran.seconds = clock.now() - started
         return ran
     }
 
     private static func execute(
-        _ command: Command, fire: FireContext, settings: Settings, running: Running, started: Date
+        _ command: Command, fire: FireContext, settings: Settings, running: Running, deadline: Double, clock: any Clock
     ) -> ReactionReport.CommandRan {
         var ran = ReactionReport.CommandRan(fire: fire.fire, condition: fire.condition, arguments: command.arguments)
         var input: [Int32] = [-1, -1]
@@ -108,12 +114,11 @@ public final class CommandRunner: @unchecked Sendable {
         _ = json.withUnsafeBytes { write(input[1], $0.baseAddress, $0.count) }
         close(input[1])
 
-        let deadline = started.addingTimeInterval(settings.timeLimit)
         var kept: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 8192)
         var open = true
         while open {
-            let left = deadline.timeIntervalSinceNow
+            let left = deadline - clock.now()
             if left <= 0 { break }
             var poller = pollfd(fd: output[0], events: Int16(POLLIN), revents: 0)
             let ready = poll(&poller, 1, Int32(min(left * 1000, 1000).rounded(.up)))
@@ -128,9 +133,9 @@ public final class CommandRunner: @unchecked Sendable {
         close(output[0])
         var status: Int32 = 0
         var reaped = false
-        while !reaped && Date() < deadline {
+        while !reaped && clock.now() < deadline {
             let r = waitpid(pid, &status, WNOHANG)
-            if r == pid { reaped = true } else if r < 0 && errno != EINTR { break } else { usleep(10_000) }
+            if r == pid { reaped = true } else if r < 0 && errno != EINTR { break } else { clock.sleep(0.01) }
         }
         if !reaped {
             kill(-pid, SIGKILL)

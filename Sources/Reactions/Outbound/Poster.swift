@@ -36,11 +36,15 @@ public final class Poster: @unchecked Sendable {
     private let lock = NSLock()
     private var pools: [String: Workers] = [:]
     /// Posts sending now, by a number of their own: what a stop reports of them, and when each began.
-    private var inFlight: [Int: (sent: ReactionReport.PostSent, since: Date)] = [:]
+    private var inFlight: [Int: (sent: ReactionReport.PostSent, since: Double)] = [:]
     private var nextNumber = 0
 
-    public init(settings: Settings = Settings()) {
+    /// The clock the posts' seconds and their backoff are read on.
+    let clock: any Clock
+
+    public init(settings: Settings = Settings(), clock: any Clock) {
         self.settings = settings
+        self.clock = clock
     }
 
     /// The workers of `post`'s endpoint, made when it first posts.
@@ -73,8 +77,10 @@ public final class Poster: @unchecked Sendable {
         }
         return workers(for: post).submit(
             { [self] in
-                lock.withLock { inFlight[number] = (ReactionReport.PostSent(fire: fire.fire, condition: fire.condition, url: post.shownURL), Date()) }
-                let sent = Self.send(post, fire: fire, settings: settings)
+                lock.withLock {
+                    inFlight[number] = (ReactionReport.PostSent(fire: fire.fire, condition: fire.condition, url: post.shownURL), clock.now())
+                }
+                let sent = Self.send(post, fire: fire, settings: settings, clock: clock)
                 // A stop that reported it already (still waiting then) has the last word.
                 if lock.withLock({ inFlight.removeValue(forKey: number) != nil }) { done(sent) }
             },
@@ -89,12 +95,12 @@ public final class Poster: @unchecked Sendable {
     /// webhook may or may not have them); those queued never start (counted as dropped).
     public func stopAll() -> [ReactionReport.PostSent] {
         for pool in all { pool.cancelWaiting() }
-        let now = Date()
+        let now = clock.now()
         return lock.withLock {
             defer { inFlight.removeAll() }
             return inFlight.values.sorted { $0.sent.fire < $1.sent.fire }.map { entry in
                 var sent = entry.sent
-                sent.seconds = now.timeIntervalSince(entry.since)
+                sent.seconds = now - entry.since
                 sent.error =
                     "still waiting for an answer when lookd stopped (after \(String(format: "%.1f", sent.seconds)) s); "
                     + "not known to have arrived"
@@ -104,9 +110,9 @@ public final class Poster: @unchecked Sendable {
     }
 
     /// Sends `post` and waits for the outcome, tries included (on the calling thread).
-    static func send(_ post: Post, fire: FireContext, settings: Settings) -> ReactionReport.PostSent {
+    static func send(_ post: Post, fire: FireContext, settings: Settings, clock: any Clock) -> ReactionReport.PostSent {
         var sent = ReactionReport.PostSent(fire: fire.fire, condition: fire.condition, url: post.shownURL)
-        let started = Date()
+        let started = clock.now()
         switch post.body {
         case .picture: sent.snapshot = fire.snapshot != nil
         case .form(_, let attachment): sent.snapshot = attachment != nil && fire.snapshot != nil
@@ -124,10 +130,10 @@ public final class Poster: @unchecked Sendable {
             // A 4xx other than 429 is the request's fault, and a 3xx (redirects are not followed) is
             // the URL's: trying again gives the same answer.
             if let status, (300..<500).contains(status), status != 429 { break }
-            if attempt < settings.attempts { Thread.sleep(forTimeInterval: settings.backoff * pow(2, Double(attempt - 1))) }
+            if attempt < settings.attempts { clock.sleep(settings.backoff * pow(2, Double(attempt - 1))) }
         }
         if sent.error != nil, sent.attempts > 1 { sent.error! += " (after \(sent.attempts) tries)" }
-        sent.seconds = Date().timeIntervalSince(started)
+        sent.seconds = clock.now() - started
         return sent
     }
 

@@ -31,7 +31,7 @@ final class FireStage {
         let rule = rules[i]
         let reactor = parts.reactor
         // The snapshot is saved first: commands, posts and MQTT are handed its path.
-        let snapshot = snapshots.flatMap { $0.save(source.original() ?? frame.image, fire: count, epoch: holds.epoch) }
+        let snapshot = snapshots.flatMap { $0.save(source.original() ?? frame.image, fire: count, epoch: holds.epoch, now: parts.clock.date()) }
         lastSnapshot = snapshot ?? lastSnapshot
         var context = FireContext(
             fire: count, rule: i + 1, condition: rule.condition, reaction: rule.reaction.name, frame: index, time: parts.clock.date(),

@@ -39,4 +39,6 @@ final class GateStage {
     /// How often frames are taken while skipping.
     var fps: Double { gate.settings.fps }
     var enabled: Bool { gate.settings.enabled }
+    /// The counts as the loop shows them: nil with the gate off.
+    var shownCounts: GateCounts? { enabled ? counts : nil }
 }

@@ -25,7 +25,7 @@ struct HoldStage {
         let job = EffectFilm.Job(
             renderer, hold: max(config.hold, 1 / Double(EffectFilm.fps)),
             png: (folder as NSString).appendingPathComponent("catch\(fire).png"),
-            apng: (folder as NSString).appendingPathComponent("edit\(fire).apng"))
+            apng: (folder as NSString).appendingPathComponent("edit\(fire).apng"), clock: clock)
         let (cut, due) = (stop.hold(config.hold - (clock.now() - start), on: clock), clock.now())
         let result = job.wait { stop.isRequested }
         let (waited, held) = (clock.now() - due, clock.now() - start)
