@@ -30,40 +30,43 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3"),
 
         .target(name: "LookCore", path: "Sources/LookCore"),
+        // What a rule does when it fires: each reaction kind one file, and the wire formats its outbound kinds speak.
+        .target(name: "ReactionDomain", dependencies: ["LookCore"], path: "Sources/ReactionDomain"),
         .target(name: "Media", dependencies: ["LookCore", "CFFmpeg"], path: "Sources/Media"),
         .target(name: "HTTP", dependencies: ["CCurl"], path: "Sources/HTTP"),
         .target(name: "Capture", dependencies: ["LookCore", "Media", "CV4L2"], path: "Sources/Capture"),
         .target(name: "VLM", dependencies: ["LookCore", "HTTP", "CLlama"], path: "Sources/VLM"),
         .target(name: "ModelStore", dependencies: ["LookCore", "VLM", "HTTP", "CCrypto"], path: "Sources/ModelStore"),
-        .target(name: "Rules", dependencies: ["LookCore", "CYAML"], path: "Sources/Rules"),
-        .target(name: "Grounding", dependencies: ["LookCore", "VLM"], path: "Sources/Grounding"),
-        .target(name: "Reactions", dependencies: ["LookCore", "Media", "HTTP", "CPulse", "CEspeak"], path: "Sources/Reactions"),
-        .target(name: "Records", dependencies: ["LookCore", "Rules"], path: "Sources/Records"),
+        .target(name: "Rules", dependencies: ["LookCore", "CYAML", "ReactionDomain"], path: "Sources/Rules"),
+        .target(name: "Grounding", dependencies: ["LookCore", "VLM", "ReactionDomain"], path: "Sources/Grounding"),
+        .target(name: "Reactions", dependencies: ["LookCore", "Media", "HTTP", "CPulse", "CEspeak", "ReactionDomain"], path: "Sources/Reactions"),
+        .target(name: "Records", dependencies: ["LookCore", "Rules", "ReactionDomain"], path: "Sources/Records"),
         .target(name: "Gate", dependencies: ["LookCore", "Rules"], path: "Sources/Gate"),
         .target(name: "Eval", dependencies: ["LookCore", "Rules", "Records"], path: "Sources/Eval"),
         // The history of fires in SQLite, and the output that writes it.
-        .target(name: "History", dependencies: ["LookCore", "Records", "CSQLite"], path: "Sources/History"),
+        .target(name: "History", dependencies: ["LookCore", "Records", "CSQLite", "ReactionDomain"], path: "Sources/History"),
         // What a watch runs with (WatchConfig), the rules in force and the run record's header: values the
         // settings resolve and the pipeline reads, below both, so the pipeline needs none of the outputs.
         .target(
-            name: "Config", dependencies: ["LookCore", "Capture", "VLM", "Rules", "Grounding", "Reactions", "Records", "Gate"],
+            name: "Config", dependencies: ["LookCore", "Capture", "VLM", "Rules", "Grounding", "Reactions", "Records", "Gate", "ReactionDomain"],
             path: "Sources/Config"),
         // Each watch setting declared once (flag, file key, default, help, check, live or not).
         .target(
             name: "Settings",
             dependencies: [
                 "LookCore", "Media", "Capture", "VLM", "ModelStore", "Rules", "Grounding", "Records", "Config", "Outputs", "History",
+                "ReactionDomain",
             ],
             path: "Sources/Settings"
         ),
         .target(
             name: "Watch",
-            dependencies: ["LookCore", "Media", "Capture", "VLM", "Rules", "Grounding", "Reactions", "Records", "Gate", "Config"],
+            dependencies: ["LookCore", "Media", "Capture", "VLM", "Rules", "Grounding", "Reactions", "Records", "Gate", "Config", "ReactionDomain"],
             path: "Sources/Watch"
         ),
         .target(
             name: "Outputs",
-            dependencies: ["LookCore", "Media", "Rules", "Records", "Eval", "History", "CMosquitto", "CMicroHTTPD"],
+            dependencies: ["LookCore", "Media", "Rules", "Records", "Eval", "History", "CMosquitto", "CMicroHTTPD", "ReactionDomain"],
             path: "Sources/Outputs"
         ),
         .executableTarget(
@@ -83,30 +86,33 @@ let package = Package(
         // Test doubles in memory (manual clock, scripted source, recording reactions and outputs,
         // generated media), and the fixtures that start real programs (mosquitto, llama-server,
         // PulseAudio, the tests' own Python servers): a test of pure logic links only the first.
-        .target(name: "TestSupport", dependencies: ["LookCore", "Media", "Capture", "Reactions", "Records", "VLM"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport", dependencies: ["LookCore", "Media", "Capture", "Reactions", "Records", "VLM", "ReactionDomain"],
+            path: "Tests/TestSupport"),
         .target(name: "TestFixtures", dependencies: ["LookCore", "TestSupport"], path: "Tests/TestFixtures"),
         .testTarget(
             name: "WatchTests",
             dependencies: [
                 "Watch", "Config", "Settings", "Records", "Rules", "Grounding", "Gate", "VLM", "Capture", "Media", "Reactions", "TestSupport",
+                "ReactionDomain",
             ]),
         .testTarget(
             name: "OutputsTests",
             dependencies: [
                 "Outputs", "Watch", "Config", "Settings", "Records", "Rules", "VLM", "HTTP", "Media", "History", "LookCore", "TestSupport",
-                "TestFixtures",
+                "TestFixtures", "ReactionDomain",
             ]),
-        .testTarget(name: "RecordsTests", dependencies: ["Records", "Rules", "TestSupport"]),
-        .testTarget(name: "LookCoreTests", dependencies: ["LookCore", "TestSupport"]),
+        .testTarget(name: "RecordsTests", dependencies: ["Records", "Rules", "TestSupport", "ReactionDomain"]),
+        .testTarget(name: "LookCoreTests", dependencies: ["LookCore", "TestSupport", "ReactionDomain"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Media", "TestSupport"]),
         .testTarget(name: "VLMTests", dependencies: ["VLM", "Capture", "Media", "TestSupport", "TestFixtures"]),
         .testTarget(name: "ModelStoreTests", dependencies: ["ModelStore", "VLM", "TestSupport", "TestFixtures"]),
-        .testTarget(name: "RulesTests", dependencies: ["Rules", "TestSupport"]),
+        .testTarget(name: "RulesTests", dependencies: ["Rules", "TestSupport", "ReactionDomain"]),
         .testTarget(name: "EvalTests", dependencies: ["Eval", "Rules"]),
-        .testTarget(name: "HistoryTests", dependencies: ["History", "Records", "Rules", "LookCore", "TestSupport"]),
-        .testTarget(name: "ReactionsTests", dependencies: ["Reactions", "Media", "Capture", "TestSupport", "TestFixtures"]),
+        .testTarget(name: "HistoryTests", dependencies: ["History", "Records", "Rules", "LookCore", "TestSupport", "ReactionDomain"]),
+        .testTarget(name: "ReactionsTests", dependencies: ["Reactions", "Media", "Capture", "TestSupport", "TestFixtures", "ReactionDomain"]),
         .testTarget(name: "GroundingTests", dependencies: ["Grounding", "Rules"]),
-        .testTarget(name: "lookdTests", dependencies: ["lookd", "LookCore", "TestSupport", "TestFixtures"]),
+        .testTarget(name: "lookdTests", dependencies: ["lookd", "LookCore", "TestSupport", "TestFixtures", "ReactionDomain"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -93,7 +93,7 @@ public final class LiveStreamSource: LiveSource, @unchecked Sendable {
             }
         }
         var cutOff: Bool { lock.withLock { tripped } }
-        var reason: String { "no picture came of the stream's data for \(Reaction.number(limit)) s (it is not video lookd can decode)" }
+        var reason: String { "no picture came of the stream's data for \(Quantity.number(limit)) s (it is not video lookd can decode)" }
     }
 
     /// The frame last taken, at the stream's size.

@@ -1,5 +1,6 @@
 import Foundation
 import LookCore
+import ReactionDomain
 import VLM
 
 /// The frame's second questions (`--cells box|ask`): a new session each, on the frame's image as

@@ -1,5 +1,6 @@
 import Foundation
 import LookCore
+import ReactionDomain
 import Records
 
 /// One fire as the history keeps it: its run and number, the rule, when and on which frame, how

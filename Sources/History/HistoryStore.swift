@@ -1,5 +1,6 @@
 import Foundation
 import LookCore
+import ReactionDomain
 
 /// The history of fires in SQLite (`lookd-history.sqlite`): one row a fire, its description and
 /// clip added when they come. WAL mode, each fire its own transaction: a crash or a SIGKILL loses

@@ -2,6 +2,11 @@ import Foundation
 
 /// Sizes and durations as a person reads them: `1.23 GB`, `4 min`.
 public enum Quantity {
+    /// A number as a setting or a message writes it: `3`, not `3.0`; `0.5`.
+    public static func number(_ x: Double) -> String {
+        x == x.rounded() && abs(x) < 1e9 ? String(Int(x)) : String(x)
+    }
+
     /// Bytes in decimal units: `512 B`, `4.35 KB`, `1.2 GB`.
     public static func bytes(_ n: Int64) -> String {
         let units = ["B", "KB", "MB", "GB", "TB"]

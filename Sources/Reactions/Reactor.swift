@@ -1,6 +1,7 @@
 import Foundation
 import LookCore
 import Media
+import ReactionDomain
 
 /// Something that carries out a rule's reaction when it fires.
 public protocol ReactionPerformer: AnyObject, Sendable {
@@ -216,7 +217,7 @@ public final class Reactor: ReactionPerformer, ReactionServices, @unchecked Send
 
     /// A countdown ended: the chime, then "Time's up", and a `timer` report.
     private func timerEnded(_ condition: String, minutes: Double) {
-        log.notice("timer: \(condition): time's up (\(Reaction.number(minutes)) min)")
+        log.notice("timer: \(condition): time's up (\(Quantity.number(minutes)) min)")
         var ended = ReactionReport.TimerEnded(condition: condition, minutes: minutes)
         if let audio {
             let chime = audio.library.clip("chime").clip
@@ -245,7 +246,7 @@ public final class Reactor: ReactionPerformer, ReactionServices, @unchecked Send
         lock.withLock { awaiting[fire.fire] = (reaction, fire) }
         let limit = poster.settings.descriptionWait
         clock.after(limit) { [weak self] in
-            self?.sendAwaiting(fire.fire, description: nil, problem: "no description came within \(Reaction.number(limit)) s")
+            self?.sendAwaiting(fire.fire, description: nil, problem: "no description came within \(Quantity.number(limit)) s")
         }
         return ReactionResult(performed: true, shown: reaction.name, note: "goes with its description")
     }
@@ -259,7 +260,7 @@ public final class Reactor: ReactionPerformer, ReactionServices, @unchecked Send
             return ReactionResult(performed: true, shown: reaction.name, note: "without a clip: clips are off")
         }
         clock.after(limit) { [weak self] in
-            self?.clipped(fire: fire.fire, path: nil, problem: "no clip came within \(Reaction.number(limit)) s")
+            self?.clipped(fire: fire.fire, path: nil, problem: "no clip came within \(Quantity.number(limit)) s")
         }
         return ReactionResult(performed: true, shown: reaction.name, note: "goes with its clip")
     }

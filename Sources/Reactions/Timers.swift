@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import LookCore
+import ReactionDomain
 
 /// One countdown per rule. A rule that fires again while its timer runs restarts it.
 public final class Timers: @unchecked Sendable {

@@ -1,4 +1,5 @@
 import LookCore
+import ReactionDomain
 
 /// One fire, typed: the rule, its reaction and what became of it, where the thing was, and for an
 /// effect, its hold. The `fire` event line, the `hold` line and the run record's fire entry come

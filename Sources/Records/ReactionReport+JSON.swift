@@ -1,4 +1,5 @@
 import LookCore
+import ReactionDomain
 
 extension ReactionReport {
     /// The event this report is logged as (`sound`, `speech`, `timer`), and the run record's list.

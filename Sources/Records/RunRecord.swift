@@ -1,5 +1,6 @@
 import Foundation
 import LookCore
+import ReactionDomain
 import Rules
 
 /// The run record written at stop, `watch-run-<epoch>.json`: the rules, the prompt, the settings,

@@ -1,4 +1,5 @@
 import LookCore
+import ReactionDomain
 import Rules
 
 /// What a watch says as it runs, typed. The loop and the composition root emit these into one

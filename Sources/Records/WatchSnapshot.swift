@@ -1,4 +1,5 @@
 import LookCore
+import ReactionDomain
 import Rules
 
 /// What the loop publishes after each frame and reload: the rules with their states and what their

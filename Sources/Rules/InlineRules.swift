@@ -1,5 +1,6 @@
 import Foundation
 import LookCore
+import ReactionDomain
 
 /// The inline form of rules, as the seed's `-rules` writes them:
 /// `a chessboard=chime|a lighthouse=say:There is the lighthouse|stones=effect:ripple/water`.

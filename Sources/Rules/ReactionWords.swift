@@ -1,5 +1,6 @@
 import Foundation
 import LookCore
+import ReactionDomain
 
 /// A problem with one value, in words.
 struct Problem: Error, ExpressibleByStringInterpolation {

@@ -1,4 +1,5 @@
 import LookCore
+import ReactionDomain
 
 /// One rule: a thing to look for, in words, and the one thing to do when the model sees it.
 public struct Rule: Sendable, Equatable {

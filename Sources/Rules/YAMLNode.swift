@@ -1,5 +1,6 @@
 internal import CYAML
 import LookCore
+import ReactionDomain
 
 /// A YAML document as a tree of nodes that remember where they were written (libyaml's event parser).
 /// Anchors and aliases, tags and more than one document are refused: a rules file needs none.

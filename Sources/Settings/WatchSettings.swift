@@ -5,6 +5,7 @@ import Grounding
 import LookCore
 import Media
 import Outputs
+import ReactionDomain
 import Rules
 
 /// Everything a watch runs with: the watch's own settings, its outputs', its model's, and the few

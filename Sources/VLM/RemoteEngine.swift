@@ -246,7 +246,7 @@ public final class RemoteEngine: VisionLanguageModel, @unchecked Sendable {
             let body = String(decoding: raw, as: UTF8.self)
             if problem == nil && !capped {
                 if firstTokenLate {
-                    problem = "no first token within \(Reaction.number(settings.firstTokenLimit)) s"
+                    problem = "no first token within \(Quantity.number(settings.firstTokenLimit)) s"
                 } else if first == nil && cancellation?.isWindingDown == true && cancellation?.isCancelled != true {
                     problem = "lookd is stopping: the question was not answered"
                 } else if answer.status != 0 && answer.status != 200 {

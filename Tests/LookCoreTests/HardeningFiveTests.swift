@@ -1,5 +1,6 @@
 import Foundation
 import LookCore
+import ReactionDomain
 import TestSupport
 import XCTest
 

@@ -2,6 +2,7 @@ import Foundation
 import LookCore
 import Media
 import Outputs
+import ReactionDomain
 import Records
 import Rules
 import TestSupport

@@ -1,6 +1,7 @@
 import Foundation
 import LookCore
 import Media
+import ReactionDomain
 import Reactions
 import TestSupport
 import XCTest

@@ -1,6 +1,7 @@
 import Capture
 import Foundation
 import LookCore
+import ReactionDomain
 import Reactions
 import VLM
 

@@ -1,6 +1,7 @@
 import Config
 import Foundation
 import LookCore
+import ReactionDomain
 import Reactions
 import Records
 import Rules

@@ -1,5 +1,6 @@
 import Foundation
 import LookCore
+import ReactionDomain
 import TestSupport
 import XCTest
 
@@ -164,11 +165,11 @@ final class ArchitectureTests: XCTestCase {
         XCTAssertFalse(text.contains("FileManager") || text.contains("Date()") || text.contains("PNGWriter"), "no I/O or real clock in the loop")
     }
 
-    /// Each reaction kind is one type in its own file in Sources/LookCore/Reactions/, listed once.
+    /// Each reaction kind is one type in its own file in Sources/ReactionDomain/Kinds/, listed once.
     /// (Nothing can switch over the kinds: `Reaction` is a struct around one kind's value, so a
     /// pattern such as `case .effect(let e, _)` does not compile.)
     func testEachReactionKindIsOneTypeInItsOwnFile() throws {
-        let folder = Fixtures.root.appendingPathComponent("Sources/LookCore/Reactions")
+        let folder = Fixtures.root.appendingPathComponent("Sources/ReactionDomain/Kinds")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
         XCTAssertEqual(Set(files), Set(ReactionKinds.all.map { "\($0).swift" }), "one file per kind, named for it")
         for kind in ReactionKinds.all {

@@ -181,7 +181,7 @@ public final class ClipOutput: WatchOutput, @unchecked Sendable {
             if let material = try feed.material(from: job.from, to: job.to) {
                 written = try ClipWriter.write(material, to: path)
             } else {
-                failure = "the source kept nothing of \(Reaction.number(job.from))–\(Reaction.number(job.to)) s (no keyframe yet)"
+                failure = "the source kept nothing of \(Quantity.number(job.from))–\(Quantity.number(job.to)) s (no keyframe yet)"
             }
         } catch let error as MediaError {
             failure = error.reason

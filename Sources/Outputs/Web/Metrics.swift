@@ -1,6 +1,7 @@
 import Foundation
 import LookCore
 import Media
+import ReactionDomain
 import Records
 
 /// The watch's counters, kept as outcomes arrive (on the loop's and the reactions' threads) and

@@ -1,5 +1,6 @@
 import Foundation
 import LookCore
+import ReactionDomain
 
 /// Draws a held frame's edit at any moment of its hold: Ripple, Zoom or Spotlight at the model's box
 /// (or the no-box forms), with the thin blue border the seed's screen puts round a held frame.

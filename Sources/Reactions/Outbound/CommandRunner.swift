@@ -1,5 +1,6 @@
 import Foundation
 import LookCore
+import ReactionDomain
 
 #if canImport(Glibc)
     import Glibc
@@ -142,7 +143,7 @@ public final class CommandRunner: @unchecked Sendable {
             kill(pid, SIGKILL)
             while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
             ran.killed = true
-            ran.error = "killed at the time limit of \(Reaction.number(settings.timeLimit)) s"
+            ran.error = "killed at the time limit of \(Quantity.number(settings.timeLimit)) s"
         } else {
             // Whatever the command left running in its group goes with it.
             kill(-pid, SIGKILL)

@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import LookCore
+import ReactionDomain
 
 /// Sends `post:` fires with libcurl: the fire as JSON (with the snapshot as a second part of a
 /// `multipart/form-data` body when asked) or as one line of text. Each try has a time limit; a

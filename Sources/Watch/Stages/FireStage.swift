@@ -2,6 +2,7 @@ import Capture
 import Config
 import LookCore
 import Media
+import ReactionDomain
 import Reactions
 import Records
 import Rules

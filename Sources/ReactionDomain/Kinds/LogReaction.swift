@@ -1,3 +1,5 @@
+import LookCore
+
 /// `log: true` (inline: `log`): a timestamped line; the page shows the latest three, and the fire's
 /// own journal line carries it (one line a fire, as the service promises).
 public struct LogReaction: SwitchReaction {

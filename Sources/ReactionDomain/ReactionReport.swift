@@ -1,3 +1,5 @@
+import LookCore
+
 /// What a reaction reports when it finishes later than its fire: a sound played, a line spoken,
 /// a countdown ended, a command run, a post sent. Reactions send these from their own threads; the records keep them.
 public enum ReactionReport: Sendable, Equatable {

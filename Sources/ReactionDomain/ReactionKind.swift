@@ -1,6 +1,7 @@
 import Foundation
+import LookCore
 
-/// A kind of reaction, written as one type in one file (Sources/LookCore/Reactions/) and listed once
+/// A kind of reaction, written as one type in one file (Sources/ReactionDomain/Kinds/) and listed once
 /// in `ReactionKinds.all`: it reads its rule's key and its inline form, says how `lookd check` and
 /// the records show it, performs itself through the reactor's `ReactionServices`, and says what its
 /// row and its metrics show.

@@ -1,4 +1,6 @@
-/// Every reaction kind, each one type in one file (Sources/LookCore/Reactions/), in the order the
+import LookCore
+
+/// Every reaction kind, each one type in one file (Sources/ReactionDomain/Kinds/), in the order the
 /// rules file's keys, `lookd check` and the messages name them. A new kind is one file there and
 /// one line here.
 public enum ReactionKinds {

@@ -1,3 +1,5 @@
+import LookCore
+
 /// `post: URL`, or `post:` with `url`, `format` (json|text), `headers` (a map), `snapshot`
 /// (true|false) and `wait` (description|clip|none) (inline: `post:URL`): an HTTP POST of the fire.
 public struct PostReaction: ReactionKind {

@@ -1,3 +1,5 @@
+import LookCore
+
 /// What became of one reaction.
 public struct ReactionResult: Sendable, Equatable {
     /// Whether lookd did (or started) what the reaction says; false when it cannot or it failed.

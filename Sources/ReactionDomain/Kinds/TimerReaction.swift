@@ -1,4 +1,5 @@
 import Foundation
+import LookCore
 
 /// `timer: 4` (inline: `timer:4`): a countdown of that many minutes, restarted by each fire; at its
 /// end, the chime and "Time's up".
@@ -13,7 +14,7 @@ public struct TimerReaction: ReactionKind {
     public init(minutes: Double) { self.minutes = minutes }
 
     public var name: String { "timer" }
-    public var inlineForm: String { "timer:\(Reaction.number(minutes))" }
+    public var inlineForm: String { "timer:\(Quantity.number(minutes))" }
     public var recordFields: [(String, JSON)] { [("minutes", .number(minutes))] }
     public var failures: String? { nil }
 
@@ -35,7 +36,7 @@ public struct TimerReaction: ReactionKind {
 
     /// The time left while the countdown runs, else its length.
     public func shown(_ condition: String, _ services: any ReactionServices) -> String {
-        services.timeLeft(condition).map { Self.clock($0) + " left" } ?? "timer \(Reaction.number(minutes)) min"
+        services.timeLeft(condition).map { Self.clock($0) + " left" } ?? "timer \(Quantity.number(minutes)) min"
     }
 
     /// `4:00`, `0:59`: minutes and seconds left.

@@ -1,4 +1,5 @@
 import Foundation
+import LookCore
 
 /// `notify:`: a fire on a phone, with its snapshot. ntfy's publish form (docs.ntfy.sh/publish): a
 /// POST to the topic's URL with the snapshot as the body (`Filename`, the message in `Message`) or

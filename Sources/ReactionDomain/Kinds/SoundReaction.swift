@@ -1,3 +1,5 @@
+import LookCore
+
 /// `sound: chime` (inline: `chime`): a desktop sound at the fire.
 public struct SoundReaction: ReactionKind {
     public static let key = "sound"

@@ -1,4 +1,5 @@
 import Foundation
+import LookCore
 
 /// `say: Hello` (inline: `say:Hello`): a line spoken by espeak-ng at the fire. A line with
 /// `{description}` in it is spoken once the fire's description is in (`SpokenLine`).

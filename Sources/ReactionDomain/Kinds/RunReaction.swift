@@ -1,4 +1,5 @@
 import Foundation
+import LookCore
 
 /// `run: [program, arg, …]`, `run: program arg …` (split at spaces), or
 /// `run: {command: […], wait: description|clip}` (inline: `run:program arg …`): a command started

@@ -1,3 +1,5 @@
+import LookCore
+
 /// `effect: ripple` with an optional `sound: horn` (inline: `effect:ripple/horn`): the fired frame is
 /// held and edited at the thing's place, which the model is asked for (`--place box`), with the
 /// edit's sound (its own unless chosen). The watch's fire stage draws the edit.

@@ -1,3 +1,5 @@
+import LookCore
+
 /// `count: true` (inline: `count`): counts the fires; the row shows `×3`, kept across restarts.
 public struct CountReaction: SwitchReaction {
     public static let key = "count"

@@ -1,5 +1,7 @@
+import LookCore
+
 /// What a rule does when it fires: one reaction kind's value (`ReactionKinds.all`). Each kind is one
-/// type in one file in Sources/LookCore/Reactions/; this wraps it so rules, records and the reactor
+/// type in one file in Sources/ReactionDomain/Kinds/; this wraps it so rules, records and the reactor
 /// hold any of them alike.
 public struct Reaction: Sendable, Equatable, CustomStringConvertible {
     /// The kind's own value (`SoundReaction`, `PostReaction`, …).
@@ -56,8 +58,4 @@ public struct Reaction: Sendable, Equatable, CustomStringConvertible {
     public static func effect(_ effect: Effect, sound: EffectSound) -> Reaction { Reaction(EffectReaction(effect: effect, sound: sound)) }
     public static func run(_ command: Command) -> Reaction { Reaction(RunReaction(command: command)) }
     public static func post(_ post: Post) -> Reaction { Reaction(PostReaction(post: post)) }
-
-    public static func number(_ x: Double) -> String {
-        x == x.rounded() && abs(x) < 1e9 ? String(Int(x)) : String(x)
-    }
 }

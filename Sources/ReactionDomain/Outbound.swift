@@ -1,4 +1,5 @@
 import Foundation
+import LookCore
 
 /// What a `run:` rule starts: a program and its arguments, passed as they are (no shell).
 public struct Command: Sendable, Equatable {
