@@ -29,22 +29,27 @@ let package = Package(
         .systemLibrary(name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd"),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3"),
 
-        .target(name: "LookCore", path: "Sources/LookCore"),
+        // The few calls into the operating system: signals, the standard streams, /proc and /sys, and the file
+        // writing that never follows another user's link, never waits on a pipe and never traps.
+        .target(name: "Platform", path: "Sources/Platform"),
+        .target(name: "LookCore", dependencies: ["Platform"], path: "Sources/LookCore"),
         // What a rule does when it fires: each reaction kind one file, and the wire formats its outbound kinds speak.
         .target(name: "ReactionDomain", dependencies: ["LookCore"], path: "Sources/ReactionDomain"),
-        .target(name: "Media", dependencies: ["LookCore", "CFFmpeg"], path: "Sources/Media"),
+        .target(name: "Media", dependencies: ["LookCore", "CFFmpeg", "Platform"], path: "Sources/Media"),
         .target(name: "HTTP", dependencies: ["CCurl"], path: "Sources/HTTP"),
         .target(name: "Capture", dependencies: ["LookCore", "Media", "CV4L2"], path: "Sources/Capture"),
-        .target(name: "VLM", dependencies: ["LookCore", "HTTP", "CLlama"], path: "Sources/VLM"),
-        .target(name: "ModelStore", dependencies: ["LookCore", "VLM", "HTTP", "CCrypto"], path: "Sources/ModelStore"),
-        .target(name: "Rules", dependencies: ["LookCore", "CYAML", "ReactionDomain"], path: "Sources/Rules"),
+        .target(name: "VLM", dependencies: ["LookCore", "HTTP", "CLlama", "Platform"], path: "Sources/VLM"),
+        .target(name: "ModelStore", dependencies: ["LookCore", "VLM", "HTTP", "CCrypto", "Platform"], path: "Sources/ModelStore"),
+        .target(name: "Rules", dependencies: ["LookCore", "CYAML", "ReactionDomain", "Platform"], path: "Sources/Rules"),
         .target(name: "Grounding", dependencies: ["LookCore", "VLM", "ReactionDomain"], path: "Sources/Grounding"),
-        .target(name: "Reactions", dependencies: ["LookCore", "Media", "HTTP", "CPulse", "CEspeak", "ReactionDomain"], path: "Sources/Reactions"),
-        .target(name: "Records", dependencies: ["LookCore", "Rules", "ReactionDomain"], path: "Sources/Records"),
+        .target(
+            name: "Reactions", dependencies: ["LookCore", "Media", "HTTP", "CPulse", "CEspeak", "ReactionDomain", "Platform"],
+            path: "Sources/Reactions"),
+        .target(name: "Records", dependencies: ["LookCore", "Rules", "ReactionDomain", "Platform"], path: "Sources/Records"),
         .target(name: "Gate", dependencies: ["LookCore", "Rules"], path: "Sources/Gate"),
-        .target(name: "Eval", dependencies: ["LookCore", "Rules", "Records"], path: "Sources/Eval"),
+        .target(name: "Eval", dependencies: ["LookCore", "Rules", "Records", "Platform"], path: "Sources/Eval"),
         // The history of fires in SQLite, and the output that writes it.
-        .target(name: "History", dependencies: ["LookCore", "Records", "CSQLite", "ReactionDomain"], path: "Sources/History"),
+        .target(name: "History", dependencies: ["LookCore", "Records", "CSQLite", "ReactionDomain", "Platform"], path: "Sources/History"),
         // What a watch runs with (WatchConfig), the rules in force and the run record's header: values the
         // settings resolve and the pipeline reads, below both, so the pipeline needs none of the outputs.
         .target(
@@ -61,17 +66,21 @@ let package = Package(
         ),
         .target(
             name: "Watch",
-            dependencies: ["LookCore", "Media", "Capture", "VLM", "Rules", "Grounding", "Reactions", "Records", "Gate", "Config", "ReactionDomain"],
+            dependencies: [
+                "LookCore", "Media", "Capture", "VLM", "Rules", "Grounding", "Reactions", "Records", "Gate", "Config", "ReactionDomain", "Platform",
+            ],
             path: "Sources/Watch"
         ),
         .target(
             name: "Outputs",
-            dependencies: ["LookCore", "Media", "Rules", "Records", "Eval", "History", "CMosquitto", "CMicroHTTPD", "ReactionDomain"],
+            dependencies: ["LookCore", "Media", "Rules", "Records", "Eval", "History", "CMosquitto", "CMicroHTTPD", "ReactionDomain", "Platform"],
             path: "Sources/Outputs"
         ),
         .executableTarget(
             name: "lookd",
-            dependencies: ["LookCore", "Capture", "VLM", "ModelStore", "Rules", "Records", "Watch", "Outputs", "Eval", "Settings", "History"],
+            dependencies: [
+                "LookCore", "Capture", "VLM", "ModelStore", "Rules", "Records", "Watch", "Outputs", "Eval", "Settings", "History", "Platform",
+            ],
             path: "Sources/lookd"
         ),
         // The change gate's benchmark (tools/bench-gate): the watch loop on a simulated clock.
@@ -103,7 +112,7 @@ let package = Package(
                 "TestFixtures", "ReactionDomain",
             ]),
         .testTarget(name: "RecordsTests", dependencies: ["Records", "Rules", "TestSupport", "ReactionDomain"]),
-        .testTarget(name: "LookCoreTests", dependencies: ["LookCore", "TestSupport", "ReactionDomain"]),
+        .testTarget(name: "LookCoreTests", dependencies: ["LookCore", "TestSupport", "ReactionDomain", "Platform"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Media", "TestSupport"]),
         .testTarget(name: "VLMTests", dependencies: ["VLM", "Capture", "Media", "TestSupport", "TestFixtures"]),
         .testTarget(name: "ModelStoreTests", dependencies: ["ModelStore", "VLM", "TestSupport", "TestFixtures"]),
@@ -112,7 +121,7 @@ let package = Package(
         .testTarget(name: "HistoryTests", dependencies: ["History", "Records", "Rules", "LookCore", "TestSupport", "ReactionDomain"]),
         .testTarget(name: "ReactionsTests", dependencies: ["Reactions", "Media", "Capture", "TestSupport", "TestFixtures", "ReactionDomain"]),
         .testTarget(name: "GroundingTests", dependencies: ["Grounding", "Rules"]),
-        .testTarget(name: "lookdTests", dependencies: ["lookd", "LookCore", "TestSupport", "TestFixtures", "ReactionDomain"]),
+        .testTarget(name: "lookdTests", dependencies: ["lookd", "LookCore", "TestSupport", "TestFixtures", "ReactionDomain", "Platform"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -46,6 +46,7 @@ public struct RunHeader {
                     ("gate_max", .number(config.gate.maxSeconds)), ("gate_masks", .array(masks)),
                 ])
             ),
+            ("settings_in_force", config.settingsInForce),
         ]
     }
 }

@@ -56,6 +56,10 @@ public struct WatchConfig: Sendable {
     public var truth: [String: [Answer]] = [:]
     /// Reads the rules file's `settings:` again at a reload (nil: the file's settings stay as at the start).
     public var settingsReader: (any SettingsRereader<WatchConfig>)?
+    /// Every watch setting in force at the start as `lookd check --json` lists it (its value, a
+    /// password or token masked, and where it came from), made from the declarations by the root;
+    /// the run record's header keeps it.
+    public var settingsInForce: JSON = .null
 
     public init(source: String, rules: String) {
         self.source = source

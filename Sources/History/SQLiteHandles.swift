@@ -1,6 +1,7 @@
 internal import CSQLite
 import Foundation
 import LookCore
+import Platform
 
 /// What SQLite said when a call failed: its result code and its own words.
 public struct SQLiteError: Error, CustomStringConvertible {

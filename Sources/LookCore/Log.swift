@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 /// lookd's one logger: lines to standard error, with a level threshold.
 /// Under journald (`JOURNAL_STREAM` names standard error) each line carries its `<N>` priority prefix.

@@ -1,6 +1,7 @@
 internal import CFFmpeg
 import Foundation
 import LookCore
+import Platform
 
 /// Writes pictures of one size as an animated PNG with FFmpeg's APNG encoder and muxer: a held
 /// frame's edit, frame by frame. The file is written beside its name and moved in place at the end,

@@ -1,6 +1,7 @@
 internal import CFFmpeg
 import Foundation
 import LookCore
+import Platform
 
 /// Encodes pictures as JPEG with FFmpeg's MJPEG encoder (a fire's snapshot): the RGB picture is
 /// converted to full-range YUV 4:2:0 by libswscale, at a fixed quality. The range is set on the

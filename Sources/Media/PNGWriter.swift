@@ -1,6 +1,7 @@
 internal import CFFmpeg
 import Foundation
 import LookCore
+import Platform
 
 /// Writes pictures as PNG with FFmpeg's encoder (the frames the model got, held frames' edits).
 public enum PNGWriter {

@@ -1,5 +1,6 @@
 import Foundation
 import LookCore
+import Platform
 
 /// A snapshot of every fire (`--snapshots DIR`): the frame that fired as JPEG at the source's own size
 /// (not the model's 448 px), named `fire-<run epoch>-<fire number>.jpg`, kept by count or by age

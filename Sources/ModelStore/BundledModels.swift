@@ -1,5 +1,6 @@
 import Foundation
 import LookCore
+import Platform
 
 /// The models lookd ships itself (`models/<id>/` in the repository, `PREFIX/share/lookd/models/<id>/`
 /// when installed): never downloaded. The first use copies the pair into the cache, each file checked

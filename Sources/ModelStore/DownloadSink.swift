@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import LookCore
+import Platform
 
 /// Receives one HTTP answer into a `.part` file: appended after a 206 (the Range was honoured),
 /// started over after a 200; cut off past the file's listed size.

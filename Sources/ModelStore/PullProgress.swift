@@ -1,5 +1,6 @@
 import Foundation
 import LookCore
+import Platform
 
 /// The progress of a download on standard error: one updating line on a terminal, a line every
 /// ten seconds (and at the end) otherwise.

@@ -1,5 +1,6 @@
 import Foundation
 import LookCore
+import Platform
 import VLM
 
 /// Which weights the vision tower runs when the user does not say (`--vision-weights`): the faster

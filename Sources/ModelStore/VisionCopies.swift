@@ -1,5 +1,6 @@
 import Foundation
 import LookCore
+import Platform
 import VLM
 
 /// Where lookd keeps its Q8_0 copies of vision towers (VisionQuantizer makes them): in the model

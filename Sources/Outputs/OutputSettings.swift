@@ -2,6 +2,7 @@ import Foundation
 import History
 import LookCore
 import Media
+import Platform
 import Records
 import Rules
 

@@ -1,5 +1,6 @@
 import Foundation
 import LookCore
+import Platform
 import Records
 
 /// What `lookd watch` shows while it runs: on a terminal, one line written over after each frame

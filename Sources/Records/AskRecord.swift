@@ -1,5 +1,6 @@
 import Foundation
 import LookCore
+import Platform
 
 /// The JSON record `lookd ask --json FILE` writes: the question, the photo, the times and the answer.
 public struct AskRecord {

@@ -1,5 +1,6 @@
 import Foundation
 import LookCore
+import Platform
 
 /// The JSON Lines event log: one object per event, `t` (ISO 8601) and `event` first, appended with
 /// one write per line, so a process killed at any moment loses nothing it had logged.

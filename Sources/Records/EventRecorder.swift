@@ -1,5 +1,6 @@
 import Foundation
 import LookCore
+import Platform
 
 /// The one place a watch's events become records: each event's line in the event log, and the run
 /// record's entries (a frame once it is complete with its fires and holds, a failed frame, a later

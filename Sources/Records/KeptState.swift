@@ -1,5 +1,6 @@
 import Foundation
 import LookCore
+import Platform
 
 /// What a watch keeps across restarts in its state folder (`lookd-state.json` in the record
 /// folder of a service or a live source): the rules switched off from outside, and the count rules'

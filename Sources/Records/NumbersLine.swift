@@ -1,5 +1,6 @@
 import Foundation
 import LookCore
+import Platform
 
 /// The numbers under an answer: the measured line, then where it ran.
 public enum NumbersLine {

@@ -1,5 +1,6 @@
 import Foundation
 import LookCore
+import Platform
 
 /// What a watch makes before it watches (its record folders, its claimed run record, the event log,
 /// the state's lock), so that a run that never starts (a model, source or camera that fails, a stop

@@ -1,5 +1,6 @@
 import Foundation
 import LookCore
+import Platform
 
 /// The lock that makes a state file one watch's own (`flock` on `<state>.lock` beside it, held for
 /// the run): a second watch given the same state would lose the first one's counts, so it is refused

@@ -1,5 +1,6 @@
 import Foundation
 import LookCore
+import Platform
 
 /// The file where a running watch says what it is doing, for `lookd status`: rewritten whole
 /// (a temporary file renamed into place) after every frame, fire and reload.

@@ -1,5 +1,6 @@
 import Foundation
 import LookCore
+import Platform
 import ReactionDomain
 
 /// The rules file (YAML): a `rules:` list, each rule a `when:` and exactly one reaction.

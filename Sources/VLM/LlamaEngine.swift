@@ -1,6 +1,7 @@
 internal import CLlama
 import Foundation
 import LookCore
+import Platform
 
 /// The in-process engine: a GGUF language model (libllama) and its vision projector (libmtmd),
 /// loaded once, answering on the CPU. One question at a time: calls are serialised.

@@ -1,6 +1,7 @@
 internal import CLlama
 import Foundation
 import LookCore
+import Platform
 
 /// lookd's int8 vision tower: a copy of an mmproj whose weight matrices are Q8_0, as the seed's app
 /// runs an int8 tower. The pinned llama.cpp has no mmproj quantizer, so this is the one: the source's

@@ -2,6 +2,7 @@ import Capture
 import Config
 import Foundation
 import LookCore
+import Platform
 import Reactions
 import Records
 import Rules
@@ -9,18 +10,19 @@ import VLM
 
 /// One watch from start to end, the composition root: it opens the records, takes the model and
 /// the source the command line loaded and the outputs it chose, starts its parts in order (the
-/// recorder, the state keeper, the outputs, the reactor: `Lifecycle`), runs the loop, and at the end
-/// stops them in reverse (the reactor lets what is under way finish, the outputs send what is left,
-/// the recorder writes the run record last). Everything that happens goes out as one stream of
-/// typed events, to the recorder first and then to each output.
+/// recorder, the state keeper, a live source, the outputs, the reactor: `Lifecycle`), runs the
+/// loop, and at the end stops them in reverse (the reactor lets what is under way finish, the
+/// outputs send what is left, the recorder writes the run record last). Everything that happens
+/// goes out as one stream of typed events, to the recorder first and then to each output.
 public final class WatchRun {
     public let config: WatchConfig
     let recorder: EventRecorder
     let stream: EventStream
     let clock: any Clock
     private let outputs: [any WatchOutput]
-    /// The parts with a lifetime, in the order they start; they stop in reverse.
-    private let lifecycle: Lifecycle
+    /// The state keeper, when switches and counts are kept (a part of the run, as the outputs are).
+    private let keeper: [any WatchOutput]
+    private let reactorPart: ReactorPart
     /// Carries out the rules' reactions; it hears of clips for what waits for one.
     private let reactor: Reactor
     /// The switches and counts kept from an earlier run (`statePath`), and the commands from outside.
@@ -80,14 +82,12 @@ public final class WatchRun {
         leftovers = made
         let (kept, stateProblem) = config.statePath.map(KeptState.load) ?? (KeptState(), nil)
         self.kept = kept
-        let keeper: [any WatchOutput] = config.statePath.map { [KeptStateWriter(path: $0, initial: kept)] } ?? []
+        keeper = config.statePath.map { [KeptStateWriter(path: $0, initial: kept)] } ?? []
         reactor = Reactor(
             audio: config.sound ? Audio(output: SoundOutput(clock: clock)) : nil, commands: config.commands, posts: config.posts, clock: clock)
+        reactorPart = ReactorPart(reactor, clock: clock)
         let first = outputs.filter { $0 is any AheadOfTheLog } // the history: a fire the log has, it has
-        stream = EventStream(first + [recorder] + keeper + outputs.filter { !($0 is any AheadOfTheLog) } + [ClipWaits(reactor)])
-        // The recorder first, so that it stops last: every part's last words are in the record. The
-        // reactor last, so that it stops first: what it reports still reaches every output.
-        lifecycle = Lifecycle([recorder] + keeper + outputs + [ReactorPart(reactor, clock: clock)], clock: clock)
+        stream = EventStream(first + [recorder] + keeper + outputs.filter { !($0 is any AheadOfTheLog) } + [reactorPart])
         recorder.recordPath = recordPath
         started = clock.now()
         stream.emit(.started(version: version, pid: Int(getpid()), args: Secrets.masked(arguments: Array(CommandLine.arguments.dropFirst()))))
@@ -132,7 +132,11 @@ public final class WatchRun {
         record.header = RunHeader(config: config, version: version, epoch: epoch, eventLog: events.path).fields(
             model: model, source: info, rules: rules, rulesSource: rulesSource, gate: config.gateEnabled(for: info))
         recorder.record = record
-        if let live = source as? any LiveSource { LiveSourceEvents.watch(live, events: stream, stop: stop) }
+        // The recorder first, so that it stops last: every part's last words are in the record. A live
+        // source's losses are heard before the outputs start; the reactor last, so that it stops
+        // first: what it reports still reaches every output.
+        let live: [any RunPart] = (source as? any LiveSource).map { [LiveSourcePart($0, stopping: stop)] } ?? []
+        let lifecycle = Lifecycle([recorder] + keeper + live + outputs + [reactorPart], clock: clock)
         stream.emit(.source(info))
         stream.emit(.rules(.loaded(rules.rules, source: rulesSource, warnings: rules.warnings, disabled: rules.disabled)))
 

@@ -2,6 +2,7 @@ import Capture
 import Foundation
 import LookCore
 import Outputs
+import Platform
 import Records
 import Settings
 import VLM

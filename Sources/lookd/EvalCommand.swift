@@ -1,7 +1,9 @@
 import Eval
 import Foundation
 import LookCore
+import Platform
 import Rules
+import Settings
 
 /// `lookd eval` scores rules against a labelled clip (or an event log); `lookd tune` replays a run's
 /// answers through the firing rule for a grid of settings.
@@ -100,7 +102,12 @@ enum EvalCommand {
         let rules = try args.value(.rules).map { spec throws(CommandFailure) in try loadRules(spec, against: truth) }
         let tolerance = try args.number("tolerance", default: 3, in: 0...3600)
         if let problem = recording.clockProblem(truth, tolerance: tolerance) { throw CommandFailure(code: .usage, message: problem) }
-        let cooldown = args.value(.cooldown) == nil ? recording.cooldown ?? 3 : try args.number(SettingName.cooldown.key, default: 3, in: 0...3600)
+        // --cooldown is read as the watch's own declaration reads it (its range, its words, its message).
+        let given = args.given(WatchSettings.declared.infos.filter { $0.name == SettingName.cooldown.key })
+        var cooldown = recording.cooldown ?? 3
+        do { cooldown = given.isEmpty ? cooldown : try WatchSettings.declared.resolve(given, over: WatchSetup()).watch.cooldown } catch {
+            throw usage(error.text)
+        }
         print(Tuning.report(recording, truth: truth, rules: rules, cooldown: cooldown, tolerance: tolerance, clock: MonotonicClock()))
     }
 

@@ -2,6 +2,7 @@ import Capture
 import Foundation
 import LookCore
 import Outputs
+import Platform
 import Records
 import Rules
 import Settings
@@ -62,6 +63,7 @@ enum WatchCommand {
         let clipFeed = setup.outputs.clips?.makeFeed() // the one live object the settings call for, made once
         (config.sourceOptions.clips, outputSettings.clipFeed, outputSettings.version) = (clipFeed, clipFeed, version)
         config.settingsReader = FileSettingsReader(flags: flags, started: given)
+        config.settingsInForce = SettingsShown.json(WatchSettings.declared.inForce(setup, given: given))
         config.takeSnapshots(for: ruleSet.rules)
         for warning in ruleSet.warnings { Log.shared.warning(warning) }
 

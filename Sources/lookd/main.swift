@@ -1,5 +1,6 @@
 import Foundation
 import LookCore
+import Platform
 
 /// lookd's entry: one subcommand per concern, each in its own file.
 let version = "lookd 0.1.0"

@@ -1,5 +1,6 @@
 import Foundation
 import LookCore
+import Platform
 import TestSupport
 import XCTest
 

@@ -2,10 +2,11 @@ import Foundation
 import LookCore
 import Media
 import ReactionDomain
-import Reactions
 import TestFixtures
 import TestSupport
 import XCTest
+
+@testable import Reactions
 
 /// Sounds and speech through a real PulseAudio server (a null sink) whose monitor the test records.
 final class SoundTests: XCTestCase {
@@ -113,12 +114,25 @@ final class SoundTests: XCTestCase {
         XCTAssertEqual(Set(library.soundsInBuild), ["chime", "glass", "bell", "water", "horn", "bells"])
     }
 
-    func testTimersEndAndRestart() {
-        let timers = Timers(clock: MonotonicClock())
-        XCTAssertFalse(timers.start("a kettle", minutes: 0.01))
-        XCTAssertEqual(timers.remaining("a kettle") ?? 0, 0.6, accuracy: 0.1)
-        XCTAssertTrue(timers.start("a kettle", minutes: 0.02), "a second fire restarts it")
-        XCTAssertEqual(timers.remaining("a kettle") ?? 0, 1.2, accuracy: 0.1)
+    func testTimersEndAndRestartOnTheirClock() {
+        let clock = ManualClock()
+        let timers = Timers(clock: clock)
+        let ended = CollectedLines()
+        timers.onEnd = { condition, minutes in ended.add("\(condition) \(minutes)") }
+        XCTAssertFalse(timers.start("a kettle", minutes: 1))
+        clock.advance(30)
+        XCTAssertEqual(timers.remaining("a kettle"), 30)
+        XCTAssertTrue(timers.start("a kettle", minutes: 2), "a second fire restarts it")
+        clock.advance(60)
+        XCTAssertEqual(timers.remaining("a kettle"), 60)
+        XCTAssertEqual(ended.all, [], "the first countdown's end passed: restarted, it did not end")
+        clock.advance(60)
+        XCTAssertEqual(ended.all, ["a kettle 2.0"])
+        XCTAssertNil(timers.remaining("a kettle"))
+        XCTAssertFalse(timers.start("a kettle", minutes: 1), "ended, it starts anew")
+        timers.keep(only: [])
+        clock.advance(120)
+        XCTAssertEqual(ended.all, ["a kettle 2.0"], "a countdown a reload dropped never ends")
         XCTAssertEqual(Timers.clock(240), "4:00")
         XCTAssertEqual(Timers.clock(58.2), "0:59")
     }

@@ -109,7 +109,7 @@ final class ArchitectureTests: XCTestCase {
         XCTAssertLessThanOrEqual(reads.count, 6, reads.joined(separator: "\n"))
         let waits = lines(below, matching: /asyncAfter|makeTimerSource|Thread\.sleep|usleep\(|wait\(until:/)
         // The one left: opening a FIFO gives a reader a moment to come (SafeFile), no time of a run.
-        XCTAssertEqual(waits.map { $0.components(separatedBy: ":")[0] }, ["Sources/LookCore/SafeFile.swift"], waits.joined(separator: "\n"))
+        XCTAssertEqual(waits.map { $0.components(separatedBy: ":")[0] }, ["Sources/Platform/SafeFile.swift"], waits.joined(separator: "\n"))
         let tests = try swiftFiles(under: "Tests")
         let sleeps = lines(tests, matching: /usleep\(|Thread\.sleep\(|(?:^|[^.\w])sleep\(/).filter { !$0.contains("func sleep(") }
         XCTAssertGreaterThan(sleeps.count, 0, "the tests are read")

@@ -51,6 +51,17 @@ final class BudgetTests: XCTestCase {
         let record = try XCTUnwrap(
             try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path("out/" + name)))) as? [String: Any])
         XCTAssertEqual((record["settings"] as? [String: Any])?["tokens"] as? Int, 88, "4 a rule and 8 more")
+        // Every setting in force, from the declarations, as lookd check lists it.
+        let inForce = try XCTUnwrap(record["settings_in_force"] as? [[String: Any]])
+        let check = try Subprocess.run(
+            Fixtures.lookd, ["check", try rules(20), "--source", path("clip.mp4"), "--pace", "frames", "--no-sound", "--json"], environment: env)
+        let checked = try XCTUnwrap(
+            (try JSONSerialization.jsonObject(with: Data(check.stdout.utf8)) as? [String: Any])?["settings"] as? [[String: Any]])
+        XCTAssertEqual(inForce.compactMap { $0["name"] as? String }, checked.compactMap { $0["name"] as? String })
+        XCTAssertGreaterThan(inForce.count, 40)
+        let pace = try XCTUnwrap(inForce.first { $0["name"] as? String == "pace" })
+        XCTAssertEqual(pace["value"] as? String, "frames")
+        XCTAssertEqual(pace["from"] as? String, "flag")
         r = try watch(try rules(20), ["--tokens", "32"])
         XCTAssertTrue(r.stderr.contains("--tokens 32 leaves room to answer about 6 of the 20 rules"), r.stderr)
     }

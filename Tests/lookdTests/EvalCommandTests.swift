@@ -83,6 +83,14 @@ final class EvalCommandTests: XCTestCase {
         XCTAssertTrue(tune.stdout.contains("  now:  0 of 2 spans missed · 1 false fire · median delay 1.0 s · cooldown 3 s"), tune.stdout)
         XCTAssertTrue(tune.stdout.contains("  # a cat: under its when:, beside its reaction\n    cooldown: 10\n"), tune.stdout)
         XCTAssertTrue(tune.stdout.contains("frames replayed in"), tune.stdout)
+        // --cooldown is the watch's own setting: its range and its message are the watch's.
+        let far = try Subprocess.run(
+            Fixtures.lookd, ["tune", "--record", path(record), "--truth", path("truth.yaml"), "--cooldown", "3601"])
+        let check = try Subprocess.run(Fixtures.lookd, ["check", "a cat=log", "--cooldown", "3601"])
+        XCTAssertEqual(far.status, 2, far.stderr)
+        XCTAssertEqual(check.status, 2, check.stderr)
+        let problem = try XCTUnwrap(check.stderr.split(separator: "\n").first { $0.contains("--cooldown") }, check.stderr)
+        XCTAssertTrue(far.stderr.contains(problem), "tune: \(far.stderr)\ncheck: \(problem)")
     }
 
     func testTheExitStatusHoldsRulesToAStandardAndBadTruthIsAUsageError() throws {

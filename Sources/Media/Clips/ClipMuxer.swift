@@ -1,6 +1,7 @@
 internal import CFFmpeg
 import Foundation
 import LookCore
+import Platform
 
 /// One H.264 video stream written as MP4 with its index at the front (`movflags +faststart`: a
 /// phone, a browser or Home Assistant plays it before it has all of it). The file is written

@@ -1,6 +1,7 @@
 import Foundation
 import LookCore
 import Media
+import Platform
 import Records
 import Rules
 

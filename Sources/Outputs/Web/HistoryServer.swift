@@ -1,6 +1,7 @@
 import Foundation
 import History
 import LookCore
+import Platform
 import Records
 
 /// `lookd history --http ADDR:PORT`: the review page (`/history`, `/api/history`, the snapshots and

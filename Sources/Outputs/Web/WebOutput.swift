@@ -2,6 +2,7 @@ import Eval
 import Foundation
 import LookCore
 import Media
+import Platform
 import Records
 import Rules
 

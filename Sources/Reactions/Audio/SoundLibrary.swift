@@ -1,6 +1,7 @@
 import Foundation
 import LookCore
 import Media
+import Platform
 
 /// Finds the sound each name plays: `chime`, `glass` and `bell` from the freedesktop sound theme
 /// when it is installed, else lookd's own; the effect sounds `water`, `horn` and `bells` from

@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import LookCore
+import Platform
 import ReactionDomain
 
 /// Sends `post:` fires with libcurl: the fire as JSON (with the snapshot as a second part of a

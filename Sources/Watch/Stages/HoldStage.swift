@@ -2,6 +2,7 @@ import Capture
 import Config
 import Foundation
 import LookCore
+import Platform
 import Reactions
 import Records
 
