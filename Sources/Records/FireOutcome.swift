@@ -1,40 +1,40 @@
 import LookCore
 import ReactionDomain
 
-/// One fire, typed: the rule, its reaction and what became of it, where the thing was, and for an
-/// effect, its hold. The `fire` event line, the `hold` line and the run record's fire entry come
-/// from it.
+/// One fire, typed: the rule, its reaction and what became of it, and where the thing was. It is
+/// made once, when the reaction has run, and emitted once (`fired`, the `fire` line); what comes of
+/// it later is its own value and event: an effect's hold (`HoldOutcome`, `held`), its description
+/// (`DescribeOutcome`, `described`). The run record's fire entry is composed of the three.
 public struct FireOutcome: Sendable {
     /// The fire's number in the run, from 1; the rule, from 0.
-    public var number: Int
-    public var rule: Int
-    public var condition: String
-    public var reaction: Reaction
-    public var frame: Int
+    public let number: Int
+    public let rule: Int
+    public let condition: String
+    public let reaction: Reaction
+    public let frame: Int
     /// Seconds from the frame's capture to the reaction, and from the scene's change when known.
-    public var latency: Double
-    public var sinceChange: Double?
-    public var result: ReactionResult
-    public var place: Place?
-    /// An effect's hold setting (`--hold`) and, once it has played, the hold itself.
-    public var holdSetting: Double
-    public var hold: HoldOutcome?
-    /// Its description (`describe:`), once the model has given it.
-    public var describe: DescribeOutcome?
+    public let latency: Double
+    public let sinceChange: Double?
+    public let result: ReactionResult
+    public let place: Place?
+    /// An effect's hold setting (`--hold`).
+    public let holdSetting: Double
     /// What let it through: the turn (appear or disappear), the confirmation (`2 of 3`) and the
     /// answer's confidence, when the rule has such settings or the engine gave one.
-    public var edge = "appear"
-    public var confirmed: String?
-    public var confidence: Double?
+    public let edge: String
+    public let confirmed: String?
+    public let confidence: Double?
     /// The fire's snapshot (`--snapshots`): the frame at the source's size, as JPEG.
-    public var snapshot: String?
+    public let snapshot: String?
     /// The fire as it leaves lookd (commands, posts, MQTT).
-    public var context: FireContext?
+    public let context: FireContext?
 
     public init(
         number: Int, rule: Int, condition: String, reaction: Reaction, frame: Int, latency: Double, sinceChange: Double?,
-        result: ReactionResult, place: Place?, holdSetting: Double
+        result: ReactionResult, place: Place?, holdSetting: Double, edge: String = "appear", confirmed: String? = nil,
+        confidence: Double? = nil, snapshot: String? = nil, context: FireContext? = nil
     ) {
+        (self.edge, self.confirmed, self.confidence, self.snapshot, self.context) = (edge, confirmed, confidence, snapshot, context)
         self.number = number
         self.rule = rule
         self.condition = condition
@@ -81,8 +81,8 @@ public struct FireOutcome: Sendable {
     }
 
     /// The `hold` event line's fields (an effect's, once its hold has ended).
-    public var holdEventFields: [(String, JSON)]? {
-        guard let hold, let effect = reaction.as(EffectReaction.self)?.effect else { return nil }
+    public func holdEventFields(_ hold: HoldOutcome) -> [(String, JSON)]? {
+        guard let effect = reaction.as(EffectReaction.self)?.effect else { return nil }
         return [
             ("fire", .int(number)), ("rule", .int(rule + 1)), ("condition", .string(condition)),
             ("effect", .string(effect.rawValue)), ("frame", .int(frame)),
@@ -90,7 +90,7 @@ public struct FireOutcome: Sendable {
     }
 
     /// The run record's entry: the fire line, the hold's fields for an effect, and its description.
-    public var recordEntry: JSON {
+    public func recordEntry(hold: HoldOutcome?, describe: DescribeOutcome?) -> JSON {
         let described: [(String, JSON)] =
             describe.map { [("description", .optional($0.text)), ("describe_ms", .number($0.seconds * 1000, places: 1))] } ?? []
         return .object(eventFields + (hold?.fields ?? []) + described)

@@ -171,12 +171,12 @@ public final class RunRecord: @unchecked Sendable {
                     ("t", .number(frame.captureT)),
                 ]))
         }
-        for fire in end.fires { add(fire) }
+        for fire in end.fires { add(fire, hold: end.holds[fire.number], describe: end.descriptions[fire.number]) }
     }
 
-    private func add(_ fire: FireOutcome) {
+    private func add(_ fire: FireOutcome, hold: HoldOutcome?, describe: DescribeOutcome?) {
         fireCount += 1
-        fires.append(fire.recordEntry)
+        fires.append(fire.recordEntry(hold: hold, describe: describe))
         let condition = fire.condition
         firesByRule[condition, default: 0] += 1
         if let place = fire.place {
@@ -190,13 +190,13 @@ public final class RunRecord: @unchecked Sendable {
         firesByReaction[fire.reaction.kind, default: 0] += 1
         if let effect = fire.reaction.as(EffectReaction.self)?.effect { firesByEffect[effect.rawValue, default: 0] += 1 }
         if let sound = fire.reaction.base.playedSound { firesBySound[sound, default: 0] += 1 }
-        if let hold = fire.hold {
+        if let hold {
             holds.append(hold.held * 1000)
             holdCount += 1
             holdTotal += hold.held * 1000
             add("render_ms", hold.render.map { $0 * 1000 })
         }
-        if let describe = fire.describe { add("describe_ms", describe.seconds * 1000) }
+        if let describe { add("describe_ms", describe.seconds * 1000) }
     }
 
     private func add(_ key: String, _ value: Double?) {

@@ -18,7 +18,7 @@ extension WatchEvent {
         case .trigger(let file): return ("trigger", [("file", .string(file))])
         case .answered(let frame): return ("watch", frame.eventFields)
         case .fired(let fire, _, _): return ("fire", fire.eventFields)
-        case .held(let fire): return fire.holdEventFields.map { ("hold", $0) }
+        case .held(let hold, let fire): return fire.holdEventFields(hold).map { ("hold", $0) }
         case .described(let description, _): return ("described", description.eventFields)
         case .clip(let clip): return ("clip", clip.eventFields)
         case .clipsRemoved(let removed): return ("clips_removed", removed.eventFields)

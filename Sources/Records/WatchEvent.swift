@@ -29,7 +29,7 @@ public enum WatchEvent: Sendable {
     /// A rule fired (its reaction has run); `count` is a count rule's count after it.
     case fired(FireOutcome, rule: Rule, count: Int?)
     /// An effect's hold ended.
-    case held(FireOutcome)
+    case held(HoldOutcome, fire: FireOutcome)
     /// A fire's description came (or failed), after the frame's fires went out.
     case described(DescribeOutcome, fire: FireOutcome)
     /// A fire's clip was written (or failed), after the post-roll, from the clips' own thread.

@@ -95,13 +95,13 @@ public final class WatchLoop {
             index: index, frame: frame, runStart: runStart, grab: grab, gated: gated, asked: asked.outcome, judged: judged, places: places,
             done: done, place: written.place, truth: written.truth, png: written.png)
         parts.events.emit(.answered(outcome))
-        var fires = judged.fired.map { i in
+        let fired = judged.fired.map { i in
             stages.fire.fire(
                 rule: i, of: rules, state: book.machine.states[i], frame: frame, index: index, shown: asked.shown.image, place: places[i],
                 config: config)
         }
-        stages.describe.describe(&fires, rules: rules, shown: asked.shown, config: config)
-        return (outcome, FrameEnd(index: index, fires: fires), asked.shown.image)
+        let described = stages.describe.describe(fired.map(\.fire), rules: rules, shown: asked.shown, config: config)
+        return (outcome, FrameEnd(index: index, fired: fired, described: described), asked.shown.image)
     }
 
     /// The source's next frame, nil at its end or on a stop; a source may go 300 s without a frame

@@ -139,10 +139,10 @@ final class HistoryStoreTests: XCTestCase {
         try writer.start(events: try TestEvents(record: RunRecord(epoch: 0, rules: [])))
         defer { writer.stop() }
         let rule = Rule(condition: "a cat", reaction: .log)
-        var fired = FireOutcome(
+        let fired = FireOutcome(
             number: 1, rule: 0, condition: "a cat", reaction: .log, frame: 1, latency: 0, sinceChange: nil,
-            result: ReactionResult(performed: true, shown: "log"), place: nil, holdSetting: 0)
-        fired.context = FireContext(fire: 1, rule: 0, condition: "a cat", reaction: "log", frame: 1, time: Date())
+            result: ReactionResult(performed: true, shown: "log"), place: nil, holdSetting: 0,
+            context: FireContext(fire: 1, rule: 0, condition: "a cat", reaction: "log", frame: 1, time: Date()))
         writer.receive(.fired(fired, rule: rule, count: nil))
         writer.receive(.clip(ClipOutcome(fire: 1, rule: 0, condition: "a cat", path: "/var/lib/lookd/clips/clip-1.mp4")))
         writer.receive(.described(DescribeOutcome(fire: 1, rule: 0, condition: "a cat", question: "?", text: "A cat on a mat."), fire: fired))
@@ -161,10 +161,10 @@ final class HistoryNoLossTests: XCTestCase {
 
     private func fired(_ n: Int, _ condition: String) -> (WatchEvent, Rule) {
         let rule = Rule(condition: condition, reaction: .log)
-        var fired = FireOutcome(
+        let fired = FireOutcome(
             number: n, rule: 0, condition: condition, reaction: .log, frame: n, latency: 0, sinceChange: nil,
-            result: ReactionResult(performed: true, shown: "log"), place: nil, holdSetting: 0)
-        fired.context = FireContext(fire: n, rule: 0, condition: condition, reaction: "log", frame: n, time: Date())
+            result: ReactionResult(performed: true, shown: "log"), place: nil, holdSetting: 0,
+            context: FireContext(fire: n, rule: 0, condition: condition, reaction: "log", frame: n, time: Date()))
         return (.fired(fired, rule: rule, count: nil), rule)
     }
 

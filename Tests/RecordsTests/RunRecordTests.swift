@@ -20,15 +20,16 @@ final class RunRecordTests: XCTestCase {
         let rules = try InlineRules.parse("a cat=effect:ripple|a dog=count").rules
         let record = RunRecord(epoch: 1, rules: rules)
         let first = frame(1, answers: [.yes, .no], fired: [0])
-        var fire = FireOutcome(
+        let fire = FireOutcome(
             number: 1, rule: 0, condition: "a cat", reaction: rules[0].reaction, frame: 1, latency: 1.7,
             sinceChange: nil, result: ReactionResult(performed: true, shown: "ripple · water"),
             place: Place(rule: 0, box: Box(left: 100, top: 200, right: 300, bottom: 400), text: "<box>", seconds: 0.5, tokens: 9),
             holdSetting: 3)
-        fire.hold = HoldOutcome(
+        let hold = HoldOutcome(
             held: 3.01, pausedAt: 1, resumedAt: 1, png: "/tmp/catch1.png", apng: "/tmp/edit1.apng", pictures: 45,
             render: 0.9, renderWait: 0, renderError: nil)
-        record.add(first, end: FrameEnd(index: 1, fires: [fire]), written: 0.0002)
+        let end = FrameEnd(index: 1, fired: [(fire, hold)], described: [:])
+        record.add(first, end: end, written: 0.0002)
         record.add(frame(2, answers: [.yes, .unread], suppressed: [1]), end: FrameEnd(index: 2, fires: []), written: nil)
         record.add(.timer(.init(condition: "a dog", minutes: 1)))
         XCTAssertEqual(record.frameCount, 2)
@@ -42,16 +43,19 @@ final class RunRecordTests: XCTestCase {
         XCTAssertEqual((summary["holds"] as? [String: Any])?["count"] as? Int, 1)
         XCTAssertEqual(summary["fires_with_box"] as? Int, 1)
 
-        let end = FrameEnd(index: 1, fires: [fire])
         let entry = try XCTUnwrap(
             JSONSerialization.jsonObject(with: Data(first.recordEntry(written: 0.0002, end: end).text().utf8)) as? [String: Any])
         XCTAssertEqual(entry["hold_ms"] as? Double, 3010, "the frame's entry carries its holds, written once")
         XCTAssertEqual(entry["record_ms"] as? Double, 0.2, "and the seconds its line took to write")
         XCTAssertEqual((entry["boxes"] as? [Any])?.count, 2, "a box entry per rule")
-        let fireEntry = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(fire.recordEntry.text().utf8)) as? [String: Any])
+        let described = DescribeOutcome(fire: 1, rule: 0, condition: "a cat", question: "?", text: "A cat.", seconds: 0.25)
+        let fireEntry = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(fire.recordEntry(hold: hold, describe: described).text().utf8)) as? [String: Any])
         XCTAssertEqual(fireEntry["box_unit"] as? [Double], [0.1, 0.2, 0.2, 0.2])
         XCTAssertEqual(fireEntry["pictures"] as? Int, 45)
-        XCTAssertEqual(fire.holdEventFields?.first?.0, "fire")
+        XCTAssertEqual(fireEntry["description"] as? String, "A cat.", "the fire's entry is composed of the fire, its hold and its description")
+        XCTAssertEqual(fireEntry["describe_ms"] as? Double, 250)
+        XCTAssertEqual(fire.holdEventFields(hold)?.first?.0, "fire")
     }
 
     func testReportsKeepWhetherSoundWasOn() {

@@ -106,7 +106,7 @@ public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
         case .frameFailed: metrics.failed()
         case .reloaded(let accepted, _): metrics.reloaded(accepted)
         case .report(let report): metrics.reported(report)
-        case .described(_, let fire): if let json = Self.shown(fire) { list(fire.number, json) }
+        case .described(let described, let fire): if let json = Self.shown(fire, described) { list(fire.number, json) }
         case .clip(let clip):
             metrics.clip(clip)
             guard let path = clip.path, let known = lock.withLock({ listed.last { $0.fire == clip.fire } }),
@@ -217,7 +217,7 @@ public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
     func frame(_ end: FrameEnd, shown: RGBImage?) {
         metrics.ended(end)
         if let shown { state.frame(end.index, shown) }
-        for fire in end.fires { if let json = Self.shown(fire) { list(fire.number, json) } }
+        for fire in end.fires { if let json = Self.shown(fire, end.descriptions[fire.number]) { list(fire.number, json) } }
     }
 
     /// Lists a fire on the page (again, when it has changed: its description, its clip).
@@ -232,10 +232,10 @@ public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
 
     /// A fire as the page lists it: its JSON as it left lookd, what its row shows, and its
     /// description once it has one.
-    static func shown(_ fire: FireOutcome) -> JSON? {
+    static func shown(_ fire: FireOutcome, _ describe: DescribeOutcome?) -> JSON? {
         guard case .object(var fields)? = fire.context?.json else { return nil }
         fields.append(("shown", .string(fire.result.performed ? fire.result.shown : fire.result.outcome)))
-        if let describe = fire.describe { fields.append(("description", .optional(describe.text))) }
+        if let describe { fields.append(("description", .optional(describe.text))) }
         return .object(fields)
     }
 }

@@ -16,11 +16,11 @@ final class DescribeStage {
 
     init(parts: LoopParts) { self.parts = parts }
 
-    func describe(_ fires: inout [FireOutcome], rules: [Rule], shown: ShownFrame, config: WatchConfig) {
-        var asked = 0
+    /// The frame's descriptions, by fire number.
+    func describe(_ fires: [FireOutcome], rules: [Rule], shown: ShownFrame, config: WatchConfig) -> [Int: DescribeOutcome] {
+        var (asked, described) = (0, [Int: DescribeOutcome]())
         let reactor = parts.reactor
-        for k in fires.indices {
-            let fire = fires[k]
+        for fire in fires {
             guard let request = rules[fire.rule].settings.describe ?? (config.describeAll ? .standard : nil) else {
                 // A reaction waiting for a description that is never asked (say: "{description}"
                 // without describe:) goes on now, with the rule's words, and says why.
@@ -43,10 +43,11 @@ final class DescribeStage {
             }
             if let text = outcome.text { latest[fire.condition] = text }
             if let error = outcome.error { Log.shared.warning("describe: \(fire.condition) (fire \(fire.number)): \(error)") }
-            fires[k].describe = outcome
+            described[fire.number] = outcome
             if let context = fire.context { reactor.described(rules[fire.rule].reaction, fire: context, text: outcome.text, problem: outcome.error) }
-            parts.events.emit(.described(outcome, fire: fires[k]))
+            parts.events.emit(.described(outcome, fire: fire))
         }
+        return described
     }
 
     /// Asks the model for the sentence; its text, numbers and seconds go into `outcome`.

@@ -26,7 +26,7 @@ final class FireStage {
 
     /// Fires rule `i` (whose state `state` let it through) on `frame`, shown as `shown`.
     func fire(rule i: Int, of rules: [Rule], state: RuleMachine.State, frame: Frame, index: Int, shown: RGBImage, place: Place?, config: WatchConfig)
-        -> FireOutcome
+        -> (fire: FireOutcome, hold: HoldOutcome?)
     {
         count += 1
         let rule = rules[i]
@@ -41,23 +41,21 @@ final class FireStage {
         context.page = config.reviewPage
         let result = reactor.perform(rule.reaction, fire: context)
         let now = parts.clock.now()
-        var fire = FireOutcome(
+        let agreeing = state.recent.filter { $0 == (context.edge == "appear") }.count
+        let fire = FireOutcome(
             number: count, rule: i, condition: rule.condition, reaction: rule.reaction, frame: index,
             latency: now - frame.captured, sinceChange: frame.shownAt.map { now - $0 }, result: result,
-            place: place, holdSetting: config.hold)
-        (fire.edge, fire.confidence, fire.snapshot, fire.context) = (context.edge, context.confidence, snapshot, context)
-        if rule.settings.window > 1 {
-            let agreeing = state.recent.filter { $0 == (fire.edge == "appear") }.count
-            fire.confirmed = "\(agreeing) of \(state.recent.count)"
-        }
+            place: place, holdSetting: config.hold, edge: context.edge,
+            confirmed: rule.settings.window > 1 ? "\(agreeing) of \(state.recent.count)" : nil, confidence: context.confidence,
+            snapshot: snapshot, context: context)
         parts.events.emit(.fired(fire, rule: rule, count: rule.reaction.isCount ? reactor.count(for: rule.condition) : nil))
         // A log: rule's line is in the fire's line (one journal line a fire).
         let outcome = rule.reaction == .log ? "log: \(result.note ?? "")" : result.outcome
         Log.shared.notice("fire: \(rule.condition) → \(rule.reaction.name) (frame \(index); \(outcome))")
-        guard let effect = rule.reaction.as(EffectReaction.self)?.effect else { return fire }
-        fire.hold = holds.run(EffectRenderer(effect: effect, box: place?.editBox, frame: shown), fire: count, config: config)
-        parts.events.emit(.held(fire))
-        if let error = fire.hold?.renderError { Log.shared.error("effect \(effect.rawValue) on frame \(index): \(error)") }
-        return fire
+        guard let effect = rule.reaction.as(EffectReaction.self)?.effect else { return (fire, nil) }
+        let hold = holds.run(EffectRenderer(effect: effect, box: place?.editBox, frame: shown), fire: count, config: config)
+        parts.events.emit(.held(hold, fire: fire))
+        if let error = hold.renderError { Log.shared.error("effect \(effect.rawValue) on frame \(index): \(error)") }
+        return (fire, hold)
     }
 }
