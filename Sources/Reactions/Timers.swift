@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import LookCore
 import ReactionDomain
@@ -8,7 +7,7 @@ public final class Timers: @unchecked Sendable {
     private let lock = NSLock()
     private var running: [String: (end: Double, minutes: Double, id: UUID)] = [:]
     private let clock: any Clock
-    /// Called when a countdown reaches its end (on the timers' queue).
+    /// Called when a countdown reaches its end (on the thread the clock's alarm runs on).
     var onEnd: (@Sendable (_ condition: String, _ minutes: Double) -> Void)?
 
     /// Countdowns run on `clock`: a test's clock ends them when it is moved past their end.

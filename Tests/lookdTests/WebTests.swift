@@ -156,8 +156,11 @@ final class WebTests: XCTestCase {
         defer { if p.isRunning { p.terminate() } }
         waitForPage(port)
         EventLogFile.waitForLines(path("events.jsonl"), containing: "\"condition\":\"a cat\"")
-        usleep(300_000)
-        let api = try fetch("http://127.0.0.1:\(port)/api/history")
+        var api = try fetch("http://127.0.0.1:\(port)/api/history")
+        Poll.until(within: 5, every: 0.1) { // the history has both rules' fires
+            api = (try? fetch("http://127.0.0.1:\(port)/api/history")) ?? api
+            return api.body.contains("\"a test card\"") && api.body.contains("\"a cat\"")
+        }
         XCTAssertEqual(api.code, 200, api.body)
         let data = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(api.body.utf8)) as? [String: Any])
         let fires = try XCTUnwrap(data["fires"] as? [[String: Any]])
