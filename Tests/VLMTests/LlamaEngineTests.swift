@@ -51,6 +51,30 @@ final class LlamaEngineTests: XCTestCase {
         XCTAssertNotEqual(a1, b)
     }
 
+    /// One engine, several cameras (issue 71): two threads asking at once about their own pictures
+    /// get the answers each gets alone; the engine takes one question at a time, and nothing of one
+    /// camera's question is left in the other's.
+    func testTwoThreadsAskingAtOnceGetTheAnswersEachGetsAlone() throws {
+        let e = try engine()
+        let pictures = [photo, other]
+        let alone = try pictures.map { try e.generate(image: $0, prompt: "Describe it.", maxTokens: 12).text }
+        let answers = CollectedLines() // "camera\tanswer"
+        let group = DispatchGroup()
+        for (camera, picture) in pictures.enumerated() {
+            for _ in 0..<3 {
+                group.enter()
+                Thread.detachNewThread {
+                    defer { group.leave() }
+                    if let text = try? e.generate(image: picture, prompt: "Describe it.", maxTokens: 12).text { answers.add("\(camera)\t\(text)") }
+                }
+            }
+        }
+        XCTAssertEqual(group.wait(timeout: .now() + 120), .success)
+        XCTAssertEqual(
+            answers.all.sorted(), ["0\t\(alone[0])", "0\t\(alone[0])", "0\t\(alone[0])", "1\t\(alone[1])", "1\t\(alone[1])", "1\t\(alone[1])"])
+        XCTAssertNotEqual(alone[0], alone[1], "the two pictures are told apart")
+    }
+
     func testAnEncodedPictureAnswersMoreQuestionsWithoutEncodingAgain() throws {
         let e = try engine()
         let encoded = try e.encode(photo)
