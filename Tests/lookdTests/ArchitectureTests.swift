@@ -116,6 +116,26 @@ final class ArchitectureTests: XCTestCase {
         XCTAssertLessThanOrEqual(sleeps.count, 30, sleeps.joined(separator: "\n"))
     }
 
+    /// Outcomes are values built once (issue 70): a frame's outcome, a fire's and a frame's end have
+    /// no mutable stored property, and the pipeline emits each once.
+    func testAFramesAndAFiresOutcomesAreImmutableAndEmittedOnce() throws {
+        let records = try swiftFiles(under: "Sources/Records")
+        for type in ["FrameOutcome", "FireOutcome", "FrameEnd"] {
+            let text = try XCTUnwrap(records.first { $0.text.contains("public struct \(type): ") }?.text, type)
+            let body = text.components(separatedBy: "public struct \(type): ")[1].components(separatedBy: "\n}\n")[0]
+            let stored = body.split(separator: "\n").filter {
+                $0.wholeMatch(of: /\ {4}(public |private |private\(set\) )?var [a-zA-Z]+: [^{]+/) != nil
+            }
+            let lets = body.split(separator: "\n").filter { $0.hasPrefix("    public let ") }
+            XCTAssertGreaterThan(lets.count, 1, "\(type)'s properties are read")
+            XCTAssertEqual(stored, [], "\(type) has no mutable stored property")
+        }
+        let pipeline = try swiftFiles(under: "Sources/Watch").map(\.text).joined(separator: "\n")
+        for event in [".emit(.answered(", ".emit(.fired(", ".emit(.frame("] {
+            XCTAssertEqual(pipeline.components(separatedBy: event).count - 1, 1, "the pipeline emits \(event)…) once")
+        }
+    }
+
     func testEachCLibraryIsImportedByTheOneTargetThatWrapsItAndNoneImportsFoundationNetworking() throws {
         let owners = [
             "CFFmpeg": "Media", "CCurl": "HTTP", "CV4L2": "Capture", "CLlama": "VLM", "CCrypto": "ModelStore", "CYAML": "Rules",
