@@ -110,17 +110,27 @@ extension RuleSettings {
             }, shown: { $0[keyPath: field] == shown.value ? shown.words : nil })
     }
 
+    /// A number within `range` (`takes` says it in words) that sets `field`, shown as `shown` says.
+    private static func bounded(
+        _ key: String, takes: String, help: String, in range: ClosedRange<Double>, _ field: WritableKeyPath<RuleSettings, Double?> & Sendable,
+        shown: @escaping @Sendable (Double) -> String
+    ) -> RuleSettingDeclaration {
+        RuleSettingDeclaration(
+            key, takes: takes, help: help,
+            read: { settings, values in
+                guard let x = Double(values[0].trimmingCharacters(in: .whitespaces)), x.isFinite, range.contains(x) else {
+                    return "\(key): is \(takes), not \"\(values[0])\""
+                }
+                settings[keyPath: field] = x
+                return nil
+            }, shown: { $0[keyPath: field].map(shown) })
+    }
+
     /// Every per-rule setting, in the order `lookd check` shows them.
     public static let declared: [RuleSettingDeclaration] = [
-        RuleSettingDeclaration(
-            "cooldown", takes: "seconds from 0 to 86400", help: "its own cooldown instead of \(SettingName.cooldown)",
-            read: { settings, values in
-                guard let s = Double(values[0].trimmingCharacters(in: .whitespaces)), s.isFinite, (0...86400).contains(s) else {
-                    return "cooldown: is seconds from 0 to 86400, not \"\(values[0])\""
-                }
-                settings.cooldown = s
-                return nil
-            }, shown: { $0.cooldown.map { "cooldown \(number($0)) s" } }),
+        bounded(
+            "cooldown", takes: "seconds from 0 to 86400", help: "its own cooldown instead of \(SettingName.cooldown)", in: 0...86400,
+            \.cooldown, shown: { "cooldown \(number($0)) s" }),
         RuleSettingDeclaration(
             "confirm", takes: "N of M (1 ≤ N ≤ M ≤ 100)", help: "fire on a yes on N of the last M answered frames",
             read: { settings, values in
@@ -131,15 +141,9 @@ extension RuleSettings {
                 (settings.confirm, settings.window) = (n, m)
                 return nil
             }, shown: { $0.window > 1 || $0.confirm > 1 ? "confirm \($0.confirm) of \($0.window)" : nil }),
-        RuleSettingDeclaration(
-            "min_confidence", takes: "a number from 0 to 1", help: "a yes the model is less sure of counts as no for firing",
-            read: { settings, values in
-                guard let p = Double(values[0].trimmingCharacters(in: .whitespaces)), (0...1).contains(p) else {
-                    return "min_confidence: is a number from 0 to 1, not \"\(values[0])\""
-                }
-                settings.minConfidence = p
-                return nil
-            }, shown: { $0.minConfidence.map { "min confidence \(number($0))" } }),
+        bounded(
+            "min_confidence", takes: "a number from 0 to 1", help: "a yes the model is less sure of counts as no for firing", in: 0...1,
+            \.minConfidence, shown: { "min confidence \(number($0))" }),
         RuleSettingDeclaration(
             "on", takes: "appear, disappear or both", help: "the edge it fires on (appear: the answer turns yes)",
             read: { settings, values in
