@@ -20,21 +20,22 @@ public final class TerminalLine: WatchOutput, @unchecked Sendable {
     /// (a long eval says how far it is; a short run says nothing but its fires).
     private var tenths = 0
     private var lastLine = 0.0
-    /// The frame being completed (its line is shown at its end, with the fires so far).
-    private var current: FrameOutcome?
+    /// A frame's line is shown at its end, with the fires so far.
+    private var frames = FrameJoiner()
 
-    public init(isTerminal: Bool, every: Int = 100) {
+    /// Where the lines off a terminal go (the journal).
+    private let log: Log
+
+    public init(isTerminal: Bool, every: Int = 100, log: Log = .shared) {
+        self.log = log
         self.isTerminal = isTerminal
         self.every = max(1, every)
     }
 
     public func receive(_ event: WatchEvent) {
-        switch event {
-        case .source(let info): length = (info.duration, info.kind == "photos" ? info.count : nil)
-        case .answered(let frame): current = frame
-        case .frame(let end, _, let snapshot): if let frame = current, frame.index == end.index { show(frame, snapshot) }
-        default: break
-        }
+        if case .source(let info) = event { length = (info.duration, info.kind == "photos" ? info.count : nil) }
+        guard let (frame, _) = frames.take(event), case .frame(_, _, let snapshot) = event else { return }
+        show(frame, snapshot)
     }
 
     private func show(_ frame: FrameOutcome, _ snapshot: WatchSnapshot) {
@@ -48,7 +49,7 @@ public final class TerminalLine: WatchOutput, @unchecked Sendable {
             StandardStream.error.write("\u{1B}[2K\r\(line)")
             shown = true
         } else if answered % every == 0 || (tenth > tenths && frame.captureT >= lastLine + 10) {
-            Log.shared.notice(line)
+            log.notice(line)
             (lastLine, tenths) = (frame.captureT, tenth)
         }
     }

@@ -66,5 +66,5 @@ final class OnFrame: WatchOutput, @unchecked Sendable {
     private let body: (SeenFrame) -> Void
     private var joiner = FrameJoiner()
     init(_ body: @escaping (SeenFrame) -> Void) { self.body = body }
-    func receive(_ event: WatchEvent) { if let frame = joiner.take(event) { body(frame) } }
+    func receive(_ event: WatchEvent) { if let frame = joiner.seen(event) { body(frame) } }
 }

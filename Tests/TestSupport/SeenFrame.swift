@@ -11,19 +11,7 @@ public struct SeenFrame {
     public var fires: [FireOutcome] { end.fires }
 }
 
-/// Puts each frame's outcome and end together as the events come.
-public struct FrameJoiner {
-    private var answered: FrameOutcome?
-
-    public init() {}
-
-    /// The complete frame `event` ends, if it ends one.
-    public mutating func take(_ event: WatchEvent) -> SeenFrame? {
-        switch event {
-        case .answered(let frame): answered = frame
-        case .frame(let end, _, _): if let frame = answered, frame.index == end.index { return SeenFrame(outcome: frame, end: end) }
-        default: break
-        }
-        return nil
-    }
+extension FrameJoiner {
+    /// The complete frame `event` ends, as a test looks at it.
+    public mutating func seen(_ event: WatchEvent) -> SeenFrame? { take(event).map { SeenFrame(outcome: $0.outcome, end: $0.end) } }
 }

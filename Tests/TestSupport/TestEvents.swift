@@ -28,6 +28,6 @@ public final class TestEvents: EventSink, WatchOutput, @unchecked Sendable {
 
     public func receive(_ event: WatchEvent) {
         lock.withLock { events.append(event) }
-        if let frame = lock.withLock({ joiner.take(event) }) { onFrame?(frame) }
+        if let frame = lock.withLock({ joiner.seen(event) }) { onFrame?(frame) }
     }
 }
