@@ -103,9 +103,10 @@ enum EvalCommand {
         let tolerance = try args.number("tolerance", default: 3, in: 0...3600)
         if let problem = recording.clockProblem(truth, tolerance: tolerance) { throw CommandFailure(code: .usage, message: problem) }
         // --cooldown is read as the watch's own declaration reads it (its range, its words, its message).
-        let given = args.given(WatchSettings.declared.infos.filter { $0.name == SettingName.cooldown.key })
+        let declared = WatchSettings.declared
+        let given = args.given(declared.infos.filter { $0.name == SettingName.cooldown.key })
         var cooldown = recording.cooldown ?? 3
-        do { cooldown = given.isEmpty ? cooldown : try WatchSettings.declared.resolve(given, over: WatchSetup()).watch.cooldown } catch {
+        do { cooldown = given.isEmpty ? cooldown : try declared.resolve(given, over: WatchSetup()).watch.cooldown } catch {
             throw usage(error.text)
         }
         print(Tuning.report(recording, truth: truth, rules: rules, cooldown: cooldown, tolerance: tolerance, clock: MonotonicClock()))
