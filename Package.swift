@@ -76,10 +76,17 @@ let package = Package(
             dependencies: ["LookCore", "Media", "Rules", "Records", "Eval", "History", "CMosquitto", "CMicroHTTPD", "ReactionDomain", "Platform"],
             path: "Sources/Outputs"
         ),
+        // The composition root of lookd watch: one camera or several, with one model and its turns.
+        .target(
+            name: "House",
+            dependencies: ["LookCore", "Capture", "VLM", "Rules", "Records", "Gate", "Config", "Watch", "Outputs", "Settings", "Platform"],
+            path: "Sources/House"
+        ),
         .executableTarget(
             name: "lookd",
             dependencies: [
                 "LookCore", "Capture", "VLM", "ModelStore", "Rules", "Records", "Watch", "Outputs", "Eval", "Settings", "History", "Platform",
+                "House",
             ],
             path: "Sources/lookd"
         ),

@@ -13,6 +13,9 @@ import VLM
 /// Sources/Settings (WatchSettings); tests build one directly.
 public struct WatchConfig: Sendable {
     public var source: String
+    /// The camera's name in a watch of several (its rules are those that name it or none; every
+    /// event line names it); nil: a watch of one source.
+    public var camera: String?
     /// `--rules`: a rules file, or rules inline.
     public var rulesSpec: String
     public var sourceOptions = SourceOpener.Options()
@@ -81,7 +84,7 @@ public struct WatchConfig: Sendable {
             throw RulesError(source: rulesSpec, problem: "a reload reads only a regular file, and this is not one (a pipe or a device)")
         }
         let loaded = try RuleSpec.load(rulesSpec)
-        return (loaded.rules, loaded.source)
+        return (loaded.rules.forCamera(camera), loaded.source)
     }
 
     /// The frame's prompt for `rules` (with the batch cell instruction for `--cells batch`).

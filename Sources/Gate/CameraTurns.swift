@@ -1,5 +1,5 @@
-/// Whose turn it is with the one model when several cameras share it (issue 71's scheduler, as a
-/// value; the multi-camera watch that drives it is not built yet). Each camera keeps only its
+/// Whose turn it is with the one model when several cameras share it, as a value (`ModelTurns`
+/// drives it for the cameras' loops). Each camera keeps only its
 /// newest frame, never a queue: a frame offered replaces the one waiting. The next turn goes to the
 /// camera whose gate says its picture changed and that has waited longest; a camera whose picture
 /// is still is due only at its own `maxSeconds` (`--gate-max`) after it was last asked. Times are
@@ -31,6 +31,12 @@ public struct CameraTurns: Sendable {
 
     public init() {}
 
+    /// How many cameras take turns.
+    public var count: Int { cameras.count }
+
+    /// Whether `name` takes turns.
+    public func has(_ name: String) -> Bool { cameras[name] != nil }
+
     /// Adds a camera (or changes its `--gate-max`); it is due at once, as a first frame is.
     public mutating func add(_ name: String, maxSeconds: Double) {
         cameras[name, default: Camera(maxSeconds: maxSeconds)].maxSeconds = maxSeconds
@@ -45,6 +51,12 @@ public struct CameraTurns: Sendable {
         camera.waiting = Waiting(captured: captured, changed: changed || (camera.waiting?.changed ?? false))
         if changed, camera.changedSince == nil { camera.changedSince = captured }
         cameras[name] = camera
+    }
+
+    /// Takes back a camera's waiting frame (its loop stopped waiting).
+    public mutating func withdraw(_ name: String) {
+        cameras[name]?.waiting = nil
+        cameras[name]?.changedSince = nil
     }
 
     /// When a camera with a frame waiting became due: the first change since its last turn, or its

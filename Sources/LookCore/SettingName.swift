@@ -3,6 +3,7 @@
 /// `settings:` key is `NAME:`. A setting's declaration, its help, the other commands that take it
 /// and every message that names it use the case, so a renamed setting cannot live on in advice.
 public enum SettingName: String, CaseIterable, Sendable, CustomStringConvertible {
+    case camera
     case cameraSize = "camera-size"
     case cellWords = "cell-words"
     case cells

@@ -21,14 +21,16 @@ public final class EventLog: @unchecked Sendable {
     private let report: @Sendable (Log.Level, String) -> Void
     /// The clock each line's time is read on.
     private let clock: any Clock
+    /// The camera every line names, in a watch of several (each camera's log shares the file).
+    private let camera: String?
 
     /// Opens `path` for appending (creating it); nil keeps no log.
     public init(
-        path: String?, clock: any Clock, report: @escaping @Sendable (Log.Level, String) -> Void = { Log.shared.log($0, $1) }
+        path: String?, camera: String? = nil, clock: any Clock, report: @escaping @Sendable (Log.Level, String) -> Void = { Log.shared.log($0, $1) }
     ) throws(RecordsError) {
         self.path = path
         self.report = report
-        self.clock = clock
+        (self.clock, self.camera) = (clock, camera)
         guard let path else {
             (fd, madeFile) = (-1, false)
             return
@@ -108,6 +110,7 @@ public final class EventLog: @unchecked Sendable {
     }
 
     func line(_ event: String, _ fields: [(String, JSON)]) -> String {
-        JSON.object([("t", .string(Timestamp.text(clock.date()))), ("event", .string(event))] + fields).text() + "\n"
+        let named = camera.map { [("camera", JSON.string($0))] } ?? []
+        return JSON.object([("t", .string(Timestamp.text(clock.date()))), ("event", .string(event))] + named + fields).text() + "\n"
     }
 }

@@ -16,6 +16,7 @@ import LookCore
 ///       device_class: door      # what Home Assistant shows its answer as (default occupancy)
 ///       clip: false             # no clip of its fires (with --clips on)
 ///       show_url: true          # its post/notify/run URL shown whole in records and check
+///       cameras: [door, yard]   # asked on these cameras only (a watch of several)
 public struct RuleSettings: Sendable, Equatable {
     public enum Edge: String, Sendable, Equatable, CaseIterable {
         case appear, disappear, both
@@ -45,6 +46,8 @@ public struct RuleSettings: Sendable, Equatable {
     /// Whether its reaction's outbound URLs are shown whole (`show_url: true`); by default they
     /// show only scheme, host and port.
     public var showURL = false
+    /// The cameras it is asked on (`cameras: [door, yard]`); nil: every camera.
+    public var cameras: [String]?
 
     /// Home Assistant's binary sensor classes (as of its 2024 releases).
     public static let deviceClasses = [
@@ -80,16 +83,17 @@ public struct RuleSettingDeclaration: Sendable {
     /// What it takes, in words: `seconds from 0 to 86400`.
     public let takes: String
     public let help: String
-    /// Whether it takes a list (`[x, y, w, h]`) rather than one value.
+    /// Whether it takes a list (`[x, y, w, h]`) rather than one value; `oneOrList`: either.
     public let list: Bool
+    public let oneOrList: Bool
     let read: @Sendable (inout RuleSettings, [String]) -> String?
     let shown: @Sendable (RuleSettings) -> String?
 
     init(
-        _ key: String, takes: String, help: String, list: Bool = false, read: @escaping @Sendable (inout RuleSettings, [String]) -> String?,
-        shown: @escaping @Sendable (RuleSettings) -> String?
+        _ key: String, takes: String, help: String, list: Bool = false, oneOrList: Bool = false,
+        read: @escaping @Sendable (inout RuleSettings, [String]) -> String?, shown: @escaping @Sendable (RuleSettings) -> String?
     ) {
-        (self.key, self.takes, self.help, self.list, self.read, self.shown) = (key, takes, help, list, read, shown)
+        (self.key, self.takes, self.help, self.list, self.oneOrList, self.read, self.shown) = (key, takes, help, list, oneOrList, read, shown)
     }
 }
 
@@ -203,5 +207,15 @@ extension RuleSettings {
                 case nil: nil
                 }
             }),
+        RuleSettingDeclaration(
+            "cameras", takes: "a camera's name, or a list of them", help: "asked on these cameras only (every camera without it)",
+            list: true, oneOrList: true,
+            read: { settings, values in
+                let names = values.map { $0.trimmingCharacters(in: .whitespaces) }
+                guard !names.isEmpty else { return "cameras: names at least one camera" }
+                if let bad = names.first(where: { !CameraEntry.isName($0) }) { return "cameras: \"\(bad)\": \(CameraEntry.nameRule)" }
+                settings.cameras = names
+                return nil
+            }, shown: { $0.cameras.map { "cameras \($0.joined(separator: ", "))" } }),
     ]
 }

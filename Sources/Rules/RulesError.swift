@@ -38,10 +38,14 @@ public struct RuleSet: Sendable, Equatable {
 
     /// The file's `settings:`, by name, as written (lookd's declarations check them).
     public var settings: [String: GivenSetting]
+    /// The file's `settings: cameras:` (empty: one camera, `--source`, or `--camera` flags).
+    public var cameras: [CameraEntry]
 
     public init(
-        rules: [Rule], warnings: [String] = [], gateMasks: [GateMask] = [], disabled: [Rule] = [], settings: [String: GivenSetting] = [:]
+        rules: [Rule], warnings: [String] = [], gateMasks: [GateMask] = [], disabled: [Rule] = [], settings: [String: GivenSetting] = [:],
+        cameras: [CameraEntry] = []
     ) {
+        self.cameras = cameras
         self.rules = rules
         self.settings = settings
         self.warnings = warnings

@@ -56,6 +56,7 @@ public enum RulesFile {
         var list: YAMLNode?
         var masks: [GateMask]?
         var settings: [String: GivenSetting]?
+        var cameras: [CameraEntry] = []
         for (key, value) in top {
             if key.text == "gate" {
                 guard masks == nil else { throw fail(key, "gate: is written twice") }
@@ -64,7 +65,7 @@ public enum RulesFile {
             }
             if key.text == "settings" {
                 guard settings == nil else { throw fail(key, "settings: is written twice") }
-                settings = try self.settings(value, source: source, fail: fail)
+                settings = try self.settings(value, source: source, fail: fail, cameras: &cameras)
                 continue
             }
             guard key.text == "rules" else {
@@ -86,22 +87,28 @@ public enum RulesFile {
         if !rules.contains(where: \.settings.enabled) {
             throw RulesError(source: source, problem: "every rule is enabled: false; enable one, or there is nothing to watch")
         }
-        return RuleSet(
+        let set = RuleSet(
             rules: rules.filter(\.settings.enabled), warnings: ReactionWords.duplicates(rules, source: source), gateMasks: masks ?? [],
-            disabled: rules.filter { !$0.settings.enabled }, settings: settings ?? [:])
+            disabled: rules.filter { !$0.settings.enabled }, settings: settings ?? [:], cameras: cameras)
+        if !cameras.isEmpty { try set.checkCameras(cameras.map(\.name), source: source) }
+        return set
     }
 
     /// `settings:`: watch settings by their long names (`cooldown: 5`, `mqtt: mqtt://host`), each one
     /// value, kept as text with its line (lookd's declarations check them).
     private static func settings(
-        _ node: YAMLNode, source: String, fail: (YAMLNode, String) -> RulesError
+        _ node: YAMLNode, source: String, fail: (YAMLNode, String) -> RulesError, cameras: inout [CameraEntry]
     ) throws(RulesError) -> [String: GivenSetting] {
         if case .scalar(let s, _, _) = node, s.isEmpty || s == "~" || s == "null" { return [:] }
         guard case .mapping(let pairs, _) = node else { throw fail(node, "settings: takes watch settings by name, such as cooldown: 5") }
         var given: [String: GivenSetting] = [:]
         for (key, value) in pairs {
             guard let name = key.text, !name.isEmpty else { throw fail(key, "a setting's name is a word, such as cooldown") }
-            guard given[name] == nil else { throw fail(key, "\(name): is written twice in settings:") }
+            guard given[name] == nil, name != "cameras" || cameras.isEmpty else { throw fail(key, "\(name): is written twice in settings:") }
+            if name == "cameras" {
+                cameras = try CameraEntry.list(value, source: source, fail: fail)
+                continue
+            }
             guard let text = value.text else { throw fail(value, "\(name): takes one value, not \(value.kind)") }
             given[name] = GivenSetting(text, from: .file(source, line: key.mark.line))
         }
@@ -181,7 +188,9 @@ public enum RulesFile {
         for declaration in RuleSettings.declared {
             guard let (_, value) = values[declaration.key] else { continue }
             let items: [String]
-            if declaration.list {
+            if declaration.oneOrList, let text = value.text {
+                items = [text]
+            } else if declaration.list {
                 guard case .sequence(let nodes, _) = value else { throw fail(value, "\(declaration.key): is \(declaration.takes)") }
                 items = nodes.map { $0.text ?? "" }
             } else {

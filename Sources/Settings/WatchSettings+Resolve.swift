@@ -117,14 +117,19 @@ extension WatchSettings {
 public struct FileSettingsReader: SettingsRereader {
     let flags: [String: GivenSetting]
     let started: [String: GivenSetting]
+    /// The camera of a watch of several: its source, folder and own settings stay as they started.
+    let camera: CameraEntry?
 
-    public init(flags: [String: GivenSetting], started: [String: GivenSetting]) {
-        self.flags = flags
-        self.started = started
+    public init(flags: [String: GivenSetting], started: [String: GivenSetting], camera: CameraEntry? = nil) {
+        (self.flags, self.started, self.camera) = (flags, started, camera)
     }
 
     public func reread(file: [String: GivenSetting], running: WatchConfig) throws(SettingProblem) -> SettingsReread<WatchConfig> {
-        let given = try WatchSettings.given(flags: flags, file: file)
+        var given = try WatchSettings.given(flags: flags, file: file)
+        if let camera {
+            given = given.merging(camera.settings) { $1 }.merging(CameraSetup.place(in: started)) { $1 }
+            given[SettingName.camera.key] = nil
+        }
         let declared = WatchSettings.declared
         let live = Set(declared.infos.filter(\.reloadable).map(\.name))
         let kept = started.filter { !live.contains($0.key) }.merging(given.filter { live.contains($0.key) }) { $1 }
@@ -132,7 +137,7 @@ public struct FileSettingsReader: SettingsRereader {
         current.watch = running
         let changed = declared.changed(from: current, to: try WatchSettings.setup(given))
         var config = try WatchSettings.setup(kept).watch
-        config.settingsReader = running.settingsReader
+        (config.settingsReader, config.camera) = (running.settingsReader, running.camera)
         return SettingsReread(
             config: config, applied: changed.filter(\.reloadable).map(\.name), needRestart: changed.filter { !$0.reloadable }.map(\.name))
     }

@@ -23,6 +23,8 @@ public struct WatchSetup {
     public var preRoll = 5.0
     public var postRoll = 5.0
     public var clipMemory = 64
+    /// The cameras `--camera` gives (a watch of several; `CameraSetup.cameras`).
+    public var cameras: [CameraEntry] = []
     /// `--keep-days` and `--keep-size` (bytes): the history's and the clips' limits.
     public var keepDays = 30.0
     public var keepSize: Int64 = 2_000_000_000
@@ -59,6 +61,15 @@ public enum WatchSettings {
                     + "(played in real time, or \(SettingName.pace) frames), a stream URL libavformat opens (rtsp://, http://, udp://: the newest "
                     + "frame), or a folder DIR of photos (each shown \(SettingName.photoSeconds), round and round)",
                 show: { $0.watch.source.isEmpty ? nil : $0.watch.source }, apply: { setup, text in setup.watch.source = text }),
+            Setting(
+                .camera, "NAME=SOURCE", group: group,
+                help: "one camera of several watched with one model, given once a camera (or settings: cameras: in the rules file): "
+                    + "the model goes to the camera whose picture changed; a rule's cameras: names where it is asked; "
+                    + "each camera's records go to DIR/NAME (docs/cameras.md)",
+                show: { $0.cameras.isEmpty ? nil : $0.cameras.map { "\($0.name)=\($0.source)" }.joined(separator: " ") },
+                apply: { (setup, text) throws(SettingProblem) in
+                    setup.cameras = try text.split(separator: "\n").map { line throws(SettingProblem) in try CameraEntry.flag(String(line)).get() }
+                }),
             Setting(
                 .pace, "realtime|frames", group: group, help: "frames: step through a video \(SettingName.every) S seconds of video time",
                 needs: SourceKinds.video,

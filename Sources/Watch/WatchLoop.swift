@@ -1,5 +1,6 @@
 import Capture
 import Config
+import Gate
 import LookCore
 import Reactions
 import Records
@@ -16,15 +17,16 @@ public final class WatchLoop {
     let book: RuleBook
     let stages: WatchStages
     private(set) var config: WatchConfig
-    private var latest: (outcome: FrameOutcome, end: FrameEnd)?
-    private var runStart = 0.0
+    private(set) var latest: (outcome: FrameOutcome, end: FrameEnd)?
+    private(set) var runStart = 0.0
 
     public init(
         source: any FrameSource, model: any VisionLanguageModel, rules: [Rule], rulesSource: String = "inline", config: WatchConfig,
         events: any EventSink, epoch: Int, reactor: any ReactionPerformer, stop: StopSignal? = nil,
-        reloads: ReloadRequest = ReloadRequest(), commands: RuleCommands = RuleCommands(), clock: any Clock
+        reloads: ReloadRequest = ReloadRequest(), commands: RuleCommands = RuleCommands(), turns: ModelTurns? = nil, clock: any Clock
     ) {
-        let parts = LoopParts(model: model, reactor: reactor, events: events, clock: clock, stop: stop ?? StopSignal(clock: clock))
+        let shared = turns.flatMap { turns in config.camera.map { (turns, $0) } }
+        let parts = LoopParts(model: model, reactor: reactor, events: events, clock: clock, stop: stop ?? StopSignal(clock: clock), turns: shared)
         (self.source, self.parts, self.config) = (source, parts, config)
         book = RuleBook(rules: rules, source: rulesSource, cooldown: config.cooldown, commands: commands)
         stages = WatchStages(parts: parts, source: source, config: config, epoch: epoch, reloads: reloads)
@@ -60,10 +62,15 @@ public final class WatchLoop {
             index += 1
             let answered: (outcome: FrameOutcome, end: FrameEnd, shown: RGBImage)
             do {
-                let bound = parts.model.longestWait * Double(2 + active.count)
-                answered = try parts.waiting(LoopWait("the model's answer", atMost: bound)) { () throws(WatchError) in
-                    try step(frame, index: index, grab: grab, active: active, gated: gated)
+                // With cameras sharing the model, the frame waits for its camera's turn first.
+                let bound = parts.model.longestWait * Double(2 + active.count) * parts.sharing
+                let inTurn = try parts.waiting(LoopWait("the model's answer", atMost: bound)) { () throws(WatchError) in
+                    try parts.inTurn(changed: gated.asked != "max") { () throws(WatchError) in
+                        try step(frame, index: index, grab: grab, active: active, gated: gated)
+                    }
                 }
+                guard let inTurn else { continue }
+                answered = inTurn
             } catch {
                 guard case .model(_, let reason) = error else { throw error }
                 stages.gate.force(.retry)
@@ -135,16 +142,4 @@ public final class WatchLoop {
         stages.gate.take(config.gate, masks: inForce.gateMasks)
     }
 
-    /// What the loop shows the world: the rules and their states, the latest frame, the counts.
-    public var snapshot: WatchSnapshot {
-        WatchSnapshot(
-            rows: book.rows(reactor: parts.reactor, descriptions: stages.describe.latest, inactive: latest?.outcome.inactive ?? []),
-            rulesSource: book.source, frame: latest?.end.index ?? 0, fired: !(latest?.end.fires.isEmpty ?? true), fires: stages.fire.count,
-            reloads: stages.reload.count, numbers: latest.map { [$0.outcome.numbers, $0.outcome.place] }, gate: stages.gate.shownCounts,
-            runT: parts.clock.now() - runStart, lastSnapshot: stages.fire.lastSnapshot, outbound: parts.reactor.outbound)
-    }
-
-    public var stop: StopSignal { parts.stop }
-    public var reloads: ReloadRequest { stages.reload.requests }
-    public var gateCounts: GateCounts { stages.gate.counts }
 }

@@ -1,6 +1,7 @@
 import Capture
 import Config
 import Foundation
+import Gate
 import LookCore
 import Platform
 import Reactions
@@ -37,17 +38,7 @@ public final class WatchRun {
     public let leftovers: RunLeftovers
     private let version: String
 
-    /// How the run ended.
-    public struct Ending {
-        public var reason: String
-        public var frames: Int
-        public var fires: Int
-        public var record: String
-        /// The error that ended it, when one did (the record is written all the same).
-        public var failure: WatchError?
-        /// Whether standard output or standard error was closed by its reader (which ended the run).
-        public var outputClosed: Bool
-    }
+    public typealias Ending = WatchEnding
 
     /// Makes the record folders and opens the event log, with its `start` line. `outputs` are
     /// started, in order, when the watch begins.
@@ -66,7 +57,7 @@ public final class WatchRun {
                 throw .record("The run record \(error.description).")
             }
             made.record = recordPath
-            do { recorder = EventRecorder(events: try EventLog(path: config.eventLogPath, clock: clock), clock: clock) } catch {
+            do { recorder = EventRecorder(events: try EventLog(path: config.eventLogPath, camera: config.camera, clock: clock), clock: clock) } catch {
                 throw .record(error.description)
             }
             made.log = recorder.events.madeFile ? recorder.events.path : nil
@@ -105,15 +96,14 @@ public final class WatchRun {
 
     /// The model is loaded.
     public func modelReady(_ model: any VisionLanguageModel) {
-        let threads = (model as? LlamaEngine)?.options.threads
-        stream.emit(.ready(engine: model.engineName, loadSeconds: clock.now() - started, threads: threads))
+        stream.emit(.ready(engine: model.engineName, loadSeconds: clock.now() - started, threads: (model as? LlamaEngine)?.options.threads))
     }
 
     /// Watches `source` with `model` until it ends, `seconds` pass or `stop` is asked; writes the
     /// run record.
     public func watch(
         source: any FrameSource, model: any VisionLanguageModel, rules: RuleSet, rulesSource: String,
-        stop: StopSignal, reloads: ReloadRequest
+        stop: StopSignal, reloads: ReloadRequest, turns: ModelTurns? = nil
     ) throws(WatchError) -> Ending {
         // A reader that goes away (`lookd watch | head`) ends the run as a stop does, records written.
         for stream in [StandardStream.output, StandardStream.error] {
@@ -154,14 +144,14 @@ public final class WatchRun {
         config.gate.enabled = config.gateEnabled(for: info)
         let loop = WatchLoop(
             source: source, model: model, rules: rules.rules, rulesSource: rulesSource, config: config, events: stream, epoch: epoch,
-            reactor: reactor, stop: stop, reloads: reloads, commands: commands, clock: clock)
+            reactor: reactor, stop: stop, reloads: reloads, commands: commands, turns: turns, clock: clock)
         loop.book.switchedOff = kept.switchedOff.intersection(conditions)
         loop.take(inForce)
         let reason: String
         if failure != nil {
             reason = "error"
         } else {
-            waitToStart(stop)
+            config.waitToStart(stop: stop, events: stream, clock: clock)
             if let audio = reactor.audio { stream.emit(.sounds(inBuild: audio.library.soundsInBuild)) }
             stream.emit(.watching(loop.snapshot))
             let notes = outputs.compactMap(\.note).map { "; \($0)" }.joined()
@@ -187,14 +177,5 @@ public final class WatchRun {
         }
         let closed = StandardStream.output.closed != nil || StandardStream.error.closed != nil
         return Ending(reason: reason, frames: record.frameCount, fires: record.fireCount, record: path, failure: failure, outputClosed: closed)
-    }
-
-    /// `--trigger FILE` and `--delay S`, both cut short by a stop.
-    private func waitToStart(_ stop: StopSignal) {
-        if let trigger = config.trigger {
-            clock.wait(upTo: .infinity, every: 0.02) { FileManager.default.fileExists(atPath: trigger) || stop.isRequested }
-            stream.emit(.trigger(file: trigger))
-        }
-        clock.wait(upTo: config.delay, every: 0.02) { stop.isRequested }
     }
 }

@@ -7,6 +7,7 @@ import Records
 import Rules
 import Settings
 import VLM
+import House
 import Watch
 
 /// `lookd watch`: rules in words over a video, a stream or a folder of photos.
@@ -50,81 +51,43 @@ enum WatchCommand {
         } catch {
             throw CommandFailure(code: .usage, message: error.description)
         }
-        let setup: WatchSetup, given: [String: GivenSetting]
+        let cameras: [CameraSetup]
         do throws(SettingProblem) {
-            given = try WatchSettings.given(flags: flags, file: ruleSet.settings)
-            setup = try WatchSettings.setup(given)
+            cameras = try CameraSetup.cameras(WatchSettings.given(flags: flags, file: ruleSet.settings), flags: flags, file: ruleSet.cameras)
         } catch {
             throw usage(error.text)
         }
+        do throws(RulesError) {
+            if cameras[0].name != nil { try ruleSet.checkCameras(cameras.compactMap(\.name), source: rulesSource) }
+        } catch {
+            throw CommandFailure(code: .usage, message: error.description)
+        }
         if flags[SettingName.httpToken.key] != nil { Log.shared.warning(OutputSettings.tokenOnCommandLine) }
-        var config = setup.watch
-        var outputSettings = setup.outputs
-        let clipFeed = setup.outputs.clips?.makeFeed() // the one live object the settings call for, made once
-        (config.sourceOptions.clips, outputSettings.clipFeed, outputSettings.version) = (clipFeed, clipFeed, version)
-        config.settingsReader = FileSettingsReader(flags: flags, started: given)
-        config.settingsInForce = SettingsShown.json(WatchSettings.declared.inForce(setup, given: given))
-        config.takeSnapshots(for: ruleSet.rules)
-        for warning in ruleSet.warnings { Log.shared.warning(warning) }
-
-        // Signals from the start: SIGHUP must not end a service still loading its model (the request
-        // waits for the loop); a stop before the watch begins ends the process at once (a pull or a
-        // load cannot be cut short).
-        let clock: any Clock = MonotonicClock() // the watch's one clock
-        let (stop, notifier) = (StopSignal(clock: clock), SystemdNotifier(clock: clock))
-        let reloads = ReloadRequest()
-        let watching = OnceFlag()
-        let run: WatchRun
-        // The composition root's list: the terminal's line, then the service, MQTT and the page.
-        let outputs: [any WatchOutput] =
-            [TerminalLine(isTerminal: Terminal.stderrIsTTY)]
-            + outputSettings.outputs(
-                source: config.source, eventsPath: config.eventLogPath, snapshotsDir: config.snapshotsDir, notifier: notifier, clock: clock)
-        do { run = try WatchRun(config: config, version: version, outputs: outputs, clock: clock) } catch { throw failure(error) }
-        let events = run.events
-        let leftovers = run.leftovers
-        let trap = SignalTrap([SIGINT, SIGTERM, SIGHUP, SIGUSR1]) { sig in
-            if sig == SIGHUP { reloads.ask(); return }
-            if sig == SIGUSR1 { return events.reopenAfterRotation() }
-            guard watching.isSet else {
-                notifier.stopping()
-                Log.shared.notice("stopped (\(sig == SIGINT ? "SIGINT" : "SIGTERM")) before the watch began")
-                leftovers.remove()
-                // _exit, not exit: exit runs llama.cpp's static destructors while another thread
-                // is still inside its loader, which crashes the process (SIGSEGV) instead of stopping it.
-                _exit(sig == SIGINT ? ExitCode.stopped.rawValue : ExitCode.done.rawValue)
+        let ended: [HouseWatch.Ended]
+        do throws(HouseWatch.Failure) {
+            ended = try HouseWatch.run(cameras, rules: ruleSet, rulesSource: rulesSource, version: version)
+        } catch {
+            switch error {
+            case .usage(let text): throw CommandFailure(code: .usage, message: text)
+            case .model(let failure): throw CommandFailure(failure)
+            case .source(let text): throw CommandFailure(code: .badSource, message: text)
+            case .watch(let failure): throw self.failure(failure)
             }
-            if !stop.isRequested { notifier.stopping() }
-            stop.interrupt(sig == SIGINT ? "SIGINT" : "SIGTERM")
         }
-        defer { withExtendedLifetime(trap) {} }
-        let model: any VisionLanguageModel
-        do throws(ModelLoadFailure) {
-            model = try setup.model.load(clock: clock)
-        } catch {
-            run.failed(stage: "model", message: CommandFailure(error).message)
-            throw CommandFailure(error)
+        var failure: CommandFailure?
+        for end in ended {
+            let camera = end.camera.map { "\($0): " } ?? ""
+            switch end.result {
+            case .success(let ending):
+                Terminal.err(
+                    "\(camera)Stopped · \(Quantity.count(ending.frames, "frame")) · \(Quantity.count(ending.fires, "fire")) (\(ending.reason)) · record \(ending.record)"
+                )
+                if let error = ending.failure { failure = failure ?? self.failure(error) }
+                if ending.outputClosed { failure = failure ?? CommandFailure(code: .failure, message: "") }
+            case .failure(let error): failure = failure ?? self.failure(error)
+            }
         }
-        run.modelReady(model)
-        let source: any FrameSource
-        do {
-            source = try SourceOpener.open(config.source, options: config.sourceOptions, clock: clock, awaitLive: notifier.isActive)
-        } catch {
-            run.failed(stage: "source", message: error.description)
-            throw CommandFailure(code: .badSource, message: error.description)
-        }
-        watching.set()
-        let ending: WatchRun.Ending
-        do {
-            ending = try run.watch(source: source, model: model, rules: ruleSet, rulesSource: rulesSource, stop: stop, reloads: reloads)
-        } catch {
-            throw failure(error)
-        }
-        Terminal.err(
-            "Stopped · \(Quantity.count(ending.frames, "frame")) · \(Quantity.count(ending.fires, "fire")) (\(ending.reason)) · record \(ending.record)"
-        )
-        if let error = ending.failure { throw failure(error) }
-        if ending.outputClosed { throw CommandFailure(code: .failure, message: "") }
+        if let failure { throw failure }
     }
 
     /// A watch's error as the command's failure (exit 1, runtime failure).

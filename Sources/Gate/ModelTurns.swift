@@ -1,0 +1,67 @@
+import Foundation
+import LookCore
+
+/// The one model, shared by the loops of several cameras: a loop takes a turn before it asks about
+/// a frame and gives it back when the frame is done. Whose turn is next is `CameraTurns`' to say:
+/// the camera whose picture changed and that has waited longest; a camera whose picture is still
+/// is due only at its own `--gate-max`.
+public final class ModelTurns: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var turns = CameraTurns()
+    private var holder: String?
+    private let clock: any Clock
+
+    public init(clock: any Clock) { self.clock = clock }
+
+    /// How many cameras share the model.
+    public var count: Int { condition.withLock { turns.count } }
+
+    /// A camera joins (or its `--gate-max` changes).
+    public func add(_ camera: String, maxSeconds: Double) { condition.withLock { turns.add(camera, maxSeconds: maxSeconds) } }
+
+    /// A camera leaves (its loop ended): its waiting frame and its turn, if it held one, go.
+    public func remove(_ camera: String) {
+        condition.withLock {
+            turns.remove(camera)
+            if holder == camera { holder = nil }
+            condition.broadcast()
+        }
+    }
+
+    /// Waits for `camera`'s turn with its newest frame (`changed`: the gate saw its picture change).
+    /// Returns the seconds it waited, or nil when `stopped` said to stop first (its frame is withdrawn).
+    public func take(_ camera: String, changed: Bool, stopped: () -> Bool) -> Double? {
+        condition.lock()
+        defer { condition.unlock() }
+        let asked = clock.now()
+        if !turns.has(camera) { turns.add(camera, maxSeconds: 0) }
+        turns.offer(camera, captured: asked, changed: changed)
+        while true {
+            if holder == nil, let turn = turns.next(at: clock.now()) {
+                holder = turn.camera
+                condition.broadcast()
+            }
+            if holder == camera { return clock.now() - asked }
+            if stopped() {
+                turns.withdraw(camera)
+                return nil
+            }
+            condition.wait(slice: 0.05)
+        }
+    }
+
+    /// Runs `body` in `camera`'s turn, given back after it; nil when `stopped` said to stop first.
+    public func inTurn<T, E: Error>(_ camera: String, changed: Bool, stopped: () -> Bool, _ body: () throws(E) -> T) throws(E) -> T? {
+        guard take(camera, changed: changed, stopped: stopped) != nil else { return nil }
+        defer { give(camera) }
+        return try body()
+    }
+
+    /// `camera` is done with the model: the next turn may go.
+    public func give(_ camera: String) {
+        condition.withLock {
+            if holder == camera { holder = nil }
+            condition.broadcast()
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import Capture
+import Config
+import Foundation
+import Gate
+import LookCore
+import Outputs
+import Platform
+import Records
+import Rules
+import Settings
+import VLM
+import Watch
+
+/// `lookd watch`'s composition root: one camera (`--source`) or several (`--camera`, `settings:
+/// cameras:`) with one model. Each camera is a `WatchRun` of its own (its rules, records, outputs and
+/// loop, on a thread of its own when there are several); they share the clock, the stop, the model
+/// and, with several, the model's turns (`ModelTurns`). Signals reach every camera: SIGHUP reloads
+/// each, SIGUSR1 reopens the event log, SIGINT and SIGTERM stop them all.
+public enum HouseWatch {
+    /// Why a watch could not run: a usage problem, the model, every camera's source, or the watch.
+    public enum Failure: Error {
+        case usage(String)
+        case model(ModelLoadFailure)
+        case source(String)
+        case watch(WatchError)
+    }
+
+    /// How each camera's watch ended (nil name: a watch of one source).
+    public struct Ended {
+        public let camera: String?
+        public let result: Result<WatchEnding, WatchError>
+    }
+
+    /// Watches every camera of `cameras` until each ends or a stop; `rules` are the file's (each
+    /// camera takes those that name it or none).
+    public static func run(
+        _ cameras: [CameraSetup], rules: RuleSet, rulesSource: String, version: String
+    ) throws(Failure) -> [Ended] {
+        let clock: any Clock = MonotonicClock()  // the watch's one clock
+        let (stop, notifier) = (StopSignal(clock: clock), SystemdNotifier(clock: clock))
+        let watching = OnceFlag()
+        var houses: [CameraRun] = []
+        for camera in cameras {
+            let mine = rules.forCamera(camera.name)
+            if let name = camera.name, mine.rules.isEmpty {
+                houses.forEach { $0.run.leftovers.remove() }
+                throw .usage("the camera \(name) has no rules: each rule names other cameras (a rule without cameras: is asked on every camera)")
+            }
+            do {
+                houses.append(try CameraRun(camera, rules: mine, version: version, notifier: notifier, clock: clock))
+            } catch {
+                houses.forEach { $0.run.leftovers.remove() }
+                throw .watch(error)
+            }
+        }
+        for warning in rules.warnings { Log.shared.warning(warning) }
+        // Signals from the start: SIGHUP must not end a service still loading its model (the request
+        // waits for the loop); a stop before the watch begins ends the process at once (a pull or a
+        // load cannot be cut short).
+        let trap = SignalTrap([SIGINT, SIGTERM, SIGHUP, SIGUSR1]) { [houses] sig in
+            if sig == SIGHUP { return houses.forEach { $0.reloads.ask() } }
+            if sig == SIGUSR1 { return houses.forEach { $0.run.events.reopenAfterRotation() } }
+            guard watching.isSet else {
+                notifier.stopping()
+                Log.shared.notice("stopped (\(sig == SIGINT ? "SIGINT" : "SIGTERM")) before the watch began")
+                houses.forEach { $0.run.leftovers.remove() }
+                // _exit, not exit: exit runs llama.cpp's static destructors while another thread
+                // is still inside its loader, which crashes the process (SIGSEGV) instead of stopping it.
+                _exit(sig == SIGINT ? 130 : 0)
+            }
+            if !stop.isRequested { notifier.stopping() }
+            stop.interrupt(sig == SIGINT ? "SIGINT" : "SIGTERM")
+        }
+        defer { withExtendedLifetime(trap) {} }
+        let model: any VisionLanguageModel
+        do throws(ModelLoadFailure) {
+            model = try cameras[0].setup.model.load(clock: clock)
+        } catch {
+            let message = switch error {
+            case .usage(let text), .failed(let text): text
+            }
+            houses.forEach { $0.run.failed(stage: "model", message: message) }
+            throw .model(error)
+        }
+        houses.forEach { $0.run.modelReady(model) }
+        // A camera that cannot be opened does not stop the others; with none open, the watch fails.
+        var open: [(CameraRun, any FrameSource)] = []
+        var problems: [String] = []
+        for house in houses {
+            do {
+                open.append((house, try house.open(clock: clock, awaitLive: notifier.isActive)))
+            } catch {
+                house.run.failed(stage: "source", message: error.description)
+                problems.append(house.camera.name.map { "the camera \($0): \(error.description)" } ?? error.description)
+            }
+        }
+        guard !open.isEmpty else { throw .source(problems.joined(separator: "; ")) }
+        for problem in problems { Log.shared.error(problem) }
+        let turns = open.count > 1 ? ModelTurns(clock: clock) : nil
+        for (house, _) in open { turns?.add(house.camera.name ?? "main", maxSeconds: house.run.config.gate.maxSeconds) }
+        watching.set()
+        return CameraRun.all(open) { house, source in
+            defer { turns?.remove(house.camera.name ?? "main") }
+            return house.watch(source: source, model: model, rulesSource: rulesSource, stop: stop, turns: turns)
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import LookCore
+
+/// One camera of a watch of several (`settings: cameras:` in the rules file, or `--camera
+/// NAME=SOURCE`): its name, its source, and its own settings, which take the place of the watch's.
+///
+///     settings:
+///       cameras:
+///         door: /dev/video0
+///         yard:
+///           source: rtsp://yard.local/stream
+///           gate-threshold: 0.05
+///           snapshots: on
+public struct CameraEntry: Sendable, Equatable {
+    public let name: String
+    public let source: String
+    /// Its own settings by their long names (each one of `CameraEntry.ownSettings`).
+    public let settings: [String: GivenSetting]
+    /// Where it is written (0 for a flag).
+    public let line: Int
+    public let column: Int
+
+    public init(name: String, source: String, settings: [String: GivenSetting] = [:], line: Int = 0, column: Int = 0) {
+        (self.name, self.source, self.settings, self.line, self.column) = (name, source, settings, line, column)
+    }
+
+    /// The settings a camera may have of its own: its picture, its gate, its pace, its clips and snapshots.
+    public static let ownSettings: [SettingName] = [
+        .size, .cameraSize, .gate, .gateThreshold, .gateMax, .gateFps, .every, .pace, .clips, .preRoll, .postRoll, .snapshots,
+    ]
+
+    /// Whether `name` can name a camera: 1 to 32 letters, digits, `-` and `_` (it names folders,
+    /// MQTT topics and Home Assistant devices).
+    public static func isName(_ name: String) -> Bool {
+        (1...32).contains(name.count) && name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }
+    }
+
+    static let nameRule = "a camera's name is 1 to 32 letters, digits, - and _"
+
+    /// `--camera NAME=SOURCE`; the problem in words when it is not that.
+    public static func flag(_ text: String) -> Result<CameraEntry, SettingProblem> {
+        guard let eq = text.firstIndex(of: "=") else {
+            return .failure(SettingProblem("\(SettingName.camera) is NAME=SOURCE (door=/dev/video0), not \"\(text)\""))
+        }
+        let (name, source) = (String(text[..<eq]), String(text[text.index(after: eq)...]))
+        guard isName(name) else { return .failure(SettingProblem("\(SettingName.camera) \"\(name)\": \(nameRule)")) }
+        guard !source.isEmpty else { return .failure(SettingProblem("\(SettingName.camera) \(name)= has no source")) }
+        return .success(CameraEntry(name: name, source: source))
+    }
+
+    /// `cameras:` in the rules file's settings: a map of names, each a source or a map with `source:`
+    /// and the camera's own settings; every problem with its line and column.
+    static func list(_ node: YAMLNode, source file: String, fail: (YAMLNode, String) -> RulesError) throws(RulesError) -> [CameraEntry] {
+        guard case .mapping(let pairs, _) = node, !pairs.isEmpty else {
+            throw fail(node, "cameras: maps each camera's name to its source (door: /dev/video0)")
+        }
+        var cameras: [CameraEntry] = []
+        for (key, value) in pairs {
+            guard let name = key.text, isName(name) else { throw fail(key, nameRule) }
+            guard !cameras.contains(where: { $0.name == name }) else { throw fail(key, "the camera \(name) is named twice") }
+            let (line, column) = (key.mark.line, key.mark.column)
+            if let text = value.text {
+                guard !text.isEmpty else { throw fail(value, "the camera \(name) has no source") }
+                cameras.append(CameraEntry(name: name, source: text, line: line, column: column))
+                continue
+            }
+            guard case .mapping(let items, _) = value else { throw fail(value, "the camera \(name) is a source, or a map with source:") }
+            var source: String?
+            var settings: [String: GivenSetting] = [:]
+            for (k, v) in items {
+                let setting = k.text ?? ""
+                guard setting == "source" || ownSettings.contains(where: { $0.key == setting }) else {
+                    throw fail(k, "\"\(setting)\" is not a camera's own setting; a camera has source: and \(ownSettings.map(\.key).joined(separator: ", "))")
+                }
+                guard let text = v.text else { throw fail(v, "\(setting): takes one value, not \(v.kind)") }
+                guard settings[setting] == nil, setting != "source" || source == nil else { throw fail(k, "\(setting): is written twice") }
+                if setting == "source" { source = text } else { settings[setting] = GivenSetting(text, from: .file(file, line: k.mark.line)) }
+            }
+            guard let source, !source.isEmpty else { throw fail(value, "the camera \(name) has no source: (source: /dev/video0)") }
+            cameras.append(CameraEntry(name: name, source: source, settings: settings, line: line, column: column))
+        }
+        return cameras
+    }
+}
+
+extension RuleSet {
+    /// The rules a camera asks: those that name it, and those that name no camera.
+    public func forCamera(_ camera: String?) -> RuleSet {
+        guard let camera else { return self }
+        var set = self
+        set.rules = rules.filter { $0.settings.cameras?.contains(camera) ?? true }
+        set.disabled = disabled.filter { $0.settings.cameras?.contains(camera) ?? true }
+        return set
+    }
+
+    /// A rule that names a camera not among `cameras` is refused, at its line and column.
+    public func checkCameras(_ cameras: [String], source: String) throws(RulesError) {
+        for rule in rules + disabled {
+            for name in rule.settings.cameras ?? [] where !cameras.contains(name) {
+                throw RulesError(
+                    source: source, line: rule.line, column: rule.column,
+                    problem: "the rule \"\(rule.condition)\" names the camera \"\(name)\", and there is none of that name (the cameras: \(cameras.joined(separator: ", ")))")
+            }
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import LookCore
+import Outputs
+import Records
+import Rules
+
+/// One camera's settings in force in a watch of several: the watch's settings, with the camera's
+/// source and its own settings in their place, its records in a folder of its name, and its name
+/// on the outputs. A watch of one source has one, with no name.
+public struct CameraSetup {
+    /// nil: a watch of one source (`--source`).
+    public let name: String?
+    public var setup: WatchSetup
+    public let given: [String: GivenSetting]
+    /// Its entry (nil: a watch of one source).
+    public let entry: CameraEntry?
+
+    /// The cameras of a watch: `--camera` flags (in place of the file's), else the rules file's
+    /// `settings: cameras:`, else the one `--source`. Two cameras of one name, or cameras with
+    /// `--source` too, are a problem.
+    public static func cameras(
+        _ given: [String: GivenSetting], flags: [String: GivenSetting], file: [CameraEntry]
+    ) throws(SettingProblem) -> [CameraSetup] {
+        let base = try WatchSettings.setup(given, needsSource: false)
+        let cameras = base.cameras.isEmpty ? file : base.cameras
+        guard !cameras.isEmpty else {
+            var setup = try WatchSettings.setup(given)
+            setup.watch.settingsReader = FileSettingsReader(flags: flags, started: given)
+            return [CameraSetup(name: nil, setup: setup, given: given, entry: nil)]
+        }
+        if let source = given[SettingName.source.key] {
+            throw SettingProblem(
+                "\(source.named(.source)) and cameras are one or the other: give that camera as \(SettingName.camera) NAME=SOURCE (or in cameras:) too")
+        }
+        var seen = Set<String>()
+        var setups: [CameraSetup] = []
+        for (i, camera) in cameras.enumerated() {
+            guard seen.insert(camera.name).inserted else { throw SettingProblem("\(SettingName.camera) \(camera.name) is given twice") }
+            var mine = given.merging(camera.settings) { $1 }
+            mine[SettingName.camera.key] = nil
+            guard camera.settings[SettingName.record.key] == nil else { throw SettingProblem("the camera \(camera.name): record: is the watch's") }
+            let origin: SettingOrigin = camera.line > 0 ? (given[SettingName.rules.key].map { .file($0.text, line: camera.line) } ?? .flag) : .flag
+            mine[SettingName.source.key] = GivenSetting(camera.source, from: origin)
+            // Its records in a folder of its name; the event log, one for all, names the camera on each line.
+            mine[SettingName.record.key] = GivenSetting((base.watch.recordDir as NSString).appendingPathComponent(camera.name), from: origin)
+            mine[SettingName.log.key] = mine[SettingName.log.key] ?? GivenSetting(base.watch.eventLogPath, from: .byDefault)
+            var setup: WatchSetup
+            do throws(SettingProblem) {
+                setup = try WatchSettings.setup(mine)
+            } catch {
+                throw SettingProblem("the camera \(camera.name): \(error.text)")
+            }
+            setup.watch.camera = camera.name
+            setup.cameras = []
+            setup.outputs.name = "\(base.outputs.name)-\(camera.name)"
+            setup.outputs.http?.port += i
+            setup.outputs.statusPath = Self.statusPath(base.outputs.statusPath, camera: camera.name)
+            setup.watch.settingsReader = FileSettingsReader(flags: flags, started: mine, camera: camera)
+            setups.append(CameraSetup(name: camera.name, setup: setup, given: mine, entry: camera))
+        }
+        return setups
+    }
+
+    /// What a camera's settings have of their own place: its source, its folder and the event log.
+    static func place(in given: [String: GivenSetting]) -> [String: GivenSetting] {
+        given.filter { [SettingName.source.key, SettingName.record.key, SettingName.log.key].contains($0.key) }
+    }
+
+    /// Each camera's own status file: the watch's, with the camera's name before `.json`.
+    static func statusPath(_ explicit: String?, camera: String) -> String {
+        let path = StatusFile.path(explicit: explicit) as NSString
+        return path.deletingPathExtension + "-\(camera)." + (path.pathExtension.isEmpty ? "json" : path.pathExtension)
+    }
+}
