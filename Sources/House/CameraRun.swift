@@ -85,6 +85,9 @@ private final class Results<T>: @unchecked Sendable {
     }
 
     func run(_ i: Int) {
+        let before = Log.camera
+        Log.camera = items[i].0.camera.name
+        defer { Log.camera = before }
         let value = body(items[i].0, items[i].1)
         lock.withLock { values[i] = value }
     }

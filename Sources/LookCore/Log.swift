@@ -52,7 +52,8 @@ public final class Log: @unchecked Sendable {
         guard level <= threshold else { return }
         // One line per message, and nothing in it that drives a terminal.
         // … and no secret: a URL's password, token or key is masked (Secrets).
-        let text = Secrets.maskedPasswords(in: message()).withVisibleControls(keepingNewlines: true)
+        let named = Self.camera.map { "\($0): " } ?? ""
+        let text = named + Secrets.maskedPasswords(in: message()).withVisibleControls(keepingNewlines: true)
         // On a terminal, the line first clears what is there: the watch's live line has no line
         // break until it is written over, and a message must not run into it.
         let line = journal ? "<\(level.rawValue)>\(text)\n" : "\(clearsLine ? "\u{1B}[2K\r" : "")lookd: \(text)\n"
@@ -63,6 +64,12 @@ public final class Log: @unchecked Sendable {
                 if latest.count > 3 { latest.removeFirst() }
             }
         }
+    }
+
+    /// The camera the calling thread watches, in a watch of several: its lines begin with its name.
+    public static var camera: String? {
+        get { Thread.current.threadDictionary["lookd.camera"] as? String }
+        set { Thread.current.threadDictionary["lookd.camera"] = newValue }
     }
 
     private var latest: [String] = []

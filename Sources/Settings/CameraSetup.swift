@@ -16,14 +16,16 @@ public struct CameraSetup {
     public let entry: CameraEntry?
 
     /// The cameras of a watch: `--camera` flags (in place of the file's), else the rules file's
-    /// `settings: cameras:`, else the one `--source`. Two cameras of one name, or cameras with
-    /// `--source` too, are a problem.
+    /// `settings: cameras:`, else the one `--source`. Two cameras of one name, cameras with
+    /// `--source` too, or a setting given without what it needs (with each camera's source), are a
+    /// problem. `given`: `WatchSettings.given(…, needs: false)`.
     public static func cameras(
         _ given: [String: GivenSetting], flags: [String: GivenSetting], file: [CameraEntry]
     ) throws(SettingProblem) -> [CameraSetup] {
         let base = try WatchSettings.setup(given, needsSource: false)
         let cameras = base.cameras.isEmpty ? file : base.cameras
         guard !cameras.isEmpty else {
+            if let problem = WatchSettings.catalog.unmetNeed(given) { throw SettingProblem(problem) }
             var setup = try WatchSettings.setup(given)
             setup.watch.settingsReader = FileSettingsReader(flags: flags, started: given)
             return [CameraSetup(name: nil, setup: setup, given: given, entry: nil)]
@@ -42,10 +44,12 @@ public struct CameraSetup {
             let origin: SettingOrigin = camera.line > 0 ? (given[SettingName.rules.key].map { .file($0.text, line: camera.line) } ?? .flag) : .flag
             mine[SettingName.source.key] = GivenSetting(camera.source, from: origin)
             // Its records in a folder of its name; the event log, one for all, names the camera on each line.
-            mine[SettingName.record.key] = GivenSetting((base.watch.recordDir as NSString).appendingPathComponent(camera.name), from: origin)
+            let folder = (base.watch.recordDir as NSString).appendingPathComponent(camera.name)
+            mine[SettingName.record.key] = GivenSetting(folder, from: given[SettingName.record.key]?.origin ?? .byDefault)
             mine[SettingName.log.key] = mine[SettingName.log.key] ?? GivenSetting(base.watch.eventLogPath, from: .byDefault)
             var setup: WatchSetup
             do throws(SettingProblem) {
+                if let problem = WatchSettings.catalog.unmetNeed(mine) { throw SettingProblem(problem) }
                 setup = try WatchSettings.setup(mine)
             } catch {
                 throw SettingProblem("the camera \(camera.name): \(error.text)")

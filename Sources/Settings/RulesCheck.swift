@@ -15,6 +15,8 @@ public struct RulesCheck {
     public let answer: Int
     /// The model's own limit, when the rules pass it (shapes-tiny was measured with at most 8).
     public let modelNote: String?
+    /// The cameras of a watch of several, each with its settings in force (empty: one source).
+    public var cameras: [CameraSetup] = []
 
     public init(spec: String, set: RuleSet, setup: WatchSetup, settings: [SettingInForce]) {
         (self.spec, self.set, self.settings, context) = (spec, set, settings, setup.model.options.contextSize)
@@ -36,13 +38,14 @@ public struct RulesCheck {
             ("warnings", .strings(set.warnings + (modelNote.map { [$0] } ?? []))),
             ("input_tokens_estimated", .int(input)), ("answer_tokens", .int(answer)), ("context", .int(context)),
             ("settings", SettingsShown.json(settings)),
-        ])
+        ] + (cameras.isEmpty ? [] : [("cameras", camerasJSON)]))
     }
 
     public var text: String {
         var lines = ["\(Quantity.count(set.rules.count, "rule")) in \(Secrets.maskedPasswords(in: spec)):"] + set.lines
         lines.append("\nEach frame asks:\n" + prompt.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
         lines += (set.warnings + (modelNote.map { [$0] } ?? [])).map { "warning: \($0)" }
+        lines += cameraLines
         lines.append("\nEach frame needs about \(input) tokens of question and picture and \(answer) of answer; the context is \(context).")
         lines.append("\nSettings in force (where each came from; live: a reload changes it):")
         return (lines + SettingsShown.lines(settings)).joined(separator: "\n")

@@ -11,9 +11,11 @@ extension WatchSettings {
     public static var catalog: SettingCatalog { SettingCatalog(declared.infos, defaults: declared.defaults(WatchSetup())) }
 
     /// The settings given: the rules file's `settings:` under LOOKD_ENGINE under the flags; a name
-    /// the file cannot hold, or a setting given without what it needs, is a problem.
+    /// the file cannot hold, or a setting given without what it needs, is a problem (`needs: false`:
+    /// not yet; each camera's settings are checked for what they need with its source).
     public static func given(
-        flags: [String: GivenSetting], file: [String: GivenSetting], environment: [String: GivenSetting] = ModelSettings.environment()
+        flags: [String: GivenSetting], file: [String: GivenSetting], environment: [String: GivenSetting] = ModelSettings.environment(),
+        needs: Bool = true
     ) throws(SettingProblem) -> [String: GivenSetting] {
         let catalog = catalog
         for (name, value) in file.sorted(by: { $0.key < $1.key }) {
@@ -25,7 +27,7 @@ extension WatchSettings {
             }
         }
         let given = file.merging(environment) { $1 }.merging(flags) { $1 }
-        if let problem = catalog.unmetNeed(given) { throw SettingProblem(problem) }
+        if needs, let problem = catalog.unmetNeed(given) { throw SettingProblem(problem) }
         return given
     }
 

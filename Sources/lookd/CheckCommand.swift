@@ -41,7 +41,17 @@ enum CheckCommand {
             throw usage(error.text)
         }
         setup.watch.takeSnapshots(for: set.rules)
-        let check = RulesCheck(spec: spec, set: set, setup: setup, settings: WatchSettings.declared.inForce(setup, given: given))
+        var check = RulesCheck(spec: spec, set: set, setup: setup, settings: WatchSettings.declared.inForce(setup, given: given))
+        do {
+            if !set.cameras.isEmpty || given[SettingName.camera.key] != nil {
+                check.cameras = try CameraSetup.cameras(given, flags: args.given(infos), file: set.cameras)
+                try set.checkCameras(check.cameras.compactMap(\.name), source: spec)
+            }
+        } catch let problem as SettingProblem {
+            throw usage(problem.text)
+        } catch {
+            throw CommandFailure(code: .usage, message: "\(error)")
+        }
         print(args.has("json") ? check.json.text(indent: 1) : check.text)
         if let problem = check.budgetProblem { throw CommandFailure(code: .usage, message: problem) }
         guard let path = args.value(.truth) else { return }

@@ -53,7 +53,7 @@ enum WatchCommand {
         }
         let cameras: [CameraSetup]
         do throws(SettingProblem) {
-            cameras = try CameraSetup.cameras(WatchSettings.given(flags: flags, file: ruleSet.settings), flags: flags, file: ruleSet.cameras)
+            cameras = try CameraSetup.cameras(WatchSettings.given(flags: flags, file: ruleSet.settings, needs: false), flags: flags, file: ruleSet.cameras)
         } catch {
             throw usage(error.text)
         }

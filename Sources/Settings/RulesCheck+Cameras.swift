@@ -1,0 +1,39 @@
+import LookCore
+import Rules
+
+extension RulesCheck {
+    /// Each camera's settings in force that are its own: those whose value or origin differ from the
+    /// watch's (its source, its folder, and what its entry in `cameras:` sets).
+    func own(_ camera: CameraSetup) -> [SettingInForce] {
+        let watch = Dictionary(settings.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        let inForce = WatchSettings.declared.inForce(camera.setup, given: camera.given)
+        return inForce.filter { $0.name != SettingName.camera.key && watch[$0.name] != $0 }
+    }
+
+    /// The rules a camera asks, by their numbers in the file.
+    func numbers(_ camera: CameraSetup) -> [Int] {
+        set.rules.indices.filter { set.rules[$0].settings.cameras?.contains(camera.name ?? "") ?? true }.map { $0 + 1 }
+    }
+
+    /// `lookd check`'s lines for the cameras: each with the rules it asks and its own settings.
+    var cameraLines: [String] {
+        guard !cameras.isEmpty else { return [] }
+        var lines = ["\nCameras (one model; each asks only its rules, and keeps its records in its own folder):"]
+        for camera in cameras {
+            let rules = numbers(camera).map(String.init).joined(separator: ", ")
+            lines.append("  \(camera.name ?? "main"): asks rules \(rules)")
+            lines += SettingsShown.lines(own(camera)).map { "  " + $0 }
+        }
+        return lines
+    }
+
+    /// `lookd check --json`'s `cameras`: each camera's name, rules (numbers) and own settings.
+    var camerasJSON: JSON {
+        .array(
+            cameras.map { camera in
+                .object([
+                    ("name", .optional(camera.name)), ("rules", .ints(numbers(camera))), ("settings", SettingsShown.json(own(camera))),
+                ])
+            })
+    }
+}
