@@ -34,6 +34,9 @@ public struct CameraTurns: Sendable {
     /// How many cameras take turns.
     public var count: Int { cameras.count }
 
+    /// Whether `name` has a frame waiting.
+    public func isWaiting(_ name: String) -> Bool { cameras[name]?.waiting != nil }
+
     /// Whether `name` takes turns.
     public func has(_ name: String) -> Bool { cameras[name] != nil }
 

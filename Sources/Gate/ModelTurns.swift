@@ -16,6 +16,9 @@ public final class ModelTurns: @unchecked Sendable {
     /// How many cameras share the model.
     public var count: Int { condition.withLock { turns.count } }
 
+    /// Whether `camera` waits for a turn with a frame.
+    public func isWaiting(_ camera: String) -> Bool { condition.withLock { turns.isWaiting(camera) } }
+
     /// A camera joins (or its `--gate-max` changes).
     public func add(_ camera: String, maxSeconds: Double) { condition.withLock { turns.add(camera, maxSeconds: maxSeconds) } }
 

@@ -32,15 +32,19 @@ struct Arguments {
                 guard inline == nil else { throw usage("--\(name) takes no value") }
                 flags.insert(name)
             } else if valued.contains(name) {
+                var value: String
                 if let inline {
-                    values[name] = inline
+                    value = inline
                 } else if bare.contains(name), i == words.count || !Self.onOffWords.contains(words[i].lowercased()) {
-                    values[name] = "on"
+                    value = "on"
                 } else {
                     guard i < words.count else { throw usage("--\(name) needs a value") }
-                    values[name] = words[i]
+                    value = words[i]
                     i += 1
                 }
+                // `--camera` is given once a camera: each value is kept, a line each.
+                if name == SettingName.camera.key, let earlier = values[name] { value = earlier + "\n" + value }
+                values[name] = value
             } else {
                 throw usage("unknown option --\(name)")
             }

@@ -1,0 +1,68 @@
+import LookCore
+import Rules
+import Settings
+import XCTest
+
+/// Each camera's settings in force: the watch's, with its source and own settings in their place,
+/// its records in a folder of its name, one event log, and its name on the outputs.
+final class CameraSetupTests: XCTestCase {
+    private func cameras(
+        flags: [String: String], file: [CameraEntry] = [], fileSettings: [String: GivenSetting] = [:]
+    ) throws -> [CameraSetup] {
+        var given = flags.mapValues { GivenSetting($0, from: .flag) }
+        given[SettingName.rules.key] = given[SettingName.rules.key] ?? GivenSetting("a cat=log", from: .flag)
+        let all = try WatchSettings.given(flags: given, file: fileSettings, environment: [:], needs: false)
+        return try CameraSetup.cameras(all, flags: given, file: file)
+    }
+
+    func testEachCameraGetsItsSourceFolderAndNameAndSharesTheEventLog() throws {
+        let setups = try cameras(flags: ["camera": "door=/dev/video0\nyard=rtsp://yard/s", "record": "/srv/lookd", "name": "house"])
+        XCTAssertEqual(setups.map(\.name), ["door", "yard"])
+        XCTAssertEqual(setups.map(\.setup.watch.source), ["/dev/video0", "rtsp://yard/s"])
+        XCTAssertEqual(setups.map(\.setup.watch.camera), ["door", "yard"])
+        XCTAssertEqual(setups.map(\.setup.watch.recordDir), ["/srv/lookd/door", "/srv/lookd/yard"])
+        XCTAssertEqual(setups.map(\.setup.watch.eventLogPath), ["/srv/lookd/lookd-events.jsonl", "/srv/lookd/lookd-events.jsonl"])
+        XCTAssertEqual(setups.map(\.setup.outputs.name), ["house-door", "house-yard"], "a Home Assistant device a camera")
+        XCTAssertEqual(setups.map(\.setup.outputs.historyPath), ["/srv/lookd/door/lookd-history.sqlite", "/srv/lookd/yard/lookd-history.sqlite"])
+        XCTAssertNotEqual(setups[0].setup.outputs.statusPath, setups[1].setup.outputs.statusPath, "a status file a camera")
+    }
+
+    func testACameraOfTheFileKeepsItsOwnSettingsAndTheRestAreTheWatchs() throws {
+        let file = [
+            CameraEntry(name: "door", source: "/dev/video0", line: 3, column: 5),
+            CameraEntry(
+                name: "yard", source: "/dev/video2", settings: ["gate-threshold": GivenSetting("0.2", from: .file("r.yaml", line: 6))], line: 5,
+                column: 5),
+        ]
+        let setups = try cameras(flags: ["gate-threshold": "0.05", "cooldown": "7", "http": "127.0.0.1:8470"], file: file)
+        XCTAssertEqual(setups.map(\.setup.watch.gate.threshold), [0.05, 0.2], "the camera's own setting in place of the watch's")
+        XCTAssertEqual(setups.map(\.setup.watch.cooldown), [7, 7])
+        XCTAssertEqual(setups.map { $0.setup.outputs.http?.port }, [8470, 8471], "a page a camera, on the ports that follow")
+        XCTAssertEqual(setups[1].given["gate-threshold"]?.origin, .file("r.yaml", line: 6))
+    }
+
+    func testFlagsTakeThePlaceOfTheFilesCamerasAndOneSourceIsOneCamera() throws {
+        let file = [CameraEntry(name: "door", source: "/dev/video0", line: 3, column: 5)]
+        XCTAssertEqual(try cameras(flags: ["camera": "garage=/dev/video4"], file: file).map(\.name), ["garage"])
+        let one = try cameras(flags: ["source": "/dev/video0"])
+        XCTAssertEqual(one.map(\.name), [nil])
+        XCTAssertNil(one[0].setup.watch.camera)
+        XCTAssertEqual(one[0].setup.watch.recordDir, ".", "one source keeps its records where they always were")
+    }
+
+    func testWrongCamerasAreRefusedWithWhatToDo() {
+        let file = [CameraEntry(name: "door", source: "/dev/video0", line: 3, column: 5)]
+        let cases: [([String: String], [CameraEntry], String)] = [
+            (["camera": "door=/dev/video0\ndoor=/dev/video1"], [], "--camera door is given twice"),
+            (["source": "/dev/video0"], file, "--source and cameras are one or the other"),
+            (["camera": "door"], [], "--camera is NAME=SOURCE"),
+            (["camera": "door=/dev/video0", "pace": "frames"], [], "the camera door: --pace goes with --source FILE"),
+        ]
+        for (flags, file, words) in cases {
+            XCTAssertThrowsError(try cameras(flags: flags, file: file), "\(flags)") { error in
+                let text = (error as? SettingProblem)?.text ?? "\(error)"
+                XCTAssertTrue(text.contains(words), "\(text) should say \(words)")
+            }
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Gate
+import LookCore
+import TestSupport
+import XCTest
+
+/// The one model shared by the cameras' loops, on real threads: one camera at a time, the changed
+/// camera that waited longest next, a still camera only at its gate-max, and a stop that withdraws.
+final class ModelTurnsTests: XCTestCase {
+    private final class Order: @unchecked Sendable {
+        private let lock = NSLock()
+        private var names: [String] = []
+        private var holding = 0
+        private(set) var overlapped = false
+        func enter(_ name: String) {
+            lock.withLock {
+                names.append(name)
+                holding += 1
+                if holding > 1 { overlapped = true }
+            }
+        }
+        func leave() { lock.withLock { holding -= 1 } }
+        var all: [String] { lock.withLock { names } }
+    }
+
+    /// Starts `camera` asking for a turn on a thread; it holds the turn `hold` seconds (real time).
+    private func ask(
+        _ turns: ModelTurns, _ camera: String, changed: Bool, order: Order, hold: Double = 0.05, stopped: @escaping @Sendable () -> Bool = { false },
+        group: DispatchGroup
+    ) {
+        group.enter()
+        Thread {
+            _ = turns.inTurn(camera, changed: changed, stopped: stopped) {
+                order.enter(camera)
+                usleep(useconds_t(hold * 1_000_000))
+                order.leave()
+            }
+            group.leave()
+        }.start()
+    }
+
+    func testTheChangedCameraThatWaitedLongestGoesNextAndOnlyOneAsksAtATime() throws {
+        let clock = ManualClock()
+        let turns = ModelTurns(clock: clock)
+        for name in ["door", "yard", "drive"] { turns.add(name, maxSeconds: 30) }
+        let (order, group) = (Order(), DispatchGroup())
+        // The door holds the model while the others' pictures change: the drive's first, then the yard's.
+        ask(turns, "door", changed: true, order: order, hold: 0.5, group: group)
+        XCTAssertTrue(Poll.until { order.all == ["door"] })
+        clock.advance(1)
+        ask(turns, "drive", changed: true, order: order, group: group)
+        XCTAssertTrue(Poll.until { turns.isWaiting("drive") })
+        clock.advance(1)
+        // The yard's change comes a second later: the drive, which has waited longer, goes first.
+        ask(turns, "yard", changed: true, order: order, group: group)
+        XCTAssertTrue(Poll.until { turns.isWaiting("yard") })
+        XCTAssertEqual(group.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(order.all, ["door", "drive", "yard"])
+        XCTAssertFalse(order.overlapped, "one camera at a time with the model")
+    }
+
+    func testAStillCameraWaitsForItsGateMaxWhileAChangedOneGoesFirst() throws {
+        let clock = ManualClock()
+        let turns = ModelTurns(clock: clock)
+        turns.add("door", maxSeconds: 30)
+        turns.add("yard", maxSeconds: 30)
+        let (order, group) = (Order(), DispatchGroup())
+        // Both were asked once (their first frames).
+        ask(turns, "yard", changed: true, order: order, hold: 0, group: group)
+        XCTAssertEqual(group.wait(timeout: .now() + 10), .success)
+        ask(turns, "door", changed: true, order: order, hold: 0, group: group)
+        XCTAssertEqual(group.wait(timeout: .now() + 10), .success)
+        // The yard's picture is still: its frame is not due until 30 s after its last turn.
+        clock.advance(10)
+        ask(turns, "yard", changed: false, order: order, hold: 0, group: group)
+        XCTAssertTrue(Poll.until { turns.isWaiting("yard") })
+        ask(turns, "door", changed: true, order: order, hold: 0, group: group)
+        XCTAssertTrue(Poll.until { order.all.count == 3 })
+        XCTAssertEqual(order.all.last, "door", "the changed camera goes though the still one asked first")
+        XCTAssertTrue(turns.isWaiting("yard"), "the still camera waits for its gate-max")
+        clock.advance(25)
+        XCTAssertEqual(group.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(order.all, ["yard", "door", "door", "yard"])
+    }
+
+    func testAStopWhileWaitingWithdrawsTheFrameAndLeavesTheTurnFree() throws {
+        let clock = ManualClock()
+        let turns = ModelTurns(clock: clock)
+        let (order, group) = (Order(), DispatchGroup())
+        let stop = StopSignal(clock: clock)
+        ask(turns, "door", changed: true, order: order, hold: 0.4, group: group)
+        XCTAssertTrue(Poll.until { order.all == ["door"] })
+        ask(turns, "yard", changed: true, order: order, stopped: { stop.isRequested }, group: group)
+        XCTAssertTrue(Poll.until { turns.isWaiting("yard") })
+        stop.request("test")
+        XCTAssertEqual(group.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(order.all, ["door"], "the stopped camera never asked")
+        XCTAssertFalse(turns.isWaiting("yard"))
+        ask(turns, "drive", changed: true, order: order, hold: 0, group: group)
+        XCTAssertEqual(group.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(order.all, ["door", "drive"], "the turn was given back")
+    }
+}
