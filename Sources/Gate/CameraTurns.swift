@@ -73,9 +73,10 @@ public struct CameraTurns: Sendable {
     }
 
     /// The next turn at `now`: the due camera that became due first (ties by name), its waiting
-    /// frame taken; nil when no camera is due.
-    public mutating func next(at now: Double) -> Turn? {
-        let ready = cameras.compactMap { name, camera in due(camera, at: now).map { (name, $0) } }
+    /// frame taken; nil when no camera is due. `present`: only these cameras may have it (those whose
+    /// loops wait for it now).
+    public mutating func next(at now: Double, among present: Set<String>? = nil) -> Turn? {
+        let ready = cameras.compactMap { name, camera in present?.contains(name) == false ? nil : due(camera, at: now).map { (name, $0) } }
         guard let (name, _) = ready.min(by: { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }), var camera = cameras[name],
             let frame = camera.waiting
         else { return nil }

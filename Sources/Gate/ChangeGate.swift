@@ -36,6 +36,8 @@ public struct ChangeGate {
         case retry
         /// A rule has just come into its schedule (`when_active`).
         case schedule
+        /// The frame before waited for the shared model's turn, and this newer one takes its place.
+        case turn
         /// The gate is off: every frame is asked about.
         case every
     }

@@ -9,6 +9,8 @@ public final class ModelTurns: @unchecked Sendable {
     private let condition = NSCondition()
     private var turns = CameraTurns()
     private var holder: String?
+    /// The cameras whose loops wait in `take` now.
+    private var present: Set<String> = []
     private let clock: any Clock
 
     public init(clock: any Clock) { self.clock = clock }
@@ -31,31 +33,41 @@ public final class ModelTurns: @unchecked Sendable {
         }
     }
 
-    /// Waits for `camera`'s turn with its newest frame (`changed`: the gate saw its picture change).
-    /// Returns the seconds it waited, or nil when `stopped` said to stop first (its frame is withdrawn).
-    public func take(_ camera: String, changed: Bool, stopped: () -> Bool) -> Double? {
+    /// Waits for `camera`'s turn with its newest frame (`changed`: the gate saw its picture change)
+    /// at most `within` seconds (nil: until it comes). Returns whether the turn is its own; when not,
+    /// the frame keeps its place in line, and the camera's next frame, offered again, takes its place.
+    /// A stop (`stopped`) withdraws it.
+    public func take(_ camera: String, changed: Bool, within: Double? = nil, stopped: () -> Bool) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         let asked = clock.now()
         if !turns.has(camera) { turns.add(camera, maxSeconds: 0) }
         turns.offer(camera, captured: asked, changed: changed)
+        present.insert(camera)
+        defer { present.remove(camera) }
         while true {
-            if holder == nil, let turn = turns.next(at: clock.now()) {
+            // Only a camera whose loop waits now is given the turn: one away for a newer frame (or
+            // lost) never holds the model up.
+            if holder == nil, let turn = turns.next(at: clock.now(), among: present) {
                 holder = turn.camera
                 condition.broadcast()
             }
-            if holder == camera { return clock.now() - asked }
+            if holder == camera { return true }
             if stopped() {
                 turns.withdraw(camera)
-                return nil
+                return false
             }
-            condition.wait(slice: 0.05)
+            if let within, clock.now() - asked >= within { return false }
+            condition.wait(slice: min(0.05, within ?? 0.05))
         }
     }
 
-    /// Runs `body` in `camera`'s turn, given back after it; nil when `stopped` said to stop first.
-    public func inTurn<T, E: Error>(_ camera: String, changed: Bool, stopped: () -> Bool, _ body: () throws(E) -> T) throws(E) -> T? {
-        guard take(camera, changed: changed, stopped: stopped) != nil else { return nil }
+    /// Runs `body` in `camera`'s turn, given back after it; nil when the turn did not come within
+    /// `within` seconds or `stopped` said to stop first.
+    public func inTurn<T, E: Error>(
+        _ camera: String, changed: Bool, within: Double? = nil, stopped: () -> Bool, _ body: () throws(E) -> T
+    ) throws(E) -> T? {
+        guard take(camera, changed: changed, within: within, stopped: stopped) else { return nil }
         defer { give(camera) }
         return try body()
     }

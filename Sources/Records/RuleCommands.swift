@@ -65,6 +65,16 @@ public struct CommandOutcome: Sendable {
 
     public init(command: RuleCommand, refused: String? = nil) { (self.command, self.refused) = (command, refused) }
 
+    /// Why a command cannot act on the rule `condition`: it is not in force (written
+    /// `enabled: false`, which only the rules file at `source` can turn on, or not in it at all).
+    public static func refusal(_ condition: String, inForce: [String], disabled: Set<String>, source: String) -> String? {
+        if inForce.contains(condition) { return nil }
+        if disabled.contains(condition) {
+            return "\"\(condition)\" is written enabled: false in \(source); edit the file and reload to turn it on"
+        }
+        return "no rule \"\(condition)\" is in force"
+    }
+
     /// The event log's `command` line.
     public var fields: [(String, JSON)] {
         var fields: [(String, JSON)]

@@ -62,14 +62,18 @@ public final class WatchLoop {
             index += 1
             let answered: (outcome: FrameOutcome, end: FrameEnd, shown: RGBImage)
             do {
-                // With cameras sharing the model, the frame waits for its camera's turn first.
-                let bound = parts.model.longestWait * Double(2 + active.count) * parts.sharing
+                // With cameras sharing the model, the frame waits for its camera's turn first; with the gate
+                // on, a newer frame takes its place after a frame's time (--gate-fps), and keeps its place in line.
+                let (bound, within) = (parts.model.longestWait * Double(2 + active.count) * parts.sharing, stages.gate.turnWait)
                 let inTurn = try parts.waiting(LoopWait("the model's answer", atMost: bound)) { () throws(WatchError) in
-                    try parts.inTurn(changed: gated.asked != "max") { () throws(WatchError) in
+                    try parts.inTurn(changed: gated.asked != "max", within: within) { () throws(WatchError) in
                         try step(frame, index: index, grab: grab, active: active, gated: gated)
                     }
                 }
-                guard let inTurn else { continue }
+                guard let inTurn else {
+                    stages.gate.force(.turn)
+                    continue
+                }
                 answered = inTurn
             } catch {
                 guard case .model(_, let reason) = error else { throw error }

@@ -38,8 +38,6 @@ public final class WatchRun {
     public let leftovers: RunLeftovers
     private let version: String
 
-    public typealias Ending = WatchEnding
-
     /// Makes the record folders and opens the event log, with its `start` line. `outputs` are
     /// started, in order, when the watch begins.
     public init(
@@ -47,9 +45,7 @@ public final class WatchRun {
     ) throws(WatchError) {
         let epoch = Int(clock.date().timeIntervalSince1970)
         (self.config, self.version, self.outputs, self.clock, self.epoch) = (config, version, outputs, clock, epoch)
-        let folders = [(config.recordDir, "record folder"), (config.framesDir, "frames folder"), (config.effectsDir, "effects folder")]
-        let log = RunLeftovers.missingFolder(of: config.eventLogPath) // made as the record folder is
-        var made = try RunLeftovers(making: folders + [(config.snapshotsDir, "snapshots folder"), (log, "event log's folder")])
+        var made = try RunLeftovers(making: config.recordFolders)
         do throws(WatchError) {
             do throws(SafeFile.Failure) {
                 recordPath = try SafeFile.claim(in: config.recordDir, stem: "watch-run-\(epoch)", ext: "json")
@@ -57,7 +53,8 @@ public final class WatchRun {
                 throw .record("The run record \(error.description).")
             }
             made.record = recordPath
-            do { recorder = EventRecorder(events: try EventLog(path: config.eventLogPath, camera: config.camera, clock: clock), clock: clock) } catch {
+            do { recorder = EventRecorder(events: try EventLog(path: config.eventLogPath, camera: config.camera, clock: clock), clock: clock) } catch
+            {
                 throw .record(error.description)
             }
             made.log = recorder.events.madeFile ? recorder.events.path : nil
@@ -104,7 +101,7 @@ public final class WatchRun {
     public func watch(
         source: any FrameSource, model: any VisionLanguageModel, rules: RuleSet, rulesSource: String,
         stop: StopSignal, reloads: ReloadRequest, turns: ModelTurns? = nil
-    ) throws(WatchError) -> Ending {
+    ) throws(WatchError) -> WatchEnding {
         // A reader that goes away (`lookd watch | head`) ends the run as a stop does, records written.
         for stream in [StandardStream.output, StandardStream.error] {
             stream.onClosed { reason in stop.request("\(stream.name) closed (\(reason))") }
@@ -176,6 +173,6 @@ public final class WatchRun {
         case nil: throw .record("The run record was not written.")
         }
         let closed = StandardStream.output.closed != nil || StandardStream.error.closed != nil
-        return Ending(reason: reason, frames: record.frameCount, fires: record.fireCount, record: path, failure: failure, outputClosed: closed)
+        return WatchEnding(reason: reason, frames: record.frameCount, fires: record.fireCount, record: path, failure: failure, outputClosed: closed)
     }
 }

@@ -38,7 +38,7 @@ struct InProcessWatch {
 
     /// Runs `frames` frames answered by `answers` (one line each, `\n` between rules) through `outputs`.
     func run(answers: [String], frames: Int, outputs: [any WatchOutput], stop: StopSignal = StopSignal(clock: MonotonicClock())) throws
-        -> WatchRun.Ending
+        -> WatchEnding
     {
         try run(
             engine: try ScriptedModel(path: try Fixtures.script(answers, in: dir), clock: MonotonicClock()), frames: frames, outputs: outputs,
@@ -48,7 +48,7 @@ struct InProcessWatch {
     /// Runs `frames` frames asked of `engine` through `outputs`.
     func run(engine model: any VisionLanguageModel, frames: Int, outputs: [any WatchOutput], stop: StopSignal = StopSignal(clock: MonotonicClock()))
         throws
-        -> WatchRun.Ending
+        -> WatchEnding
     {
         let run = try WatchRun(config: config, version: "lookd test", outputs: outputs, clock: clock)
         run.modelReady(model)

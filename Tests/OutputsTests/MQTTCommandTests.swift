@@ -28,7 +28,7 @@ final class MQTTCommandTests: XCTestCase {
         let broker = try Mosquitto()
         let dir = try Fixtures.scratch()
         let (cat, dog) = (HomeAssistantDiscovery.id("a cat"), HomeAssistantDiscovery.id("a dog"))
-        func watch(_ answers: [String], commands: [Int: [(String, String)]]) throws -> ([[String: Any]], WatchRun.Ending) {
+        func watch(_ answers: [String], commands: [Int: [(String, String)]]) throws -> ([[String: Any]], WatchEnding) {
             var watch = InProcessWatch(rules: "a cat=count|a dog=log", in: dir)
             watch.config.statePath = dir.appendingPathComponent("lookd-state.json").path
             let mqtt = MQTTOutput(

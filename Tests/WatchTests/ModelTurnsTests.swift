@@ -25,12 +25,12 @@ final class ModelTurnsTests: XCTestCase {
 
     /// Starts `camera` asking for a turn on a thread; it holds the turn `hold` seconds (real time).
     private func ask(
-        _ turns: ModelTurns, _ camera: String, changed: Bool, order: Order, hold: Double = 0.05, stopped: @escaping @Sendable () -> Bool = { false },
-        group: DispatchGroup
+        _ turns: ModelTurns, _ camera: String, changed: Bool, order: Order, hold: Double = 0.05, within: Double? = nil,
+        stopped: @escaping @Sendable () -> Bool = { false }, group: DispatchGroup
     ) {
         group.enter()
         Thread {
-            _ = turns.inTurn(camera, changed: changed, stopped: stopped) {
+            _ = turns.inTurn(camera, changed: changed, within: within, stopped: stopped) {
                 order.enter(camera)
                 usleep(useconds_t(hold * 1_000_000))
                 order.leave()
@@ -99,5 +99,26 @@ final class ModelTurnsTests: XCTestCase {
         ask(turns, "drive", changed: true, order: order, hold: 0, group: group)
         XCTAssertEqual(group.wait(timeout: .now() + 10), .success)
         XCTAssertEqual(order.all, ["door", "drive"], "the turn was given back")
+    }
+
+    func testAFrameThatWaitsTooLongMakesWayForANewerOneAndTheCameraKeepsItsPlaceInLine() throws {
+        let clock = ManualClock()
+        let turns = ModelTurns(clock: clock)
+        let (order, group) = (Order(), DispatchGroup())
+        ask(turns, "door", changed: true, order: order, hold: 0.6, group: group)
+        XCTAssertTrue(Poll.until { order.all == ["door"] })
+        // The yard's picture changed; its frame waits at most a frame's time (0.5 s) for the model.
+        ask(turns, "yard", changed: true, order: order, within: 0.5, group: group)
+        XCTAssertTrue(Poll.until { turns.isWaiting("yard") })
+        clock.advance(1)
+        XCTAssertEqual(group.wait(timeout: .now() + 0.5), .timedOut, "the door still holds the model")
+        // The yard's loop is away for a newer frame; the drive's change, later, waits meanwhile.
+        ask(turns, "drive", changed: true, order: order, group: group)
+        XCTAssertTrue(Poll.until { turns.isWaiting("drive") })
+        // The yard is back with its newer frame: its change came first, so it goes first.
+        ask(turns, "yard", changed: false, order: order, group: group)
+        XCTAssertEqual(group.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(order.all, ["door", "yard", "drive"], "the yard kept its place; the drive went after it")
+        XCTAssertFalse(order.overlapped)
     }
 }

@@ -38,6 +38,8 @@ final class GateStage {
 
     /// How often frames are taken while skipping.
     var fps: Double { gate.settings.fps }
+    /// How long a frame waits for a shared model's turn before a newer one takes its place (with the gate on).
+    var turnWait: Double? { enabled ? 1 / fps : nil }
     var enabled: Bool { gate.settings.enabled }
     /// The counts as the loop shows them: nil with the gate off.
     var shownCounts: GateCounts? { enabled ? counts : nil }

@@ -22,10 +22,11 @@ struct LoopParts {
         return try body()
     }
 
-    /// Runs `body` in the camera's turn with a shared model (at once with its own); nil: stopped first.
-    func inTurn<T, E: Error>(changed: Bool, _ body: () throws(E) -> T) throws(E) -> T? {
+    /// Runs `body` in the camera's turn with a shared model (at once with its own); nil: stopped, or
+    /// no turn `within` seconds.
+    func inTurn<T, E: Error>(changed: Bool, within: Double?, _ body: () throws(E) -> T) throws(E) -> T? {
         guard let (shared, camera) = turns else { return try body() }
-        return try shared.inTurn(camera, changed: changed, stopped: { stop.isRequested }, body)
+        return try shared.inTurn(camera, changed: changed, within: within, stopped: { stop.isRequested }, body)
     }
 
     /// How many cameras share the model (a frame may wait for each of the others' first).

@@ -115,13 +115,7 @@ final class RuleBook {
         return outcome
     }
 
-    /// Why a command cannot act on the rule `condition`: it is not in force (written
-    /// `enabled: false`, which only the rules file can turn on, or not in the file at all).
     private func refusal(_ condition: String) -> String? {
-        if rules.contains(where: { $0.condition == condition }) { return nil }
-        if disabled.contains(condition) {
-            return "\"\(condition)\" is written enabled: false in \(source); edit the file and reload to turn it on"
-        }
-        return "no rule \"\(condition)\" is in force"
+        CommandOutcome.refusal(condition, inForce: rules.map(\.condition), disabled: disabled, source: source)
     }
 }

@@ -1,0 +1,83 @@
+import Foundation
+import TestFixtures
+import TestSupport
+import XCTest
+
+/// Several cameras in one lookd with one model: shapes-tiny, through the real engine, on two drawn
+/// clips of the shapes world (examples/shapes.mp4 at the door, examples/yard.mp4 in the yard), whose
+/// truth is known. The yard's clip has a red square and no yellow star; the door's the other way
+/// round; a green triangle crosses both.
+final class CamerasTests: XCTestCase {
+    private var dir: URL!
+    override func setUpWithError() throws { dir = try Fixtures.scratch() }
+    private func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+    private func example(_ name: String) -> String { Fixtures.root.appendingPathComponent("examples/\(name)").path }
+    private var environment: [String: String] { ["LOOKD_MODELS": path("models"), "GGML_NO_BACKTRACE": "1"] }
+
+    /// Runs `lookd watch` with `args` over the clips a frame a second; the event log's lines.
+    private func watch(_ args: [String], record: String) throws -> [[String: Any]] {
+        let r = try Subprocess.run(
+            Fixtures.lookd, ["watch", "--model", "shapes-tiny", "--pace", "frames", "--record", path(record)] + args, environment: environment)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let log = try String(contentsOfFile: path("\(record)/lookd-events.jsonl"), encoding: .utf8)
+        return try log.split(separator: "\n").map { try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+    }
+
+    /// The fires in `lines`: camera and condition.
+    private func fires(_ lines: [[String: Any]]) -> Set<String> {
+        Set(lines.filter { $0["event"] as? String == "fire" }.map { "\($0["camera"] as? String ?? "?"): \($0["condition"] as? String ?? "?")" })
+    }
+
+    func testARuleForOneCameraNeverFiresForTheOtherAndARuleForAllFiresOnEach() throws {
+        // Without cameras: on its rules, each rule is asked on both cameras, and the model sees the
+        // red square in the yard and the yellow star at the door.
+        let open = try watch(
+            [
+                "--camera", "door=\(example("shapes.mp4"))", "--camera", "yard=\(example("yard.mp4"))", "--rules",
+                "a red square=log|a yellow star=log",
+            ],
+            record: "open")
+        XCTAssertEqual(fires(open), ["yard: a red square", "door: a yellow star"])
+
+        // examples/cameras.yaml limits the red square to the door and the yellow star to the yard.
+        let lines = try watch(["--rules", example("cameras.yaml")], record: "limited")
+        XCTAssertEqual(fires(lines), ["door: a green triangle", "yard: a green triangle", "yard: a green ball"])
+        XCTAssertTrue(lines.allSatisfy { ["door", "yard"].contains($0["camera"] as? String ?? "") }, "every line names its camera")
+        let asked = lines.filter { $0["event"] as? String == "watch" }
+        XCTAssertEqual(asked.filter { $0["camera"] as? String == "door" }.count, 30, "a frame a second of the door's 30 s")
+        XCTAssertEqual(asked.filter { $0["camera"] as? String == "yard" }.count, 20, "and of the yard's 20 s")
+        let doorAnswers = asked.filter { $0["camera"] as? String == "door" }.compactMap { ($0["answers"] as? [String])?.count }
+        XCTAssertEqual(Set(doorAnswers), [2], "the door asks its two rules only")
+
+        // Each camera's records are in its folder, and name it.
+        for camera in ["door", "yard"] {
+            let folder = path("limited/\(camera)")
+            let record = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: folder).first { $0.hasPrefix("watch-run-") })
+            let json = try XCTUnwrap(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(folder)/\(record)"))) as? [String: Any])
+            XCTAssertEqual(json["camera"] as? String, camera)
+            let history = try Subprocess.run(Fixtures.lookd, ["history", "--db", "\(folder)/lookd-history.sqlite", "--json"])
+            XCTAssertEqual(history.status, 0, history.stderr)
+            let kept = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(history.stdout.utf8)) as? [[String: Any]])
+            let expected = camera == "door" ? ["a green triangle"] : ["a green ball", "a green triangle"]
+            XCTAssertEqual(kept.compactMap { $0["condition"] as? String }.sorted(), expected, "\(camera)'s history")
+        }
+    }
+
+    func testCheckListsTheCamerasAndARuleNamingNoCameraIsRefusedWithItsLine() throws {
+        let check = try Subprocess.run(Fixtures.lookd, ["check", example("cameras.yaml")])
+        XCTAssertEqual(check.status, 0, check.stderr)
+        XCTAssertTrue(check.stdout.contains("  door: asks rules 1, 2\n"), check.stdout)
+        XCTAssertTrue(check.stdout.contains("  yard: asks rules 1, 3, 4\n"), check.stdout)
+        XCTAssertTrue(check.stdout.contains("gate-threshold       0.03"), "the yard's own setting: \(check.stdout)")
+
+        let rules = path("rules.yaml")
+        try "rules:\n  - when: a cat\n    log: true\n    cameras: garage\n".write(toFile: rules, atomically: true, encoding: .utf8)
+        let r = try Subprocess.run(
+            Fixtures.lookd, ["watch", "--camera", "door=\(example("shapes.mp4"))", "--rules", rules, "--model", "shapes-tiny"],
+            environment: environment)
+        XCTAssertEqual(r.status, 2, r.stderr)
+        XCTAssertTrue(r.stderr.contains("\(rules):2:5: the rule \"a cat\" names the camera \"garage\""), r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("lookd-events.jsonl")), "nothing left behind")
+    }
+}
