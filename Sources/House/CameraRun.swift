@@ -24,7 +24,7 @@ final class CameraRun: @unchecked Sendable {
         let setup = camera.setup
         var config = setup.watch
         var outputSettings = setup.outputs
-        let clipFeed = setup.outputs.clips?.makeFeed()  // the one live object the settings call for, made once
+        let clipFeed = setup.outputs.clips?.makeFeed() // the one live object the settings call for, made once
         (config.sourceOptions.clips, outputSettings.clipFeed, outputSettings.version) = (clipFeed, clipFeed, version)
         config.settingsInForce = SettingsShown.json(WatchSettings.declared.inForce(setup, given: camera.given))
         config.takeSnapshots(for: rules.rules)

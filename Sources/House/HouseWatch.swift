@@ -31,25 +31,37 @@ public enum HouseWatch {
         public let result: Result<WatchEnding, WatchError>
     }
 
+    /// What the command line says of the ends before a watch: the exit codes of a stop before it
+    /// began (SIGINT, SIGTERM) and the words of a model that cannot run.
+    public struct Words {
+        public let interrupted: Int32
+        public let terminated: Int32
+        public let model: (ModelLoadFailure) -> String
+
+        public init(interrupted: Int32, terminated: Int32, model: @escaping (ModelLoadFailure) -> String) {
+            (self.interrupted, self.terminated, self.model) = (interrupted, terminated, model)
+        }
+    }
+
     /// Watches every camera of `cameras` until each ends or a stop; `rules` are the file's (each
     /// camera takes those that name it or none).
     public static func run(
-        _ cameras: [CameraSetup], rules: RuleSet, rulesSource: String, version: String
+        _ cameras: [CameraSetup], rules: RuleSet, rulesSource: String, version: String, words: Words
     ) throws(Failure) -> [Ended] {
-        let clock: any Clock = MonotonicClock()  // the watch's one clock
+        let clock: any Clock = MonotonicClock() // the watch's one clock
         let (stop, notifier) = (StopSignal(clock: clock), SystemdNotifier(clock: clock))
         let watching = OnceFlag()
         var houses: [CameraRun] = []
         for camera in cameras {
             let mine = rules.forCamera(camera.name)
             if let name = camera.name, mine.rules.isEmpty {
-                houses.forEach { $0.run.leftovers.remove() }
+                removeLeftovers(houses)
                 throw .usage("the camera \(name) has no rules: each rule names other cameras (a rule without cameras: is asked on every camera)")
             }
             do {
                 houses.append(try CameraRun(camera, rules: mine, version: version, notifier: notifier, clock: clock))
             } catch {
-                houses.forEach { $0.run.leftovers.remove() }
+                removeLeftovers(houses)
                 throw .watch(error)
             }
         }
@@ -57,16 +69,23 @@ public enum HouseWatch {
         // Signals from the start: SIGHUP must not end a service still loading its model (the request
         // waits for the loop); a stop before the watch begins ends the process at once (a pull or a
         // load cannot be cut short).
+        let codes = (interrupted: words.interrupted, terminated: words.terminated)
         let trap = SignalTrap([SIGINT, SIGTERM, SIGHUP, SIGUSR1]) { [houses] sig in
-            if sig == SIGHUP { return houses.forEach { $0.reloads.ask() } }
-            if sig == SIGUSR1 { return houses.forEach { $0.run.events.reopenAfterRotation() } }
+            if sig == SIGHUP {
+                for house in houses { house.reloads.ask() }
+                return
+            }
+            if sig == SIGUSR1 {
+                for house in houses { house.run.events.reopenAfterRotation() }
+                return
+            }
             guard watching.isSet else {
                 notifier.stopping()
                 Log.shared.notice("stopped (\(sig == SIGINT ? "SIGINT" : "SIGTERM")) before the watch began")
-                houses.forEach { $0.run.leftovers.remove() }
+                removeLeftovers(houses)
                 // _exit, not exit: exit runs llama.cpp's static destructors while another thread
                 // is still inside its loader, which crashes the process (SIGSEGV) instead of stopping it.
-                _exit(sig == SIGINT ? 130 : 0)
+                _exit(sig == SIGINT ? codes.interrupted : codes.terminated)
             }
             if !stop.isRequested { notifier.stopping() }
             stop.interrupt(sig == SIGINT ? "SIGINT" : "SIGTERM")
@@ -76,13 +95,10 @@ public enum HouseWatch {
         do throws(ModelLoadFailure) {
             model = try cameras[0].setup.model.load(clock: clock)
         } catch {
-            let message = switch error {
-            case .usage(let text), .failed(let text): text
-            }
-            houses.forEach { $0.run.failed(stage: "model", message: message) }
+            for house in houses { house.run.failed(stage: "model", message: words.model(error)) }
             throw .model(error)
         }
-        houses.forEach { $0.run.modelReady(model) }
+        for house in houses { house.run.modelReady(model) }
         // A camera that cannot be opened does not stop the others; with none open, the watch fails.
         var open: [(CameraRun, any FrameSource)] = []
         var problems: [String] = []
@@ -103,5 +119,10 @@ public enum HouseWatch {
             defer { turns?.remove(house.camera.name ?? "main") }
             return house.watch(source: source, model: model, rulesSource: rulesSource, stop: stop, turns: turns)
         }
+    }
+
+    /// A watch that does not begin leaves nothing behind: every camera's folders and files go.
+    private static func removeLeftovers(_ houses: [CameraRun]) {
+        for house in houses { house.run.leftovers.remove() }
     }
 }

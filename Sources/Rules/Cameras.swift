@@ -31,7 +31,8 @@ public struct CameraEntry: Sendable, Equatable {
     /// Whether `name` can name a camera: 1 to 32 letters, digits, `-` and `_` (it names folders,
     /// MQTT topics and Home Assistant devices).
     public static func isName(_ name: String) -> Bool {
-        (1...32).contains(name.count) && name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }
+        (1...32).contains(name.count)
+            && name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }
     }
 
     static let nameRule = "a camera's name is 1 to 32 letters, digits, - and _"
@@ -69,7 +70,8 @@ public struct CameraEntry: Sendable, Equatable {
             for (k, v) in items {
                 let setting = k.text ?? ""
                 guard setting == "source" || ownSettings.contains(where: { $0.key == setting }) else {
-                    throw fail(k, "\"\(setting)\" is not a camera's own setting; a camera has source: and \(ownSettings.map(\.key).joined(separator: ", "))")
+                    throw fail(
+                        k, "\"\(setting)\" is not a camera's own setting; a camera has source: and \(ownSettings.map(\.key).joined(separator: ", "))")
                 }
                 guard let text = v.text else { throw fail(v, "\(setting): takes one value, not \(v.kind)") }
                 guard settings[setting] == nil, setting != "source" || source == nil else { throw fail(k, "\(setting): is written twice") }
@@ -98,7 +100,9 @@ extension RuleSet {
             for name in rule.settings.cameras ?? [] where !cameras.contains(name) {
                 throw RulesError(
                     source: source, line: rule.line, column: rule.column,
-                    problem: "the rule \"\(rule.condition)\" names the camera \"\(name)\", and there is none of that name (the cameras: \(cameras.joined(separator: ", ")))")
+                    problem:
+                        "the rule \"\(rule.condition)\" names the camera \"\(name)\", and there is none of that name (the cameras: \(cameras.joined(separator: ", ")))"
+                )
             }
         }
     }

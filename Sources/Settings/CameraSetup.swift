@@ -32,7 +32,8 @@ public struct CameraSetup {
         }
         if let source = given[SettingName.source.key] {
             throw SettingProblem(
-                "\(source.named(.source)) and cameras are one or the other: give that camera as \(SettingName.camera) NAME=SOURCE (or in cameras:) too")
+                "\(source.named(.source)) and cameras are one or the other: give that camera as \(SettingName.camera) NAME=SOURCE (or in cameras:) too"
+            )
         }
         var seen = Set<String>()
         var setups: [CameraSetup] = []

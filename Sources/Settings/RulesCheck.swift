@@ -32,13 +32,14 @@ public struct RulesCheck {
     }
 
     public var json: JSON {
-        .object([
-            ("source", .string(spec)), ("rules", RulesJSON.list(set.rules)), ("disabled", .strings(set.disabled.map(\.condition))),
-            ("gate_masks", .strings(set.gateMasks.map(\.words))), ("prompt", .string(prompt)),
-            ("warnings", .strings(set.warnings + (modelNote.map { [$0] } ?? []))),
-            ("input_tokens_estimated", .int(input)), ("answer_tokens", .int(answer)), ("context", .int(context)),
-            ("settings", SettingsShown.json(settings)),
-        ] + (cameras.isEmpty ? [] : [("cameras", camerasJSON)]))
+        .object(
+            [
+                ("source", .string(spec)), ("rules", RulesJSON.list(set.rules)), ("disabled", .strings(set.disabled.map(\.condition))),
+                ("gate_masks", .strings(set.gateMasks.map(\.words))), ("prompt", .string(prompt)),
+                ("warnings", .strings(set.warnings + (modelNote.map { [$0] } ?? []))),
+                ("input_tokens_estimated", .int(input)), ("answer_tokens", .int(answer)), ("context", .int(context)),
+                ("settings", SettingsShown.json(settings)),
+            ] + (cameras.isEmpty ? [] : [("cameras", camerasJSON)]))
     }
 
     public var text: String {

@@ -1,5 +1,6 @@
 import Capture
 import Foundation
+import House
 import LookCore
 import Outputs
 import Platform
@@ -7,7 +8,6 @@ import Records
 import Rules
 import Settings
 import VLM
-import House
 import Watch
 
 /// `lookd watch`: rules in words over a video, a stream or a folder of photos.
@@ -53,7 +53,8 @@ enum WatchCommand {
         }
         let cameras: [CameraSetup]
         do throws(SettingProblem) {
-            cameras = try CameraSetup.cameras(WatchSettings.given(flags: flags, file: ruleSet.settings, needs: false), flags: flags, file: ruleSet.cameras)
+            cameras = try CameraSetup.cameras(
+                WatchSettings.given(flags: flags, file: ruleSet.settings, needs: false), flags: flags, file: ruleSet.cameras)
         } catch {
             throw usage(error.text)
         }
@@ -65,7 +66,9 @@ enum WatchCommand {
         if flags[SettingName.httpToken.key] != nil { Log.shared.warning(OutputSettings.tokenOnCommandLine) }
         let ended: [HouseWatch.Ended]
         do throws(HouseWatch.Failure) {
-            ended = try HouseWatch.run(cameras, rules: ruleSet, rulesSource: rulesSource, version: version)
+            let words = HouseWatch.Words(
+                interrupted: ExitCode.stopped.rawValue, terminated: ExitCode.done.rawValue, model: { CommandFailure($0).message })
+            ended = try HouseWatch.run(cameras, rules: ruleSet, rulesSource: rulesSource, version: version, words: words)
         } catch {
             switch error {
             case .usage(let text): throw CommandFailure(code: .usage, message: text)
