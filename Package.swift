@@ -85,8 +85,7 @@ let package = Package(
         .executableTarget(
             name: "lookd",
             dependencies: [
-                "LookCore", "Capture", "VLM", "ModelStore", "Rules", "Records", "Watch", "Outputs", "Eval", "Settings", "History", "Platform",
-                "House",
+                "LookCore", "Capture", "VLM", "ModelStore", "Rules", "Records", "Outputs", "Eval", "Settings", "History", "Platform", "House",
             ],
             path: "Sources/lookd"
         ),

@@ -2,7 +2,6 @@ import LookCore
 import Records
 import Rules
 import Settings
-import Watch
 
 /// `lookd check FILE`: checks a rules file (or inline rules) and prints the rules as lookd reads them.
 enum CheckCommand {

@@ -1,14 +1,10 @@
-import Capture
 import Foundation
 import House
 import LookCore
 import Outputs
-import Platform
 import Records
 import Rules
 import Settings
-import VLM
-import Watch
 
 /// `lookd watch`: rules in words over a video, a stream or a folder of photos.
 enum WatchCommand {
