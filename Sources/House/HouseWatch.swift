@@ -52,14 +52,14 @@ public enum HouseWatch {
         let (stop, notifier) = (StopSignal(clock: clock), SystemdNotifier(clock: clock))
         let watching = OnceFlag()
         var houses: [CameraRun] = []
+        do throws(RulesError) {
+            if cameras[0].name != nil { try rules.checkCameras(cameras.compactMap(\.name), source: rulesSource) }
+        } catch {
+            throw .usage(error.description)
+        }
         for camera in cameras {
-            let mine = rules.forCamera(camera.name)
-            if let name = camera.name, mine.rules.isEmpty {
-                removeLeftovers(houses)
-                throw .usage("the camera \(name) has no rules: each rule names other cameras (a rule without cameras: is asked on every camera)")
-            }
             do {
-                houses.append(try CameraRun(camera, rules: mine, version: version, notifier: notifier, clock: clock))
+                houses.append(try CameraRun(camera, rules: rules.forCamera(camera.name), version: version, notifier: notifier, clock: clock))
             } catch {
                 removeLeftovers(houses)
                 throw .watch(error)
@@ -101,17 +101,22 @@ public enum HouseWatch {
         for house in houses { house.run.modelReady(model) }
         // A camera that cannot be opened does not stop the others; with none open, the watch fails.
         var open: [(CameraRun, any FrameSource)] = []
-        var problems: [String] = []
+        var failed: [(CameraRun, CaptureError)] = []
         for house in houses {
             do {
                 open.append((house, try house.open(clock: clock, awaitLive: notifier.isActive)))
             } catch {
-                house.run.failed(stage: "source", message: error.description)
-                problems.append(house.camera.name.map { "the camera \($0): \(error.description)" } ?? error.description)
+                failed.append((house, error))
             }
         }
-        guard !open.isEmpty else { throw .source(problems.joined(separator: "; ")) }
-        for problem in problems { Log.shared.error(problem) }
+        for (house, error) in failed {
+            house.run.failed(stage: "source", message: error.description, othersWatch: !open.isEmpty)
+            if !open.isEmpty { Log.shared.error("the camera \(house.camera.name ?? "main") is not watched: \(error.description)") }
+        }
+        guard !open.isEmpty else {
+            let names = failed.map { house, error in house.camera.name.map { "the camera \($0): \(error.description)" } ?? error.description }
+            throw .source(names.joined(separator: "; "))
+        }
         let turns = open.count > 1 ? ModelTurns(clock: clock) : nil
         for (house, _) in open { turns?.add(house.camera.name ?? "main", maxSeconds: house.run.config.gate.maxSeconds) }
         watching.set()

@@ -40,13 +40,14 @@ public struct RunLeftovers: Sendable {
         return FileManager.default.fileExists(atPath: folder) ? nil : folder
     }
 
-    /// Removes the lock, the record while it is empty, the log, and the folders while they are
-    /// empty (from a signal's handler as well as the command's thread).
-    public func remove() {
+    /// Removes the lock, the record while it is empty, the log (unless other cameras write it:
+    /// `keepingLog`), and the folders while they are empty (from a signal's handler as well as the
+    /// command's thread).
+    public func remove(keepingLog: Bool = false) {
         lock?.release()
         var st = stat()
         if let record, lstat(record, &st) == 0, st.st_mode & S_IFMT == S_IFREG, st.st_size == 0 { unlink(record) }
-        if let log { unlink(log) }
+        if let log, !keepingLog { unlink(log) }
         for dir in folders.reversed() { rmdir(dir) }
     }
 }

@@ -94,7 +94,8 @@ extension RuleSet {
         return set
     }
 
-    /// A rule that names a camera not among `cameras` is refused, at its line and column.
+    /// A rule that names a camera not among `cameras` is refused, at its line and column, and so is
+    /// a camera that no rule is asked on.
     public func checkCameras(_ cameras: [String], source: String) throws(RulesError) {
         for rule in rules + disabled {
             for name in rule.settings.cameras ?? [] where !cameras.contains(name) {
@@ -104,6 +105,10 @@ extension RuleSet {
                         "the rule \"\(rule.condition)\" names the camera \"\(name)\", and there is none of that name (the cameras: \(cameras.joined(separator: ", ")))"
                 )
             }
+        }
+        if let idle = cameras.first(where: { forCamera($0).rules.isEmpty }) {
+            throw RulesError(
+                source: source, problem: "no rule is asked on the camera \(idle): each names other cameras (a rule without cameras: is asked on every camera)")
         }
     }
 }

@@ -58,6 +58,9 @@ public struct CameraSetup {
             setup.watch.camera = camera.name
             setup.cameras = []
             setup.outputs.name = "\(base.outputs.name)-\(camera.name)"
+            guard OutputSettings.isName(setup.outputs.name) else {
+                throw SettingProblem("the camera \(camera.name): \(SettingName.name) and the camera's name make \(setup.outputs.name), over 64 characters")
+            }
             setup.outputs.http?.port += i
             setup.outputs.statusPath = Self.statusPath(base.outputs.statusPath, camera: camera.name)
             setup.watch.settingsReader = FileSettingsReader(flags: flags, started: mine, camera: camera)

@@ -85,10 +85,11 @@ public final class WatchRun {
     /// The event log (SIGUSR1 reopens it).
     public var events: EventLog { recorder.events }
 
-    /// A stage before the watch failed (`model`, `source`): its error line; the run leaves nothing behind.
-    public func failed(stage: String, message: String) {
+    /// A stage before the watch failed (`model`, `source`): its error line; the run leaves nothing behind
+    /// (but the event log, when other cameras watch on: `othersWatch`).
+    public func failed(stage: String, message: String, othersWatch: Bool = false) {
         stream.emit(.failed(stage: stage, message: message))
-        leftovers.remove()
+        leftovers.remove(keepingLog: othersWatch)
     }
 
     /// The model is loaded.

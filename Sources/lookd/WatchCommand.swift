@@ -54,11 +54,6 @@ enum WatchCommand {
         } catch {
             throw usage(error.text)
         }
-        do throws(RulesError) {
-            if cameras[0].name != nil { try ruleSet.checkCameras(cameras.compactMap(\.name), source: rulesSource) }
-        } catch {
-            throw CommandFailure(code: .usage, message: error.description)
-        }
         if flags[SettingName.httpToken.key] != nil { Log.shared.warning(OutputSettings.tokenOnCommandLine) }
         let ended: [HouseWatch.Ended]
         do throws(HouseWatch.Failure) {

@@ -82,10 +82,16 @@ final class CamerasFileTests: XCTestCase {
     }
 
     func testRulesNamingCamerasAreCheckedAgainstTheCamerasGivenByFlag() throws {
-        let set = try RulesFile.parse("rules:\n  - when: a cat\n    log: true\n    cameras: yard\n", source: "rules.yaml")
+        let set = try RulesFile.parse(
+            "rules:\n  - when: a cat\n    log: true\n    cameras: yard\n  - when: a dog\n    log: true\n", source: "rules.yaml")
         XCTAssertNoThrow(try set.checkCameras(["door", "yard"], source: "rules.yaml"))
         XCTAssertThrowsError(try set.checkCameras(["door"], source: "rules.yaml")) { error in
             XCTAssertEqual((error as? RulesError)?.line, 2)
+        }
+        // A camera that no rule is asked on is refused too.
+        let yardOnly = try RulesFile.parse("rules:\n  - when: a cat\n    log: true\n    cameras: yard\n", source: "rules.yaml")
+        XCTAssertThrowsError(try yardOnly.checkCameras(["door", "yard"], source: "rules.yaml")) { error in
+            XCTAssertTrue((error as? RulesError)?.problem.contains("no rule is asked on the camera door") == true, "\(error)")
         }
     }
 }

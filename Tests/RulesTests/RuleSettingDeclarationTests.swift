@@ -11,6 +11,7 @@ final class RuleSettingDeclarationTests: XCTestCase {
     private let good = [
         "cooldown": "60", "confirm": "2 of 3", "min_confidence": "0.8", "on": "both", "when_active": "\"22:00-06:00\"",
         "region": "[0, 0.5, 0.5, 0.5]", "enabled": "false", "device_class": "door", "clip": "false", "show_url": "true", "describe": "true",
+        "cameras": "[door, yard]",
     ]
 
     /// The rule "a cat" of a file where it has `lines` (a second, plain rule keeps the file watchable
@@ -37,6 +38,7 @@ final class RuleSettingDeclarationTests: XCTestCase {
         XCTAssertFalse(settings.clip)
         XCTAssertTrue(settings.showURL)
         XCTAssertEqual(settings.describe, .standard)
+        XCTAssertEqual(settings.cameras, ["door", "yard"])
         let shown = settings.summary.components(separatedBy: " · ")
         XCTAssertEqual(shown.count, RuleSettings.declared.count, "each set setting shows once: \(settings.summary)")
         XCTAssertEqual(
@@ -47,8 +49,9 @@ final class RuleSettingDeclarationTests: XCTestCase {
 
     func testAWrongValueOfEachIsRefusedWithItsKeyAndPlace() throws {
         for declaration in RuleSettings.declared {
-            // describe: takes a question of one's own, so only an empty one is wrong
-            let wrong = declaration.list ? "[1, 2]" : declaration.key == "describe" ? "\"\"" : "seven"
+            // describe: takes a question of one's own, so only an empty one is wrong; a camera's name has no spaces
+            let wrong =
+                declaration.key == "cameras" ? "[front door]" : declaration.list ? "[1, 2]" : declaration.key == "describe" ? "\"\"" : "seven"
             do {
                 _ = try rule(["\(declaration.key): \(wrong)"])
                 XCTFail("\(declaration.key): \(wrong) accepted")

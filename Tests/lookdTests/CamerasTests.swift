@@ -80,4 +80,32 @@ final class CamerasTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("\(rules):2:5: the rule \"a cat\" names the camera \"garage\""), r.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: path("lookd-events.jsonl")), "nothing left behind")
     }
+
+    func testACameraThatCannotBeOpenedDoesNotStopTheOthersAndTheLogStays() throws {
+        let lines = try watch(
+            ["--camera", "door=\(example("shapes.mp4"))", "--camera", "attic=\(path("no-such.mp4"))", "--rules", "a green triangle=log"],
+            record: "one-lost")
+        let error = try XCTUnwrap(lines.first { $0["event"] as? String == "error" }, "the lost camera's error line")
+        XCTAssertEqual(error["camera"] as? String, "attic")
+        XCTAssertEqual(error["stage"] as? String, "source")
+        XCTAssertEqual(fires(lines), ["door: a green triangle"], "the door was watched to its end")
+        XCTAssertEqual(lines.last?["event"] as? String, "done")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("one-lost/attic")), "the lost camera leaves no folder")
+
+        let none = try Subprocess.run(
+            Fixtures.lookd,
+            ["watch", "--camera", "attic=\(path("no-such.mp4"))", "--camera", "cellar=\(path("none.mp4"))", "--rules", "a cat=log",
+             "--model", "shapes-tiny", "--record", path("none")], environment: environment)
+        XCTAssertEqual(none.status, 7, "no camera opens: the source's exit code\n\(none.stderr)")
+        XCTAssertTrue(none.stderr.contains("the camera attic:") && none.stderr.contains("the camera cellar:"), none.stderr)
+    }
+
+    func testACameraNoRuleIsAskedOnIsRefused() throws {
+        let rules = path("door.yaml")
+        try "rules:\n  - when: a green triangle\n    log: true\n    cameras: door\n".write(toFile: rules, atomically: true, encoding: .utf8)
+        let r = try Subprocess.run(
+            Fixtures.lookd, ["check", rules, "--camera", "door=\(example("shapes.mp4"))", "--camera", "porch=\(example("yard.mp4"))"])
+        XCTAssertEqual(r.status, 2, r.stderr)
+        XCTAssertTrue(r.stderr.contains("no rule is asked on the camera porch"), r.stderr)
+    }
 }
