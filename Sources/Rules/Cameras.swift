@@ -37,6 +37,15 @@ public struct CameraEntry: Sendable, Equatable {
 
     static let nameRule = "a camera's name is 1 to 32 letters, digits, - and _"
 
+    /// Whether two lists name the same cameras with the same sources and own settings (wherever
+    /// they are written).
+    public static func same(_ a: [CameraEntry], _ b: [CameraEntry]) -> Bool {
+        func key(_ list: [CameraEntry]) -> [String] {
+            list.map { "\($0.name)=\($0.source) \($0.settings.mapValues(\.text).sorted { $0.key < $1.key })" }
+        }
+        return key(a) == key(b)
+    }
+
     /// `--camera NAME=SOURCE`; the problem in words when it is not that.
     public static func flag(_ text: String) -> Result<CameraEntry, SettingProblem> {
         guard let eq = text.firstIndex(of: "=") else {
@@ -108,7 +117,8 @@ extension RuleSet {
         }
         if let idle = cameras.first(where: { forCamera($0).rules.isEmpty }) {
             throw RulesError(
-                source: source, problem: "no rule is asked on the camera \(idle): each names other cameras (a rule without cameras: is asked on every camera)")
+                source: source,
+                problem: "no rule is asked on the camera \(idle): each names other cameras (a rule without cameras: is asked on every camera)")
         }
     }
 }

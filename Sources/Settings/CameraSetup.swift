@@ -55,11 +55,12 @@ public struct CameraSetup {
             } catch {
                 throw SettingProblem("the camera \(camera.name): \(error.text)")
             }
-            setup.watch.camera = camera.name
+            (setup.watch.camera, setup.watch.cameras) = (camera.name, file)
             setup.cameras = []
             setup.outputs.name = "\(base.outputs.name)-\(camera.name)"
             guard OutputSettings.isName(setup.outputs.name) else {
-                throw SettingProblem("the camera \(camera.name): \(SettingName.name) and the camera's name make \(setup.outputs.name), over 64 characters")
+                throw SettingProblem(
+                    "the camera \(camera.name): \(SettingName.name) and the camera's name make \(setup.outputs.name), over 64 characters")
             }
             setup.outputs.http?.port += i
             setup.outputs.statusPath = Self.statusPath(base.outputs.statusPath, camera: camera.name)

@@ -127,10 +127,12 @@ public struct FileSettingsReader: SettingsRereader {
     }
 
     public func reread(file: [String: GivenSetting], running: WatchConfig) throws(SettingProblem) -> SettingsReread<WatchConfig> {
-        var given = try WatchSettings.given(flags: flags, file: file)
+        // A camera's settings are checked for what they need with its own source and settings in.
+        var given = try WatchSettings.given(flags: flags, file: file, needs: camera == nil)
         if let camera {
             given = given.merging(camera.settings) { $1 }.merging(CameraSetup.place(in: started)) { $1 }
             given[SettingName.camera.key] = nil
+            if let problem = WatchSettings.catalog.unmetNeed(given) { throw SettingProblem(problem) }
         }
         let declared = WatchSettings.declared
         let live = Set(declared.infos.filter(\.reloadable).map(\.name))

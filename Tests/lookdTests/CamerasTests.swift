@@ -94,8 +94,10 @@ final class CamerasTests: XCTestCase {
 
         let none = try Subprocess.run(
             Fixtures.lookd,
-            ["watch", "--camera", "attic=\(path("no-such.mp4"))", "--camera", "cellar=\(path("none.mp4"))", "--rules", "a cat=log",
-             "--model", "shapes-tiny", "--record", path("none")], environment: environment)
+            [
+                "watch", "--camera", "attic=\(path("no-such.mp4"))", "--camera", "cellar=\(path("none.mp4"))", "--rules", "a cat=log",
+                "--model", "shapes-tiny", "--record", path("none"),
+            ], environment: environment)
         XCTAssertEqual(none.status, 7, "no camera opens: the source's exit code\n\(none.stderr)")
         XCTAssertTrue(none.stderr.contains("the camera attic:") && none.stderr.contains("the camera cellar:"), none.stderr)
     }
@@ -107,5 +109,67 @@ final class CamerasTests: XCTestCase {
             Fixtures.lookd, ["check", rules, "--camera", "door=\(example("shapes.mp4"))", "--camera", "porch=\(example("yard.mp4"))"])
         XCTAssertEqual(r.status, 2, r.stderr)
         XCTAssertTrue(r.stderr.contains("no rule is asked on the camera porch"), r.stderr)
+    }
+
+    /// The rule names in Home Assistant's discovery under `device` (lookd's instance name with the camera's).
+    private func discovered(_ broker: Mosquitto, _ device: String) throws -> Set<String> {
+        let out = try Subprocess.run(
+            "/usr/bin/mosquitto_sub",
+            ["-p", String(broker.port), "-t", "homeassistant/binary_sensor/\(device)/+/config", "-v", "-W", "1", "--retained-only"]
+        ).stdout
+        return Set(
+            out.split(separator: "\n").compactMap { line in line.range(of: "\"name\":\"").map { String(line[$0.upperBound...].prefix { $0 != "\"" }) }
+            })
+    }
+
+    func testHomeAssistantSeesADeviceACameraAndAReloadGivesEachCameraItsRules() throws {
+        let broker = try Mosquitto()
+        let photos = try TestMedia.photoFolder(in: dir)
+        let rules = path("rules.yaml")
+        let cameras = "settings:\n  cameras:\n    door: \(photos)\n    yard: \(photos)\n"
+        try (cameras + "rules:\n  - when: a green triangle\n    log: true\n  - when: a red square\n    log: true\n    cameras: door\n").write(
+            toFile: rules, atomically: true, encoding: .utf8)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Fixtures.lookd)
+        p.arguments = [
+            "watch", "--rules", rules, "--model", "shapes-tiny", "--photo-seconds", "0", "--no-sound", "--record", path("records"), "--mqtt",
+            broker.url, "--name", "house", "--seconds", "120",
+        ]
+        p.environment = environment
+        p.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try p.run()
+        defer { if p.isRunning { p.terminate() } }
+        let log = path("records/lookd-events.jsonl")
+        XCTAssertTrue(
+            Poll.until(within: 30) { (try? self.discovered(broker, "house-door")) == ["a green triangle", "a red square"] }, "the door's device")
+        XCTAssertEqual(try discovered(broker, "house-yard"), ["a green triangle"], "the yard's device has the rules asked on it")
+        XCTAssertEqual(try broker.retainedText("lookd/house-door/availability"), "online")
+        XCTAssertEqual(try broker.retainedText("lookd/house-yard/availability"), "online")
+
+        // A rule for the yard only: the yard's device gains it, the door's does not.
+        try
+            (cameras + "rules:\n  - when: a green triangle\n    log: true\n  - when: a red square\n    log: true\n    cameras: door\n"
+            + "  - when: a green ball\n    log: true\n    cameras: yard\n").write(toFile: rules, atomically: true, encoding: .utf8)
+        kill(p.processIdentifier, SIGHUP)
+        EventLogFile.waitForLines(log, containing: "\"action\":\"reloaded\"", count: 2)
+        let reloaded = try EventLogFile.read(log).filter { $0["action"] as? String == "reloaded" }
+        let byCamera = Dictionary(
+            uniqueKeysWithValues: reloaded.map {
+                ($0["camera"] as? String ?? "?", ($0["rules"] as? [[String: Any]] ?? []).compactMap { $0["condition"] as? String })
+            })
+        XCTAssertEqual(byCamera["door"], ["a green triangle", "a red square"])
+        XCTAssertEqual(byCamera["yard"], ["a green triangle", "a green ball"])
+        XCTAssertTrue(
+            Poll.until(within: 20) { (try? self.discovered(broker, "house-yard")) == ["a green triangle", "a green ball"] }, "the yard's new rule")
+        XCTAssertEqual(try discovered(broker, "house-door"), ["a green triangle", "a red square"])
+
+        kill(p.processIdentifier, SIGTERM)
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0)
+        for camera in ["door", "yard"] {
+            XCTAssertTrue(
+                try FileManager.default.contentsOfDirectory(atPath: path("records/\(camera)")).contains { $0.hasPrefix("watch-run-") },
+                "\(camera)'s run record, written at the stop")
+        }
     }
 }
