@@ -25,7 +25,11 @@ public enum StatusFile {
     /// folders (the newest first), then the service's /run/lookd; those that exist.
     public static func candidates(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
         var found: [String] = []
-        if let service = serviceFolder(environment) { found.append((service as NSString).appendingPathComponent(name)) }
+        if let service = serviceFolder(environment) {
+            // The service's own, then its cameras' (`status-<camera>.json`, in a watch of several).
+            let cameras = ((try? FileManager.default.contentsOfDirectory(atPath: service)) ?? []).filter { $0 != name && isStatusName($0) }
+            found += ([name] + cameras.sorted()).map { (service as NSString).appendingPathComponent($0) }
+        }
         for folder in folders(environment).dropFirst(serviceFolder(environment) == nil ? 0 : 1) {
             let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter(isStatusName)
             let paths = names.map { (folder as NSString).appendingPathComponent($0) }
@@ -35,13 +39,16 @@ public enum StatusFile {
         return found.filter { FileManager.default.fileExists(atPath: $0) }
     }
 
-    /// `status.json`, or a watch's own `status-<pid>.json`.
-    static func isStatusName(_ file: String) -> Bool { file == name || pid(ofStatusFile: file) != nil }
+    /// `status.json`, a watch's own `status-<pid>.json`, or a camera's (`status-<camera>.json`,
+    /// `status-<pid>-<camera>.json`: a watch of several cameras has one a camera).
+    static func isStatusName(_ file: String) -> Bool {
+        file == name || (file.hasPrefix("status-") && file.hasSuffix(".json") && file.count > 12)
+    }
 
-    /// The process a watch's own `status-<pid>.json` names.
+    /// The process a watch's own `status-<pid>.json` (or a camera's `status-<pid>-<camera>.json`) names.
     static func pid(ofStatusFile file: String) -> Int? {
         guard file.hasPrefix("status-"), file.hasSuffix(".json") else { return nil }
-        return Int(file.dropFirst(7).dropLast(5))
+        return (file.dropFirst(7).dropLast(5).split(separator: "-", maxSplits: 1).first).flatMap { Int($0) }
     }
 
     private static func modified(_ path: String) -> Double {
@@ -57,7 +64,8 @@ public enum StatusFile {
     /// (`status-<pid>.json`), all but the newest `keep` (what `lookd status` shows of the last run).
     public static func pruneStale(near path: String, keep: Int = 3) {
         let folder = (path as NSString).deletingLastPathComponent
-        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0 != name && isStatusName($0) }
+        // Only a watch's own files, which name its process; a service's cameras' name none.
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { pid(ofStatusFile: $0) != nil }
         let stale = names.map { (folder as NSString).appendingPathComponent($0) }.filter { $0 != path }
             .filter { file in !(pid(ofStatusFile: (file as NSString).lastPathComponent).map(isLookd) ?? false) }
             .sorted { modified($0) > modified($1) }

@@ -135,7 +135,8 @@ final class CamerasTests: XCTestCase {
             "watch", "--rules", rules, "--model", "shapes-tiny", "--photo-seconds", "0", "--no-sound", "--record", path("records"), "--mqtt",
             broker.url, "--name", "house", "--seconds", "120",
         ]
-        p.environment = environment
+        let runtime = ["XDG_RUNTIME_DIR": path("run"), "RUNTIME_DIRECTORY": ""]
+        p.environment = environment.merging(runtime) { $1 }
         p.standardError = FileHandle(forWritingAtPath: "/dev/null")
         try p.run()
         defer { if p.isRunning { p.terminate() } }
@@ -145,6 +146,12 @@ final class CamerasTests: XCTestCase {
         XCTAssertEqual(try discovered(broker, "house-yard"), ["a green triangle"], "the yard's device has the rules asked on it")
         XCTAssertEqual(try broker.retainedText("lookd/house-door/availability"), "online")
         XCTAssertEqual(try broker.retainedText("lookd/house-yard/availability"), "online")
+        // A status file a camera, and lookd status lists both.
+        let files = try FileManager.default.contentsOfDirectory(atPath: path("run/lookd")).sorted()
+        XCTAssertEqual(files, ["status-\(p.processIdentifier)-door.json", "status-\(p.processIdentifier)-yard.json"])
+        let status = try Subprocess.run(Fixtures.lookd, ["status"], environment: runtime)
+        XCTAssertEqual(status.status, 0, status.stderr)
+        XCTAssertTrue(status.stdout.contains("-door.json)") && status.stdout.contains("-yard.json)"), status.stdout)
 
         // A rule for the yard only: the yard's device gains it, the door's does not.
         try
