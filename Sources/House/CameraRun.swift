@@ -15,7 +15,7 @@ import Watch
 final class CameraRun: @unchecked Sendable {
     let camera: CameraSetup
     let rules: RuleSet
-    let run: WatchRun
+    let watchRun: WatchRun
     let reloads = ReloadRequest()
 
     /// The camera's run with its records opened and its outputs made (the terminal's line, then the
@@ -33,12 +33,12 @@ final class CameraRun: @unchecked Sendable {
             + outputSettings.outputs(
                 source: config.source, eventsPath: config.eventLogPath, snapshotsDir: config.snapshotsDir, notifier: notifier, clock: clock)
         (self.camera, self.rules) = (camera, rules)
-        run = try WatchRun(config: config, version: version, outputs: outputs, clock: clock)
+        watchRun = try WatchRun(config: config, version: version, outputs: outputs, clock: clock)
     }
 
     /// Opens the camera's source.
     func open(clock: any Clock, awaitLive: Bool) throws(CaptureError) -> any FrameSource {
-        try SourceOpener.open(run.config.source, options: run.config.sourceOptions, clock: clock, awaitLive: awaitLive)
+        try SourceOpener.open(watchRun.config.source, options: watchRun.config.sourceOptions, clock: clock, awaitLive: awaitLive)
     }
 
     /// Watches `source` until it ends or the stop.
@@ -46,7 +46,7 @@ final class CameraRun: @unchecked Sendable {
         source: any FrameSource, model: any VisionLanguageModel, rulesSource: String, stop: StopSignal, turns: ModelTurns?
     ) -> HouseWatch.Ended {
         let result = Result { () throws(WatchError) in
-            try run.watch(source: source, model: model, rules: rules, rulesSource: rulesSource, stop: stop, reloads: reloads, turns: turns)
+            try watchRun.watch(source: source, model: model, rules: rules, rulesSource: rulesSource, stop: stop, reloads: reloads, turns: turns)
         }
         return HouseWatch.Ended(camera: camera.name, result: result)
     }

@@ -51,7 +51,7 @@ public enum HouseWatch {
         let clock: any Clock = MonotonicClock() // the watch's one clock
         let (stop, notifier) = (StopSignal(clock: clock), SystemdNotifier(clock: clock))
         let watching = OnceFlag()
-        var houses: [CameraRun] = []
+        var runs: [CameraRun] = []
         do throws(RulesError) {
             if cameras[0].name != nil { try rules.checkCameras(cameras.compactMap(\.name), source: rulesSource) }
         } catch {
@@ -59,9 +59,9 @@ public enum HouseWatch {
         }
         for camera in cameras {
             do {
-                houses.append(try CameraRun(camera, rules: rules.forCamera(camera.name), version: version, notifier: notifier, clock: clock))
+                runs.append(try CameraRun(camera, rules: rules.forCamera(camera.name), version: version, notifier: notifier, clock: clock))
             } catch {
-                removeLeftovers(houses)
+                removeLeftovers(runs)
                 throw .watch(error)
             }
         }
@@ -70,19 +70,19 @@ public enum HouseWatch {
         // waits for the loop); a stop before the watch begins ends the process at once (a pull or a
         // load cannot be cut short).
         let codes = (interrupted: words.interrupted, terminated: words.terminated)
-        let trap = SignalTrap([SIGINT, SIGTERM, SIGHUP, SIGUSR1]) { [houses] sig in
+        let trap = SignalTrap([SIGINT, SIGTERM, SIGHUP, SIGUSR1]) { [runs] sig in
             if sig == SIGHUP {
-                for house in houses { house.reloads.ask() }
+                for run in runs { run.reloads.ask() }
                 return
             }
             if sig == SIGUSR1 {
-                for house in houses { house.run.events.reopenAfterRotation() }
+                for run in runs { run.watchRun.events.reopenAfterRotation() }
                 return
             }
             guard watching.isSet else {
                 notifier.stopping()
                 Log.shared.notice("stopped (\(sig == SIGINT ? "SIGINT" : "SIGTERM")) before the watch began")
-                removeLeftovers(houses)
+                removeLeftovers(runs)
                 // _exit, not exit: exit runs llama.cpp's static destructors while another thread
                 // is still inside its loader, which crashes the process (SIGSEGV) instead of stopping it.
                 _exit(sig == SIGINT ? codes.interrupted : codes.terminated)
@@ -95,39 +95,39 @@ public enum HouseWatch {
         do throws(ModelLoadFailure) {
             model = try cameras[0].setup.model.load(clock: clock)
         } catch {
-            for house in houses { house.run.failed(stage: "model", message: words.model(error)) }
+            for run in runs { run.watchRun.failed(stage: "model", message: words.model(error)) }
             throw .model(error)
         }
-        for house in houses { house.run.modelReady(model) }
+        for run in runs { run.watchRun.modelReady(model) }
         // A camera that cannot be opened does not stop the others; with none open, the watch fails.
         var open: [(CameraRun, any FrameSource)] = []
         var failed: [(CameraRun, CaptureError)] = []
-        for house in houses {
+        for run in runs {
             do {
-                open.append((house, try house.open(clock: clock, awaitLive: notifier.isActive)))
+                open.append((run, try run.open(clock: clock, awaitLive: notifier.isActive)))
             } catch {
-                failed.append((house, error))
+                failed.append((run, error))
             }
         }
-        for (house, error) in failed {
-            house.run.failed(stage: "source", message: error.description, othersWatch: !open.isEmpty)
-            if !open.isEmpty { Log.shared.error("the camera \(house.camera.name ?? "main") is not watched: \(error.description)") }
+        for (run, error) in failed {
+            run.watchRun.failed(stage: "source", message: error.description, othersWatch: !open.isEmpty)
+            if !open.isEmpty { Log.shared.error("the camera \(run.camera.name ?? "main") is not watched: \(error.description)") }
         }
         guard !open.isEmpty else {
-            let names = failed.map { house, error in house.camera.name.map { "the camera \($0): \(error.description)" } ?? error.description }
+            let names = failed.map { run, error in run.camera.name.map { "the camera \($0): \(error.description)" } ?? error.description }
             throw .source(names.joined(separator: "; "))
         }
         let turns = open.count > 1 ? ModelTurns(clock: clock) : nil
-        for (house, _) in open { turns?.add(house.camera.name ?? "main", maxSeconds: house.run.config.gate.maxSeconds) }
+        for (run, _) in open { turns?.add(run.camera.name ?? "main", maxSeconds: run.watchRun.config.gate.maxSeconds) }
         watching.set()
-        return CameraRun.all(open) { house, source in
-            defer { turns?.remove(house.camera.name ?? "main") }
-            return house.watch(source: source, model: model, rulesSource: rulesSource, stop: stop, turns: turns)
+        return CameraRun.all(open) { run, source in
+            defer { turns?.remove(run.camera.name ?? "main") }
+            return run.watch(source: source, model: model, rulesSource: rulesSource, stop: stop, turns: turns)
         }
     }
 
     /// A watch that does not begin leaves nothing behind: every camera's folders and files go.
-    private static func removeLeftovers(_ houses: [CameraRun]) {
-        for house in houses { house.run.leftovers.remove() }
+    private static func removeLeftovers(_ runs: [CameraRun]) {
+        for run in runs { run.watchRun.leftovers.remove() }
     }
 }
