@@ -20,9 +20,11 @@ public struct HistoryFire: Sendable, Equatable {
     public var snapshot: String?
     public var description: String?
     public var clip: String?
+    /// The camera it came from, in a watch of several (nil: one source).
+    public var camera: String?
 
-    public init(run: Int64, fire context: FireContext) {
-        self.run = run
+    public init(run: Int64, fire context: FireContext, camera: String? = nil) {
+        (self.run, self.camera) = (run, camera)
         (fire, rule, condition, reaction) = (context.fire, context.rule, context.condition, context.reaction)
         (time, frame, edge, confidence) = (context.time, context.frame, context.edge, context.confidence)
         (box, snapshot, description) = (context.box, context.snapshot, context.description)
@@ -30,11 +32,12 @@ public struct HistoryFire: Sendable, Equatable {
 
     /// `lookd history --json`'s entry.
     public var json: JSON {
-        .object([
-            ("run", .int(Int(run))), ("fire", .int(fire)), ("rule", .int(rule)), ("condition", .string(condition)),
-            ("reaction", .string(reaction)), ("time", .string(Timestamp.text(time))), ("frame", .int(frame)), ("edge", .string(edge)),
-            ("confidence", .optional(confidence, places: 4)), ("box", box.map { .ints([$0.left, $0.top, $0.right, $0.bottom]) } ?? .null),
-            ("snapshot", .optional(snapshot)), ("description", .optional(description)), ("clip", .optional(clip)),
-        ])
+        .object(
+            [
+                ("run", .int(Int(run))), ("fire", .int(fire)), ("rule", .int(rule)), ("condition", .string(condition)),
+                ("reaction", .string(reaction)), ("time", .string(Timestamp.text(time))), ("frame", .int(frame)), ("edge", .string(edge)),
+                ("confidence", .optional(confidence, places: 4)), ("box", box.map { .ints([$0.left, $0.top, $0.right, $0.bottom]) } ?? .null),
+                ("snapshot", .optional(snapshot)), ("description", .optional(description)), ("clip", .optional(clip)),
+            ] + (camera.map { [("camera", JSON.string($0))] } ?? []))
     }
 }

@@ -55,13 +55,15 @@ public enum HistoryListing {
         guard !fires.isEmpty else { return "No fires in \(path) match." }
         let format = DateFormatter()
         (format.locale, format.timeZone, format.dateFormat) = (Locale(identifier: "en_US_POSIX"), zone, "yyyy-MM-dd HH:mm:ss")
+        // The camera's column, when the fires came from several cameras.
+        let cameras = fires.contains { $0.camera != nil }
         let rows = fires.map { fire in
-            [
-                format.string(from: fire.time), fire.condition, fire.reaction, fire.confidence.map { String(format: "%.2f", $0) } ?? "–",
-                fire.description ?? "", fire.snapshot ?? "", fire.clip ?? "",
-            ].map { $0.withVisibleControls() }
+            ([format.string(from: fire.time)] + (cameras ? [fire.camera ?? ""] : []) + [
+                fire.condition, fire.reaction, fire.confidence.map { String(format: "%.2f", $0) } ?? "–", fire.description ?? "",
+                fire.snapshot ?? "", fire.clip ?? "",
+            ]).map { $0.withVisibleControls() }
         }
-        let header = ["time", "rule", "reaction", "P(yes)", "description", "snapshot", "clip"]
+        let header = ["time"] + (cameras ? ["camera"] : []) + ["rule", "reaction", "P(yes)", "description", "snapshot", "clip"]
         let widths = header.indices.map { i in ([header] + rows).map { $0[i].count }.max() ?? 0 }
         let line = { (cells: [String]) in
             zip(cells, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ")

@@ -13,12 +13,14 @@ public final class HistoryStore {
     private let insert: SQLiteStatement
     private let describe: SQLiteStatement
     private let clipped: SQLiteStatement
+    /// Whether its fires say which camera they came from (a history from before cameras does not).
+    private let hasCamera: Bool
 
     static let schema = """
         CREATE TABLE IF NOT EXISTS fires (
             id INTEGER PRIMARY KEY, run INTEGER NOT NULL, fire INTEGER NOT NULL, rule INTEGER NOT NULL,
             condition TEXT NOT NULL, reaction TEXT NOT NULL, time REAL NOT NULL, frame INTEGER NOT NULL,
-            edge TEXT NOT NULL, confidence REAL, box TEXT, snapshot TEXT, description TEXT, clip TEXT,
+            edge TEXT NOT NULL, confidence REAL, box TEXT, snapshot TEXT, description TEXT, clip TEXT, camera TEXT,
             UNIQUE (run, fire));
         CREATE INDEX IF NOT EXISTS fires_by_time ON fires (time);
         CREATE INDEX IF NOT EXISTS fires_by_condition ON fires (condition);
@@ -33,10 +35,16 @@ public final class HistoryStore {
             try db.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
             try db.execute(Self.schema)
         }
+        // A history from before cameras has no camera column: a watch adds it; a reader does without.
+        let columns = try db.prepare("SELECT name FROM pragma_table_info('fires')")
+        var names: Set<String> = []
+        while try columns.step() { names.insert(columns.text(0) ?? "") }
+        if !readOnly, !names.contains("camera") { try db.execute("ALTER TABLE fires ADD COLUMN camera TEXT") }
+        hasCamera = !readOnly || names.contains("camera")
         // Preparing reads the schema: a file that is not a history fails here, not later.
         insert = try db.prepare(
-            "INSERT OR REPLACE INTO fires (run, fire, rule, condition, reaction, time, frame, edge, confidence, box, snapshot, description) "
-                + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+            "INSERT OR REPLACE INTO fires (run, fire, rule, condition, reaction, time, frame, edge, confidence, box, snapshot, description"
+                + (hasCamera ? ", camera) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" : ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"))
         describe = try db.prepare("UPDATE fires SET description = ? WHERE run = ? AND fire = ?")
         clipped = try db.prepare("UPDATE fires SET clip = ? WHERE run = ? AND fire = ?")
     }
@@ -75,11 +83,12 @@ public final class HistoryStore {
     /// Keeps a fire (a fire of the same run and number is replaced).
     public func add(_ fire: HistoryFire) throws(SQLiteError) {
         let box = fire.box.map { "\($0.left),\($0.top),\($0.right),\($0.bottom)" }
-        try insert.bind([
-            .int(fire.run), .int(Int64(fire.fire)), .int(Int64(fire.rule)), .text(fire.condition), .text(fire.reaction),
-            .real(fire.time.timeIntervalSince1970), .int(Int64(fire.frame)), .text(fire.edge), fire.confidence.map { .real($0) } ?? .null,
-            box.map { .text($0) } ?? .null, fire.snapshot.map { .text($0) } ?? .null, fire.description.map { .text($0) } ?? .null,
-        ])
+        try insert.bind(
+            [
+                .int(fire.run), .int(Int64(fire.fire)), .int(Int64(fire.rule)), .text(fire.condition), .text(fire.reaction),
+                .real(fire.time.timeIntervalSince1970), .int(Int64(fire.frame)), .text(fire.edge), fire.confidence.map { .real($0) } ?? .null,
+                box.map { .text($0) } ?? .null, fire.snapshot.map { .text($0) } ?? .null, fire.description.map { .text($0) } ?? .null,
+            ] + (hasCamera ? [fire.camera.map { .text($0) } ?? .null] : []))
         _ = try insert.step()
     }
 
@@ -105,11 +114,11 @@ public final class HistoryStore {
         return files
     }
 
-    /// Drops the fires from before `time` (`--keep-days`); the files their rows named (snapshots
-    /// and clips), to remove with them, and how many rows went.
-    public func removeFires(before time: Date) throws(SQLiteError) -> (files: [String], rows: Int) {
-        let statement = try db.prepare("DELETE FROM fires WHERE time < ? RETURNING snapshot, clip")
-        try statement.bind([.real(time.timeIntervalSince1970)])
+    /// Drops `camera`'s fires from before `time` (`--keep-days`; each camera's writer its own); the
+    /// files their rows named (snapshots and clips), to remove with them, and how many rows went.
+    public func removeFires(before time: Date, camera: String? = nil) throws(SQLiteError) -> (files: [String], rows: Int) {
+        let statement = try db.prepare("DELETE FROM fires WHERE time < ? AND camera IS ? RETURNING snapshot, clip")
+        try statement.bind([.real(time.timeIntervalSince1970), camera.map { .text($0) } ?? .null])
         var (files, rows) = ([String](), 0)
         while try statement.step() {
             rows += 1
@@ -120,8 +129,14 @@ public final class HistoryStore {
 
     /// The fires `query` asks for, newest first.
     public func fires(_ query: HistoryQuery) throws(SQLiteError) -> [HistoryFire] {
-        var sql = "SELECT run, fire, rule, condition, reaction, time, frame, edge, confidence, box, snapshot, description, clip FROM fires WHERE 1"
+        var sql =
+            "SELECT run, fire, rule, condition, reaction, time, frame, edge, confidence, box, snapshot, description, clip, "
+            + (hasCamera ? "camera" : "NULL") + " FROM fires WHERE 1"
         var values: [SQLiteStatement.Value] = []
+        if let camera = query.camera {
+            sql += " AND camera = ?"
+            values.append(.text(camera))
+        }
         if let rule = query.rule {
             sql += " AND instr(lower(condition), lower(?)) > 0"
             values.append(.text(rule))
@@ -146,7 +161,7 @@ public final class HistoryStore {
                 time: Date(timeIntervalSince1970: statement.real(5) ?? 0), edge: statement.text(7) ?? "appear",
                 confidence: statement.real(8), snapshot: statement.text(10), box: statement.text(9).flatMap(Self.box), instance: "")
             var fire = HistoryFire(run: statement.int(0) ?? 0, fire: context)
-            (fire.description, fire.clip) = (statement.text(11), statement.text(12))
+            (fire.description, fire.clip, fire.camera) = (statement.text(11), statement.text(12), statement.text(13))
             fires.append(fire)
         }
         return fires

@@ -47,8 +47,13 @@ public final class HistoryWriter: AheadOfTheLog, @unchecked Sendable {
     /// name no other file it removes).
     private let folders: Set<String>
 
-    public init(path: String, clock: any Clock, capacity: Int = 1000, keepAge: Double = .infinity, folders: [String] = []) {
-        (self.path, self.clock, self.capacity, self.keepAge) = (path, clock, capacity, keepAge)
+    /// The camera whose fires it writes, in a watch of several (each camera's writer shares the file).
+    private let camera: String?
+
+    public init(
+        path: String, clock: any Clock, capacity: Int = 1000, keepAge: Double = .infinity, folders: [String] = [], camera: String? = nil
+    ) {
+        (self.path, self.clock, self.capacity, self.keepAge, self.camera) = (path, clock, capacity, keepAge, camera)
         self.folders = Set(folders.map { ($0 as NSString).standardizingPath })
         started = clock.date()
     }
@@ -79,7 +84,7 @@ public final class HistoryWriter: AheadOfTheLog, @unchecked Sendable {
         case .fired(let fire, _, _):
             guard let context = fire.context else { return }
             if !writeAhead({ [self] (store, run) throws(SQLiteError) in
-                try store.add(HistoryFire(run: run, fire: context)); removeOld(store)
+                try store.add(HistoryFire(run: run, fire: context, camera: camera)); removeOld(store)
             }) {
                 lock.withLock { slow += 1 }
             }
@@ -107,7 +112,7 @@ public final class HistoryWriter: AheadOfTheLog, @unchecked Sendable {
         guard keepAge.isFinite, lastAgeCheck.map({ now - $0 >= 60 }) ?? true else { return }
         lastAgeCheck = now
         do throws(SQLiteError) {
-            let (files, rows) = try store.removeFires(before: clock.date().addingTimeInterval(-keepAge))
+            let (files, rows) = try store.removeFires(before: clock.date().addingTimeInterval(-keepAge), camera: camera)
             for file in files { remove(file) }
             if rows > 0 { Log.shared.notice("history: \(Quantity.count(rows, "fire")) older than \(Quantity.duration(keepAge)) removed") }
         } catch {

@@ -15,6 +15,8 @@ public struct OutputSettings: Sendable {
     public var historyPath: String?
     /// This instance's name: MQTT topics and Home Assistant's device.
     public var name: String
+    /// The camera, in a watch of several: its fires' rows in the history (which the cameras share) name it.
+    public var camera: String?
     /// The MQTT broker (`--mqtt`), Home Assistant's discovery prefix (nil: no discovery) and how many
     /// fire events wait while the broker is away.
     public var mqtt: MQTTBroker?
@@ -87,7 +89,7 @@ public struct OutputSettings: Sendable {
             statusPath: statusPath, source: source, eventsPath: eventsPath, historyPath: historyPath, notifier: notifier, clock: clock,
             states: states, listeners: web.map { [$0] } ?? [])
         let history = historyPath.map {
-            HistoryWriter(path: $0, clock: clock, keepAge: keepAge, folders: [snapshotsDir, clips?.folder].compactMap { $0 })
+            HistoryWriter(path: $0, clock: clock, keepAge: keepAge, folders: [snapshotsDir, clips?.folder].compactMap { $0 }, camera: camera)
         }
         var clipping: ClipOutput?
         if let clips, let clipFeed { clipping = ClipOutput(clips, feed: clipFeed, clock: clock) }

@@ -63,6 +63,8 @@ public struct CameraSetup {
                     "the camera \(camera.name): \(SettingName.name) and the camera's name make \(setup.outputs.name), over 64 characters")
             }
             setup.outputs.http?.port += i
+            // One history for every camera, each row naming its camera (`lookd history --camera NAME`).
+            (setup.outputs.historyPath, setup.outputs.camera) = (base.outputs.historyPath, camera.name)
             setup.outputs.statusPath = Self.statusPath(base.outputs.statusPath, camera: camera.name)
             setup.watch.settingsReader = FileSettingsReader(flags: flags, started: mine, camera: camera)
             setups.append(CameraSetup(name: camera.name, setup: setup, given: mine, entry: camera))

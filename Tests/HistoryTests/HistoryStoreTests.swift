@@ -46,6 +46,40 @@ final class HistoryStoreTests: XCTestCase {
 
     /// `/api/history`'s rule list: from the index on the words (a look a rule), or read whole from a
     /// history that has no such index yet; the same list either way.
+    func testCamerasShareOneHistoryAndAHistoryFromBeforeCamerasGainsTheColumn() throws {
+        // A history as lookd wrote it before cameras: no camera column.
+        let old = HistoryStore.schema.replacingOccurrences(of: ", camera TEXT", with: "")
+        XCTAssertNotEqual(old, HistoryStore.schema)
+        let made = try Subprocess.run(
+            "/usr/bin/sqlite3",
+            [
+                path,
+                old
+                    + "INSERT INTO fires (run, fire, rule, condition, reaction, time, frame, edge) VALUES (1, 1, 0, 'a cat', 'log', 1000, 1, 'appear');",
+            ])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let before = try HistoryStore(path: path, readOnly: true).fires(HistoryQuery())
+        XCTAssertEqual(before.map(\.condition), ["a cat"], "read as it is")
+        XCTAssertNil(before[0].camera)
+        let store = try HistoryStore(path: path)
+        var door = fire(1, "a red ball", at: 2000, run: 2)
+        door.camera = "door"
+        var yard = fire(1, "a red ball", at: 3000, run: 3)
+        yard.camera = "yard"
+        try store.add(door)
+        try store.add(yard)
+        XCTAssertEqual(try store.fires(HistoryQuery()).map { $0.camera ?? "none" }, ["yard", "door", "none"])
+        var query = HistoryQuery()
+        query.camera = "door"
+        XCTAssertEqual(try store.fires(query).map(\.run), [2])
+        XCTAssertEqual(door.json.text().contains("\"camera\":\"door\""), true)
+        XCTAssertFalse(fire(1, "a cat", at: 1).json.text().contains("camera"), "one source's fires as they always were")
+        // Each camera's retention drops its own old rows only.
+        XCTAssertEqual(try store.removeFires(before: Date(timeIntervalSince1970: 5000), camera: "door").rows, 1)
+        XCTAssertEqual(try store.fires(HistoryQuery()).map { $0.camera ?? "none" }, ["yard", "none"])
+        XCTAssertTrue(HistoryListing.table(try store.fires(HistoryQuery()), path: path).hasPrefix("time                 camera  rule"))
+    }
+
     func testTheRulesListComesFromTheIndexOrFromAWholeRead() throws {
         let store = try HistoryStore(path: path)
         for (i, words) in ["b cat", "a dog", "b cat", "c bird", "a dog"].enumerated() { try store.add(fire(i + 1, words, at: Double(i))) }

@@ -23,7 +23,9 @@ final class CameraSetupTests: XCTestCase {
         XCTAssertEqual(setups.map(\.setup.watch.recordDir), ["/srv/lookd/door", "/srv/lookd/yard"])
         XCTAssertEqual(setups.map(\.setup.watch.eventLogPath), ["/srv/lookd/lookd-events.jsonl", "/srv/lookd/lookd-events.jsonl"])
         XCTAssertEqual(setups.map(\.setup.outputs.name), ["house-door", "house-yard"], "a Home Assistant device a camera")
-        XCTAssertEqual(setups.map(\.setup.outputs.historyPath), ["/srv/lookd/door/lookd-history.sqlite", "/srv/lookd/yard/lookd-history.sqlite"])
+        XCTAssertEqual(
+            setups.map(\.setup.outputs.historyPath), ["/srv/lookd/lookd-history.sqlite", "/srv/lookd/lookd-history.sqlite"], "one history")
+        XCTAssertEqual(setups.map(\.setup.outputs.camera), ["door", "yard"], "whose rows name their camera")
         XCTAssertNotEqual(setups[0].setup.outputs.statusPath, setups[1].setup.outputs.statusPath, "a status file a camera")
     }
 

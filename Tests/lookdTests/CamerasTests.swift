@@ -48,19 +48,22 @@ final class CamerasTests: XCTestCase {
         XCTAssertEqual(asked.filter { $0["camera"] as? String == "yard" }.count, 20, "and of the yard's 20 s")
         let doorAnswers = asked.filter { $0["camera"] as? String == "door" }.compactMap { ($0["answers"] as? [String])?.count }
         XCTAssertEqual(Set(doorAnswers), [2], "the door asks its two rules only")
+        let all = try Subprocess.run(Fixtures.lookd, ["history", "--db", path("limited/lookd-history.sqlite")])
+        XCTAssertTrue(all.stdout.hasPrefix("time                 camera  rule"), "the listing's camera column:\n\(all.stdout)")
 
-        // Each camera's records are in its folder, and name it.
+        // Each camera's records are in its folder, and name it; the history is one, its rows naming their camera.
         for camera in ["door", "yard"] {
             let folder = path("limited/\(camera)")
             let record = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: folder).first { $0.hasPrefix("watch-run-") })
             let json = try XCTUnwrap(
                 try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(folder)/\(record)"))) as? [String: Any])
             XCTAssertEqual(json["camera"] as? String, camera)
-            let history = try Subprocess.run(Fixtures.lookd, ["history", "--db", "\(folder)/lookd-history.sqlite", "--json"])
+            let history = try Subprocess.run(Fixtures.lookd, ["history", "--db", path("limited/lookd-history.sqlite"), "--camera", camera, "--json"])
             XCTAssertEqual(history.status, 0, history.stderr)
             let kept = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(history.stdout.utf8)) as? [[String: Any]])
             let expected = camera == "door" ? ["a green triangle"] : ["a green ball", "a green triangle"]
-            XCTAssertEqual(kept.compactMap { $0["condition"] as? String }.sorted(), expected, "\(camera)'s history")
+            XCTAssertEqual(kept.compactMap { $0["condition"] as? String }.sorted(), expected, "\(camera)'s fires in the one history")
+            XCTAssertEqual(Set(kept.compactMap { $0["camera"] as? String }), [camera])
         }
     }
 

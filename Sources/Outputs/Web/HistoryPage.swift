@@ -14,6 +14,7 @@ enum HistoryPage {
     static func json(path: String?, query: [String: String], now: Date, zone: TimeZone = .current) -> (status: Int, body: String) {
         guard let path else { return (404, #"{"error":"the history is off (\(SettingName.history) off)"}"#) }
         var filter = HistoryQuery(rule: query["rule"].flatMap { $0.isEmpty ? nil : $0 }, limit: pageSize + 1)
+        filter.camera = query["camera"].flatMap { $0.isEmpty ? nil : $0 }
         let page = max(1, min(Int(query["page"] ?? "") ?? 1, 100_000))
         filter.offset = (page - 1) * pageSize
         if let day = query["day"], !day.isEmpty {
