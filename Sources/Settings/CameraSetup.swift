@@ -22,14 +22,14 @@ public struct CameraSetup {
     public static func cameras(
         _ given: [String: GivenSetting], flags: [String: GivenSetting], file: [CameraEntry]
     ) throws(SettingProblem) -> [CameraSetup] {
-        let base = try WatchSettings.setup(given, needsSource: false)
-        let cameras = base.cameras.isEmpty ? file : base.cameras
-        guard !cameras.isEmpty else {
+        guard given[SettingName.camera.key] != nil || !file.isEmpty else {
             if let problem = WatchSettings.catalog.unmetNeed(given) { throw SettingProblem(problem) }
             var setup = try WatchSettings.setup(given)
             setup.watch.settingsReader = FileSettingsReader(flags: flags, started: given)
             return [CameraSetup(name: nil, setup: setup, given: given, entry: nil)]
         }
+        let base = try WatchSettings.setup(given, needsSource: false)
+        let cameras = base.cameras.isEmpty ? file : base.cameras
         if let source = given[SettingName.source.key] {
             throw SettingProblem(
                 "\(source.named(.source)) and cameras are one or the other: give that camera as \(SettingName.camera) NAME=SOURCE (or in cameras:) too"

@@ -7,7 +7,7 @@ import Records
 /// `lookd history`: the fires the watch kept, newest first.
 enum HistoryCommand {
     static let help = """
-        Usage: lookd history [NAME] [--rule WORDS] [--since T] [--until T] [--limit N] [--json] [--db FILE]
+        Usage: lookd history [NAME] [--rule WORDS] [\(SettingName.camera) NAME] [--since T] [--until T] [--limit N] [--json] [--db FILE]
                lookd history [NAME] [--db FILE] \(SettingName.http) 127.0.0.1:8470   the review page, no watch needed
 
         Lists the fires a watch kept in its history, newest first: the time, the rule, the reaction,
@@ -17,7 +17,7 @@ enum HistoryCommand {
         /var/lib/lookd/lookd-history.sqlite. A watch keeps its history where its \(SettingName.history) says (by
         default lookd-history.sqlite in its \(SettingName.record) folder).
           --rule WORDS          fires of the rules whose words hold WORDS (any case)
-          --camera NAME         fires of one camera (a watch of several cameras keeps one history)
+          \(SettingName.camera) NAME         fires of one camera (a watch of several cameras keeps one history)
           --since T             from T: 2026-12-03, "2026-12-03 08:30", an ISO 8601 time, or back from now: 30m, 2h, 7d
           --until T             before T (the same forms)
           --limit N             the newest N (default 50)
@@ -25,7 +25,7 @@ enum HistoryCommand {
         """
 
     static func run(_ words: [String]) throws(CommandFailure) {
-        let args = try Arguments(words, valued: ["rule", "camera", "since", "until", "limit", "db", "http"], switches: ["json"])
+        let args = try Arguments(words, valued: ["rule", SettingName.camera.key, "since", "until", "limit", "db", "http"], switches: ["json"])
         guard args.positional.count <= 1 else { throw usage("history takes at most one instance NAME (lookd history --help)") }
         let times = ["since", "until"].map { args.value($0).map { ($0, HistoryQuery.time($0, now: Date())) } }
         if let bad = times.compactMap({ $0 }).first(where: { $0.1 == nil })?.0 {
@@ -44,7 +44,7 @@ enum HistoryCommand {
             }
         }
         var query = HistoryQuery(rule: args.value("rule"), since: times[0]?.1, until: times[1]?.1, limit: limit)
-        query.camera = args.value("camera")
+        query.camera = args.value(.camera)
         let fires: [HistoryFire]
         do { fires = try HistoryStore(path: path, readOnly: true).fires(query) } catch {
             throw CommandFailure(code: .failure, message: "\(path): \(error).")

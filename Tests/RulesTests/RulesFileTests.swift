@@ -81,7 +81,7 @@ final class RulesFileTests: XCTestCase {
             "rules.yaml:4:5: a rule has exactly one reaction; this one has sound and say")
         XCTAssertEqual(
             problem("rules:\n  - when: a cat\n    beep: loud\n"),
-            "rules.yaml:3:5: unknown key \"beep\"; a rule has when:, one reaction (\(reactions)) and settings (cooldown, confirm, min_confidence, on, when_active, region, enabled, device_class, clip, show_url, describe)"
+            "rules.yaml:3:5: unknown key \"beep\"; a rule has when:, one reaction (\(reactions)) and settings (cooldown, confirm, min_confidence, on, when_active, region, enabled, device_class, clip, show_url, describe, cameras)"
         )
         XCTAssertEqual(
             problem("rules:\n  - when: a cat\n    sound: trumpet\n"),
