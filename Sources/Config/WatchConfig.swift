@@ -16,8 +16,6 @@ public struct WatchConfig: Sendable {
     /// The camera's name in a watch of several (its rules are those that name it or none; every
     /// event line names it); nil: a watch of one source.
     public var camera: String?
-    /// The rules file's cameras as the watch started with them (a reload does not change them).
-    public var cameras: [CameraEntry] = []
     /// `--rules`: a rules file, or rules inline.
     public var rulesSpec: String
     public var sourceOptions = SourceOpener.Options()
@@ -86,11 +84,7 @@ public struct WatchConfig: Sendable {
             throw RulesError(source: rulesSpec, problem: "a reload reads only a regular file, and this is not one (a pipe or a device)")
         }
         let loaded = try RuleSpec.load(rulesSpec)
-        var set = loaded.rules.forCamera(camera)
-        if camera != nil, !loaded.rules.cameras.isEmpty, !CameraEntry.same(loaded.rules.cameras, cameras) {
-            set.warnings.append("cameras: changed in \(loaded.source); the cameras stay as they started until lookd restarts")
-        }
-        return (set, loaded.source)
+        return (loaded.rules.forCamera(camera), loaded.source)
     }
 
     /// The frame's prompt for `rules` (with the batch cell instruction for `--cells batch`).

@@ -17,9 +17,8 @@ import Watch
 /// and, with several, the model's turns (`ModelTurns`). Signals reach every camera: SIGHUP reloads
 /// each, SIGUSR1 reopens the event log, SIGINT and SIGTERM stop them all.
 public enum HouseWatch {
-    /// Why a watch could not run: a usage problem, the model, every camera's source, or the watch.
+    /// Why a watch could not run: the model, every camera's source, or the watch.
     public enum Failure: Error {
-        case usage(String)
         case model(ModelLoadFailure)
         case source(String)
         case watch(WatchError)
@@ -43,57 +42,52 @@ public enum HouseWatch {
         }
     }
 
-    /// Watches every camera of `cameras` until each ends or a stop; `rules` are the file's (each
-    /// camera takes those that name it or none).
-    public static func run(
-        _ cameras: [CameraSetup], rules: RuleSet, rulesSource: String, version: String, words: Words
-    ) throws(Failure) -> [Ended] {
+    /// Watches every camera `first` (the plan as read at the start) has until each ends or a stop;
+    /// a reload reads `plan` again and adds, stops or reopens the cameras it changed.
+    public static func run(_ plan: CameraPlan, _ first: CameraPlan.Read, version: String, words: Words) throws(Failure) -> [Ended] {
         let clock: any Clock = MonotonicClock() // the watch's one clock
-        let (stop, notifier) = (StopSignal(clock: clock), SystemdNotifier(clock: clock))
+        let notifier = SystemdNotifier(clock: clock)
         let watching = OnceFlag()
+        // Named cameras take turns with the model (even one: a reload may add another).
+        let house = CameraHouse(turns: first.cameras[0].name == nil ? nil : ModelTurns(clock: clock), clock: clock)
+        let cameraReload = ReloadRequest()
         var runs: [CameraRun] = []
-        do throws(RulesError) {
-            if cameras[0].name != nil { try rules.checkCameras(cameras.compactMap(\.name), source: rulesSource) }
-        } catch {
-            throw .usage(error.description)
-        }
-        for camera in cameras {
+        for camera in first.cameras {
             do {
-                runs.append(try CameraRun(camera, rules: rules.forCamera(camera.name), version: version, notifier: notifier, clock: clock))
+                let run = try CameraRun(camera, rules: first.rules.forCamera(camera.name), version: version, notifier: notifier, clock: clock)
+                house.made(run)
+                runs.append(run)
             } catch {
-                removeLeftovers(runs)
+                house.removeLeftovers()
                 throw .watch(error)
             }
         }
-        for warning in rules.warnings { Log.shared.warning(warning) }
+        for warning in first.rules.warnings { Log.shared.warning(warning) }
         // Signals from the start: SIGHUP must not end a service still loading its model (the request
         // waits for the loop); a stop before the watch begins ends the process at once (a pull or a
         // load cannot be cut short).
         let codes = (interrupted: words.interrupted, terminated: words.terminated)
-        let trap = SignalTrap([SIGINT, SIGTERM, SIGHUP, SIGUSR1]) { [runs] sig in
+        let trap = SignalTrap([SIGINT, SIGTERM, SIGHUP, SIGUSR1]) { sig in
             if sig == SIGHUP {
-                for run in runs { run.reloads.ask() }
+                house.askReload()
+                cameraReload.ask()
                 return
             }
-            if sig == SIGUSR1 {
-                for run in runs { run.watchRun.events.reopenAfterRotation() }
-                return
-            }
+            if sig == SIGUSR1 { return house.reopenLogs() }
             guard watching.isSet else {
                 notifier.stopping()
                 Log.shared.notice("stopped (\(sig == SIGINT ? "SIGINT" : "SIGTERM")) before the watch began")
-                removeLeftovers(runs)
+                house.removeLeftovers()
                 // _exit, not exit: exit runs llama.cpp's static destructors while another thread
                 // is still inside its loader, which crashes the process (SIGSEGV) instead of stopping it.
                 _exit(sig == SIGINT ? codes.interrupted : codes.terminated)
             }
-            if !stop.isRequested { notifier.stopping() }
-            stop.interrupt(sig == SIGINT ? "SIGINT" : "SIGTERM")
+            if house.interrupt(sig == SIGINT ? "SIGINT" : "SIGTERM") { notifier.stopping() }
         }
         defer { withExtendedLifetime(trap) {} }
         let model: any VisionLanguageModel
         do throws(ModelLoadFailure) {
-            model = try cameras[0].setup.model.load(clock: clock)
+            model = try first.cameras[0].setup.model.load(clock: clock)
         } catch {
             for run in runs { run.watchRun.failed(stage: "model", message: words.model(error)) }
             throw .model(error)
@@ -111,23 +105,25 @@ public enum HouseWatch {
         }
         for (run, error) in failed {
             run.watchRun.failed(stage: "source", message: error.description, othersWatch: !open.isEmpty)
-            if !open.isEmpty { Log.shared.error("the camera \(run.camera.name ?? "main") is not watched: \(error.description)") }
+            if !open.isEmpty { Log.shared.error("the camera \(run.name) is not watched: \(error.description)") }
         }
         guard !open.isEmpty else {
             let names = failed.map { run, error in run.camera.name.map { "the camera \($0): \(error.description)" } ?? error.description }
             throw .source(names.joined(separator: "; "))
         }
-        let turns = open.count > 1 ? ModelTurns(clock: clock) : nil
-        for (run, _) in open { turns?.add(run.camera.name ?? "main", maxSeconds: run.watchRun.config.gate.maxSeconds) }
         watching.set()
-        return CameraRun.all(open) { run, source in
-            defer { turns?.remove(run.camera.name ?? "main") }
-            return run.watch(source: source, model: model, rulesSource: rulesSource, stop: stop, turns: turns)
+        for (run, source) in open { house.start(run, source: source, model: model, rulesSource: first.source) }
+        // This thread keeps the house: on a reload it takes the cameras the rules file has now.
+        let changes = CameraChanges(plan: plan, house: house, model: model, version: version, notifier: notifier)
+        while true {
+            var reloaded = false
+            house.wait {
+                reloaded = cameraReload.take()
+                return reloaded
+            }
+            if reloaded, plan.reloadsCameras { changes.take() }
+            if house.allEnded && !reloaded { break }
         }
-    }
-
-    /// A watch that does not begin leaves nothing behind: every camera's folders and files go.
-    private static func removeLeftovers(_ runs: [CameraRun]) {
-        for run in runs { run.watchRun.leftovers.remove() }
+        return house.endings
     }
 }

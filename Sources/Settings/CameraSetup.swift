@@ -55,7 +55,7 @@ public struct CameraSetup {
             } catch {
                 throw SettingProblem("the camera \(camera.name): \(error.text)")
             }
-            (setup.watch.camera, setup.watch.cameras) = (camera.name, file)
+            setup.watch.camera = camera.name
             setup.cameras = []
             setup.outputs.name = "\(base.outputs.name)-\(camera.name)"
             guard OutputSettings.isName(setup.outputs.name) else {

@@ -41,28 +41,24 @@ enum WatchCommand {
         guard args.positional.isEmpty else { throw usage("watch takes options only; \"\(args.positional[0])\" is not one") }
         let flags = args.given(infos)
         guard let spec = flags[SettingName.rules.key]?.text else { throw usage("watch needs \(SettingName.rules) FILE or \"a chessboard=chime|…\"") }
-        let ruleSet: RuleSet, rulesSource: String
-        do {
-            (ruleSet, rulesSource) = try RuleSpec.load(spec)
+        let plan = CameraPlan(spec: spec, flags: flags)
+        let first: CameraPlan.Read
+        do throws(CameraPlan.Problem) {
+            first = try plan.read()
         } catch {
-            throw CommandFailure(code: .usage, message: error.description)
-        }
-        let cameras: [CameraSetup]
-        do throws(SettingProblem) {
-            cameras = try CameraSetup.cameras(
-                WatchSettings.given(flags: flags, file: ruleSet.settings, needs: false), flags: flags, file: ruleSet.cameras)
-        } catch {
-            throw usage(error.text)
+            switch error {
+            case .rules(let problem): throw CommandFailure(code: .usage, message: problem.description)
+            case .setting(let problem): throw usage(problem.text)
+            }
         }
         if flags[SettingName.httpToken.key] != nil { Log.shared.warning(OutputSettings.tokenOnCommandLine) }
         let ended: [HouseWatch.Ended]
         do throws(HouseWatch.Failure) {
             let words = HouseWatch.Words(
                 interrupted: ExitCode.stopped.rawValue, terminated: ExitCode.done.rawValue, model: { CommandFailure($0).message })
-            ended = try HouseWatch.run(cameras, rules: ruleSet, rulesSource: rulesSource, version: version, words: words)
+            ended = try HouseWatch.run(plan, first, version: version, words: words)
         } catch {
             switch error {
-            case .usage(let text): throw CommandFailure(code: .usage, message: text)
             case .model(let failure): throw CommandFailure(failure)
             case .source(let text): throw CommandFailure(code: .badSource, message: text)
             case .watch(let failure): throw self.failure(failure)

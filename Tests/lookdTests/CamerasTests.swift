@@ -182,4 +182,47 @@ final class CamerasTests: XCTestCase {
                 "\(camera)'s run record, written at the stop")
         }
     }
+
+    func testAReloadAddsStopsAndReopensCamerasAndTheOthersGoOn() throws {
+        let photos = try TestMedia.photoFolder(in: dir)
+        let rules = path("rules.yaml")
+        let rule = "rules:\n  - when: a green triangle\n    log: true\n"
+        try "settings:\n  cameras:\n    door: \(photos)\n    yard: \(photos)\n    attic: \(photos)\n\(rule)".write(
+            toFile: rules, atomically: true, encoding: .utf8)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Fixtures.lookd)
+        p.arguments = [
+            "watch", "--rules", rules, "--model", "shapes-tiny", "--photo-seconds", "0", "--no-sound", "--record", path("records"), "--seconds",
+            "120",
+        ]
+        p.environment = environment.merging(["XDG_RUNTIME_DIR": path("run"), "RUNTIME_DIRECTORY": ""]) { $1 }
+        p.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try p.run()
+        defer { if p.isRunning { p.terminate() } }
+        let log = path("records/lookd-events.jsonl")
+        func lines(_ camera: String, _ event: String) -> [[String: Any]] {
+            ((try? EventLogFile.read(log)) ?? []).filter { $0["camera"] as? String == camera && $0["event"] as? String == event }
+        }
+        XCTAssertTrue(Poll.until(within: 30) { ["door", "yard", "attic"].allSatisfy { !lines($0, "watch").isEmpty } }, "every camera answers")
+
+        // The yard goes, a porch comes, the door's picture size changes; the attic stays as it was.
+        try "settings:\n  cameras:\n    door:\n      source: \(photos)\n      size: 48\n    attic: \(photos)\n    porch: \(photos)\n\(rule)".write(
+            toFile: rules, atomically: true, encoding: .utf8)
+        let atticBefore = lines("attic", "watch").count
+        kill(p.processIdentifier, SIGHUP)
+        XCTAssertTrue(Poll.until(within: 30) { !lines("porch", "watch").isEmpty }, "the porch is watched")
+        XCTAssertTrue(Poll.until(within: 30) { lines("door", "start").count == 2 && lines("door", "watch").last?["size"] as? [Int] == [48, 48] })
+        XCTAssertEqual(lines("yard", "stop").first?["reason"] as? String, "reload: the camera is no longer in cameras:")
+        XCTAssertEqual(lines("door", "stop").first?["reason"] as? String, "reload: the camera changed")
+        XCTAssertEqual(lines("yard", "start").count, 1, "the yard is not started again")
+        XCTAssertEqual(lines("attic", "start").count, 1, "the attic went on: one run")
+        XCTAssertTrue(Poll.until(within: 10) { lines("attic", "watch").count > atticBefore + 2 }, "and it goes on answering")
+
+        kill(p.processIdentifier, SIGTERM)
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0)
+        let doorRecords = try FileManager.default.contentsOfDirectory(atPath: path("records/door")).filter { $0.hasPrefix("watch-run-") }
+        XCTAssertEqual(doorRecords.count, 2, "a run record for the door before the reload, and one after")
+        for camera in ["attic", "porch", "yard"] { XCTAssertEqual(lines(camera, "done").count, 1, camera) }
+    }
 }

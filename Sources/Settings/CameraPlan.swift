@@ -1,0 +1,54 @@
+import Foundation
+import LookCore
+import Rules
+
+/// What `lookd watch` was given, read into its cameras: the rules (a file or inline) with the file's
+/// `settings:` under the flags, and each camera's settings in force. The start reads it once; a
+/// reload reads it again, so a camera added to, removed from or changed in the file's `cameras:`
+/// is added, stopped or reopened (cameras given by `--camera` stay as the flags say).
+public struct CameraPlan: Sendable {
+    public let spec: String
+    public let flags: [String: GivenSetting]
+
+    public init(spec: String, flags: [String: GivenSetting]) { (self.spec, self.flags) = (spec, flags) }
+
+    /// The cameras and the rules, as read.
+    public struct Read {
+        public let cameras: [CameraSetup]
+        public let rules: RuleSet
+        public let source: String
+    }
+
+    /// Why it cannot be read: the rules (with their place) or a setting.
+    public enum Problem: Error {
+        case rules(RulesError)
+        case setting(SettingProblem)
+    }
+
+    /// Reads the rules and the cameras; a rule naming a camera there is none of, or a camera no
+    /// rule is asked on, is a problem of the rules.
+    public func read() throws(Problem) -> Read {
+        let set: RuleSet, source: String
+        do { (set, source) = try RuleSpec.load(spec) } catch { throw .rules(error) }
+        let cameras: [CameraSetup]
+        do throws(SettingProblem) {
+            let given = try WatchSettings.given(flags: flags, file: set.settings, needs: false)
+            cameras = try CameraSetup.cameras(given, flags: flags, file: set.cameras)
+        } catch {
+            throw .setting(error)
+        }
+        do throws(RulesError) {
+            if cameras[0].name != nil { try set.checkCameras(cameras.compactMap(\.name), source: source) }
+        } catch {
+            throw .rules(error)
+        }
+        return Read(cameras: cameras, rules: set, source: source)
+    }
+
+    /// Whether a reload may change the cameras: they come from a rules file (not `--camera`), which
+    /// is a regular file (a pipe, `--rules <(…)`, is read once).
+    public var reloadsCameras: Bool {
+        var st = stat()
+        return flags[SettingName.camera.key] == nil && stat(spec, &st) == 0 && st.st_mode & S_IFMT == S_IFREG
+    }
+}
