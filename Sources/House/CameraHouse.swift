@@ -97,9 +97,9 @@ final class CameraHouse: @unchecked Sendable {
     /// A watch that does not begin leaves nothing behind: the records of every camera made.
     func removeLeftovers() { for run in lock.withLock({ waiting }) { run.watchRun.leftovers.remove() } }
 
-    /// Waits until every camera has ended, or `until` says to look up (a reload asked for).
-    func wait(until: () -> Bool) {
-        wake.withLock { while !allEnded && !until() { wake.wait(slice: 0.1) } }
+    /// Waits until every camera has ended, or `lookUp` says to (a reload asked for).
+    func waitForTheEnd(or lookUp: () -> Bool) {
+        wake.withLock { while !allEnded && !lookUp() { wake.wait(slice: 0.1) } }
     }
 }
 

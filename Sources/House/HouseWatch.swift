@@ -44,8 +44,10 @@ public enum HouseWatch {
 
     /// Watches every camera `first` (the plan as read at the start) has until each ends or a stop;
     /// a reload reads `plan` again and adds, stops or reopens the cameras it changed.
-    public static func run(_ plan: CameraPlan, _ first: CameraPlan.Read, version: String, words: Words) throws(Failure) -> [Ended] {
-        let clock: any Clock = MonotonicClock() // the watch's one clock
+    /// `clock`: the watch's one clock, made by the command line.
+    public static func run(
+        _ plan: CameraPlan, _ first: CameraPlan.Read, version: String, words: Words, clock: any Clock
+    ) throws(Failure) -> [Ended] {
         let notifier = SystemdNotifier(clock: clock)
         let watching = OnceFlag()
         // Named cameras take turns with the model (even one: a reload may add another).
@@ -117,7 +119,7 @@ public enum HouseWatch {
         let changes = CameraChanges(plan: plan, house: house, model: model, version: version, notifier: notifier)
         while true {
             var reloaded = false
-            house.wait {
+            house.waitForTheEnd {
                 reloaded = cameraReload.take()
                 return reloaded
             }

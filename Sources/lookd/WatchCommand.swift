@@ -56,7 +56,7 @@ enum WatchCommand {
         do throws(HouseWatch.Failure) {
             let words = HouseWatch.Words(
                 interrupted: ExitCode.stopped.rawValue, terminated: ExitCode.done.rawValue, model: { CommandFailure($0).message })
-            ended = try HouseWatch.run(plan, first, version: version, words: words)
+            ended = try HouseWatch.run(plan, first, version: version, words: words, clock: MonotonicClock()) // the watch's one clock
         } catch {
             switch error {
             case .model(let failure): throw CommandFailure(failure)
