@@ -71,6 +71,7 @@ public final class WatchLoop {
                     }
                 }
                 guard let inTurn else {
+                    index -= 1 // not asked: its number goes to the frame that is
                     stages.gate.force(.turn)
                     continue
                 }
