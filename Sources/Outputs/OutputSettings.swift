@@ -87,7 +87,7 @@ public struct OutputSettings: Sendable {
         }
         let service = ServiceOutput(
             statusPath: statusPath, source: source, eventsPath: eventsPath, historyPath: historyPath, notifier: notifier, clock: clock,
-            states: states, listeners: web.map { [$0] } ?? [])
+            states: states, listeners: web.map { [$0] } ?? [], camera: camera)
         let history = historyPath.map {
             HistoryWriter(path: $0, clock: clock, keepAge: keepAge, folders: [snapshotsDir, clips?.folder].compactMap { $0 }, camera: camera)
         }

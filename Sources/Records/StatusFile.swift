@@ -15,10 +15,21 @@ public enum StatusFile {
     /// (`$RUNTIME_DIRECTORY`, /run/lookd: `status.json`, the service's one), else, for a watch
     /// started by hand, `status-<pid>.json` in `$XDG_RUNTIME_DIR/lookd`, else /tmp/lookd-<uid>: each
     /// watch its own, so two watches never take turns in one file.
-    public static func path(explicit: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        if let explicit { return explicit }
-        if let service = serviceFolder(environment) { return (service as NSString).appendingPathComponent(name) }
-        return (folders(environment).first! as NSString).appendingPathComponent("status-\(getpid()).json")
+    /// In a watch of several cameras, each camera's is that path with `-CAMERA` before `.json`.
+    public static func path(
+        explicit: String?, camera: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> String {
+        let path: String
+        if let explicit {
+            path = explicit
+        } else if let service = serviceFolder(environment) {
+            path = (service as NSString).appendingPathComponent(name)
+        } else {
+            path = (folders(environment).first! as NSString).appendingPathComponent("status-\(getpid()).json")
+        }
+        guard let camera else { return path }
+        let parts = path as NSString
+        return parts.deletingPathExtension + "-\(camera)." + (parts.pathExtension.isEmpty ? "json" : parts.pathExtension)
     }
 
     /// Where `lookd status` looks, in order: the service's status, every watch's in this user's

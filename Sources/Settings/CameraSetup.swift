@@ -6,7 +6,7 @@ import Rules
 
 /// One camera's settings in force in a watch of several: the watch's settings, with the camera's
 /// source and its own settings in their place, its records in a folder of its name, and its name
-/// on the outputs. A watch of one source has one, with no name.
+/// on the outputs (its status file, its Home Assistant device, its rows in the one history). A watch of one source has one, with no name.
 public struct CameraSetup {
     /// nil: a watch of one source (`--source`).
     public let name: String?
@@ -56,6 +56,13 @@ public struct CameraSetup {
                 throw SettingProblem("the camera \(camera.name): \(error.text)")
             }
             setup.watch.camera = camera.name
+            // The watch's folders of snapshots, frames and effects hold one a camera (a camera's own is its own).
+            let folders: [(SettingName, WritableKeyPath<WatchSetup, String?>)] = [
+                (.snapshots, \.watch.snapshotsDir), (.frames, \.watch.framesDir), (.effects, \.watch.effectsDir),
+            ]
+            for (name, path) in folders where camera.settings[name.key] == nil {
+                setup[keyPath: path] = setup[keyPath: path].map { ($0 as NSString).appendingPathComponent(camera.name) }
+            }
             setup.cameras = []
             setup.outputs.name = "\(base.outputs.name)-\(camera.name)"
             guard OutputSettings.isName(setup.outputs.name) else {
@@ -65,7 +72,6 @@ public struct CameraSetup {
             setup.outputs.http?.port += i
             // One history for every camera, each row naming its camera (`lookd history --camera NAME`).
             (setup.outputs.historyPath, setup.outputs.camera) = (base.outputs.historyPath, camera.name)
-            setup.outputs.statusPath = Self.statusPath(base.outputs.statusPath, camera: camera.name)
             setup.watch.settingsReader = FileSettingsReader(flags: flags, started: mine, camera: camera)
             setups.append(CameraSetup(name: camera.name, setup: setup, given: mine, entry: camera))
         }
@@ -75,11 +81,5 @@ public struct CameraSetup {
     /// What a camera's settings have of their own place: its source, its folder and the event log.
     static func place(in given: [String: GivenSetting]) -> [String: GivenSetting] {
         given.filter { [SettingName.source.key, SettingName.record.key, SettingName.log.key].contains($0.key) }
-    }
-
-    /// Each camera's own status file: the watch's, with the camera's name before `.json`.
-    static func statusPath(_ explicit: String?, camera: String) -> String {
-        let path = StatusFile.path(explicit: explicit) as NSString
-        return path.deletingPathExtension + "-\(camera)." + (path.pathExtension.isEmpty ? "json" : path.pathExtension)
     }
 }

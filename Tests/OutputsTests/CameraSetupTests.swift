@@ -1,4 +1,5 @@
 import LookCore
+import Records
 import Rules
 import Settings
 import XCTest
@@ -16,7 +17,9 @@ final class CameraSetupTests: XCTestCase {
     }
 
     func testEachCameraGetsItsSourceFolderAndNameAndSharesTheEventLog() throws {
-        let setups = try cameras(flags: ["camera": "door=/dev/video0\nyard=rtsp://yard/s", "record": "/srv/lookd", "name": "house"])
+        let setups = try cameras(
+            flags: ["camera": "door=/dev/video0\nyard=rtsp://yard/s", "record": "/srv/lookd", "name": "house", "snapshots": "/srv/snaps"])
+        XCTAssertEqual(setups.map(\.setup.watch.snapshotsDir), ["/srv/snaps/door", "/srv/snaps/yard"], "a snapshots folder a camera")
         XCTAssertEqual(setups.map(\.name), ["door", "yard"])
         XCTAssertEqual(setups.map(\.setup.watch.source), ["/dev/video0", "rtsp://yard/s"])
         XCTAssertEqual(setups.map(\.setup.watch.camera), ["door", "yard"])
@@ -26,7 +29,8 @@ final class CameraSetupTests: XCTestCase {
         XCTAssertEqual(
             setups.map(\.setup.outputs.historyPath), ["/srv/lookd/lookd-history.sqlite", "/srv/lookd/lookd-history.sqlite"], "one history")
         XCTAssertEqual(setups.map(\.setup.outputs.camera), ["door", "yard"], "whose rows name their camera")
-        XCTAssertNotEqual(setups[0].setup.outputs.statusPath, setups[1].setup.outputs.statusPath, "a status file a camera")
+        XCTAssertEqual(
+            StatusFile.path(explicit: "/run/lookd/status.json", camera: "door"), "/run/lookd/status-door.json", "a status file a camera")
     }
 
     func testACameraOfTheFileKeepsItsOwnSettingsAndTheRestAreTheWatchs() throws {

@@ -63,9 +63,9 @@ public final class ServiceOutput: WatchOutput, @unchecked Sendable {
 
     init(
         statusPath: String?, source: String, eventsPath: String?, historyPath: String? = nil, notifier: any ServiceNotifier, clock: any Clock,
-        states: [any OutputState] = [], listeners: [any StatusListener] = []
+        states: [any OutputState] = [], listeners: [any StatusListener] = [], camera: String? = nil
     ) {
-        self.statusPath = StatusFile.path(explicit: statusPath)
+        self.statusPath = StatusFile.path(explicit: statusPath, camera: camera)
         self.notifier = notifier
         self.source = source
         self.eventsPath = eventsPath
