@@ -16,7 +16,6 @@ struct CameraChanges {
     let house: CameraHouse
     let model: any VisionLanguageModel
     let version: String
-    let notifier: SystemdNotifier
 
     func take() {
         guard !house.isStopping, let read = try? plan.read() else { return }
@@ -48,13 +47,14 @@ struct CameraChanges {
         let name = camera.name ?? "main"
         let run: CameraRun
         do {
-            run = try CameraRun(camera, rules: rules.forCamera(camera.name), version: version, notifier: notifier, clock: house.clock)
+            run = try CameraRun(
+                camera, rules: rules.forCamera(camera.name), version: version, notifier: house.notifier(for: camera), clock: house.clock)
         } catch {
             return Log.shared.error("the camera \(name) is not watched: \(error.description)")
         }
         run.watchRun.modelReady(model)
         do {
-            let source = try run.open(clock: house.clock, awaitLive: notifier.isActive)
+            let source = try run.open(clock: house.clock, awaitLive: house.notifier.isActive)
             if !house.start(run, source: source, model: model, rulesSource: rulesSource) {
                 run.watchRun.failed(stage: "watch", message: "the watch is stopping", othersWatch: true)
             }

@@ -2,6 +2,7 @@ import Capture
 import Foundation
 import Gate
 import LookCore
+import Outputs
 import Records
 import Rules
 import Settings
@@ -22,8 +23,20 @@ final class CameraHouse: @unchecked Sendable {
     private let wake = NSCondition()
     let turns: ModelTurns?
     let clock: any Clock
+    /// What the cameras have told systemd (named cameras), and the manager's one notifier.
+    let quorum: CameraNotifier.Quorum?
+    let notifier: SystemdNotifier
 
-    init(turns: ModelTurns?, clock: any Clock) { (self.turns, self.clock) = (turns, clock) }
+    init(turns: ModelTurns?, quorum: CameraNotifier.Quorum?, notifier: SystemdNotifier, clock: any Clock) {
+        (self.turns, self.quorum, self.notifier, self.clock) = (turns, quorum, notifier, clock)
+    }
+
+    /// The notifier a camera's service output tells: the manager's own for one source, else the
+    /// camera's side of it.
+    func notifier(for camera: CameraSetup) -> any ServiceNotifier {
+        guard let quorum, let name = camera.name else { return notifier }
+        return CameraNotifier(camera: name, shared: notifier, quorum: quorum, clock: clock)
+    }
 
     /// A camera's run made, before its watch (a stop now takes its records away).
     func made(_ run: CameraRun) { lock.withLock { waiting.append(run) } }
@@ -39,12 +52,14 @@ final class CameraHouse: @unchecked Sendable {
             return true
         }
         guard started else { return false }
+        quorum?.join(name)
         turns?.add(name, maxSeconds: run.watchRun.config.gate.maxSeconds)
         let job = Job(run: run, source: source, model: model)
         let thread = Thread { [self] in
             Log.camera = run.camera.name
             let end = job.run.watch(source: job.source, model: job.model, rulesSource: rulesSource, turns: turns)
             turns?.remove(name)
+            quorum?.leave(name)
             lock.withLock {
                 running[name] = nil
                 ended.append(end)

@@ -21,7 +21,7 @@ final class CameraRun: @unchecked Sendable {
 
     /// The camera's run with its records opened and its outputs made (the terminal's line, then the
     /// service, MQTT and the page: `OutputSettings.outputs`).
-    init(_ camera: CameraSetup, rules: RuleSet, version: String, notifier: SystemdNotifier, clock: any Clock) throws(WatchError) {
+    init(_ camera: CameraSetup, rules: RuleSet, version: String, notifier: any ServiceNotifier, clock: any Clock) throws(WatchError) {
         let setup = camera.setup
         var config = setup.watch
         var outputSettings = setup.outputs

@@ -50,13 +50,17 @@ public enum HouseWatch {
     ) throws(Failure) -> [Ended] {
         let notifier = SystemdNotifier(clock: clock)
         let watching = OnceFlag()
-        // Named cameras take turns with the model (even one: a reload may add another).
-        let house = CameraHouse(turns: first.cameras[0].name == nil ? nil : ModelTurns(clock: clock), clock: clock)
+        // Named cameras take turns with the model (even one: a reload may add another), and tell
+        // systemd together.
+        let named = first.cameras[0].name != nil
+        let house = CameraHouse(
+            turns: named ? ModelTurns(clock: clock) : nil, quorum: named ? CameraNotifier.Quorum() : nil, notifier: notifier, clock: clock)
         let cameraReload = ReloadRequest()
         var runs: [CameraRun] = []
         for camera in first.cameras {
             do {
-                let run = try CameraRun(camera, rules: first.rules.forCamera(camera.name), version: version, notifier: notifier, clock: clock)
+                let run = try CameraRun(
+                    camera, rules: first.rules.forCamera(camera.name), version: version, notifier: house.notifier(for: camera), clock: clock)
                 house.made(run)
                 runs.append(run)
             } catch {
@@ -114,9 +118,10 @@ public enum HouseWatch {
             throw .source(names.joined(separator: "; "))
         }
         watching.set()
+        for (run, _) in open { house.quorum?.join(run.name) } // every camera is ready before systemd hears READY=1
         for (run, source) in open { house.start(run, source: source, model: model, rulesSource: first.source) }
         // This thread keeps the house: on a reload it takes the cameras the rules file has now.
-        let changes = CameraChanges(plan: plan, house: house, model: model, version: version, notifier: notifier)
+        let changes = CameraChanges(plan: plan, house: house, model: model, version: version)
         while true {
             var reloaded = false
             house.waitForTheEnd {
