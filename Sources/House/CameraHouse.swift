@@ -41,6 +41,9 @@ final class CameraHouse: @unchecked Sendable {
     /// A camera's run made, before its watch (a stop now takes its records away).
     func made(_ run: CameraRun) { lock.withLock { waiting.append(run) } }
 
+    /// A camera's run that will not watch (its source did not open): signals no longer reach it.
+    func discard(_ run: CameraRun) { lock.withLock { waiting.removeAll { $0 === run } } }
+
     /// Starts watching `source` with `run` on a thread of its own; false when the watch is stopping.
     @discardableResult
     func start(_ run: CameraRun, source: any FrameSource, model: any VisionLanguageModel, rulesSource: String) -> Bool {

@@ -110,6 +110,7 @@ public enum HouseWatch {
             }
         }
         for (run, error) in failed {
+            house.discard(run)
             run.watchRun.failed(stage: "source", message: error.description, othersWatch: !open.isEmpty)
             if !open.isEmpty { Log.shared.error("the camera \(run.name) is not watched: \(error.description)") }
         }
