@@ -42,9 +42,11 @@ public final class HistoryStore {
         if !readOnly, !names.contains("camera") { try db.execute("ALTER TABLE fires ADD COLUMN camera TEXT") }
         hasCamera = !readOnly || names.contains("camera")
         // Preparing reads the schema: a file that is not a history fails here, not later.
+        let inserted =
+            ["run", "fire", "rule", "condition", "reaction", "time", "frame", "edge", "confidence", "box", "snapshot", "description"]
+            + (hasCamera ? ["camera"] : [])
         insert = try db.prepare(
-            "INSERT OR REPLACE INTO fires (run, fire, rule, condition, reaction, time, frame, edge, confidence, box, snapshot, description"
-                + (hasCamera ? ", camera) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" : ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"))
+            "INSERT OR REPLACE INTO fires (\(inserted.joined(separator: ", "))) VALUES (\(inserted.map { _ in "?" }.joined(separator: ", ")))")
         describe = try db.prepare("UPDATE fires SET description = ? WHERE run = ? AND fire = ?")
         clipped = try db.prepare("UPDATE fires SET clip = ? WHERE run = ? AND fire = ?")
     }
@@ -114,11 +116,12 @@ public final class HistoryStore {
         return files
     }
 
-    /// Drops `camera`'s fires from before `time` (`--keep-days`; each camera's writer its own); the
-    /// files their rows named (snapshots and clips), to remove with them, and how many rows went.
+    /// Drops the fires from before `time` (`--keep-days`), of `camera` only in a watch of several
+    /// (each camera's writer its own); the files their rows named (snapshots and clips), to remove
+    /// with them, and how many rows went.
     public func removeFires(before time: Date, camera: String? = nil) throws(SQLiteError) -> (files: [String], rows: Int) {
-        let statement = try db.prepare("DELETE FROM fires WHERE time < ? AND camera IS ? RETURNING snapshot, clip")
-        try statement.bind([.real(time.timeIntervalSince1970), camera.map { .text($0) } ?? .null])
+        let statement = try db.prepare("DELETE FROM fires WHERE time < ?" + (camera == nil ? "" : " AND camera = ?") + " RETURNING snapshot, clip")
+        try statement.bind([.real(time.timeIntervalSince1970)] + (camera.map { [.text($0)] } ?? []))
         var (files, rows) = ([String](), 0)
         while try statement.step() {
             rows += 1

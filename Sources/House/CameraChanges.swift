@@ -56,7 +56,7 @@ struct CameraChanges {
         do {
             let source = try run.open(clock: house.clock, awaitLive: house.notifier.isActive)
             if !house.start(run, source: source, model: model, rulesSource: rulesSource) {
-                run.watchRun.failed(stage: "watch", message: "the watch is stopping", othersWatch: true)
+                run.watchRun.leftovers.remove(keepingLog: true) // a signal stopped the watch meanwhile
             }
         } catch {
             run.watchRun.failed(stage: "source", message: error.description, othersWatch: true)

@@ -45,7 +45,6 @@ final class CameraHouse: @unchecked Sendable {
     func discard(_ run: CameraRun) { lock.withLock { waiting.removeAll { $0 === run } } }
 
     /// Starts watching `source` with `run` on a thread of its own; false when the watch is stopping.
-    @discardableResult
     func start(_ run: CameraRun, source: any FrameSource, model: any VisionLanguageModel, rulesSource: String) -> Bool {
         let name = run.name
         let started = lock.withLock { () -> Bool in
@@ -93,7 +92,6 @@ final class CameraHouse: @unchecked Sendable {
 
     /// SIGINT or SIGTERM: every camera stops after its frame (a second one cancels the answers), and
     /// none starts after it. Whether it was the first.
-    @discardableResult
     func interrupt(_ signal: String) -> Bool {
         let (runs, first) = lock.withLock { () -> ([CameraRun], Bool) in
             defer { stopping = stopping ?? signal }

@@ -120,7 +120,9 @@ public enum HouseWatch {
         }
         watching.set()
         for (run, _) in open { house.quorum?.join(run.name) } // every camera is ready before systemd hears READY=1
-        for (run, source) in open { house.start(run, source: source, model: model, rulesSource: first.source) }
+        for (run, source) in open where !house.start(run, source: source, model: model, rulesSource: first.source) {
+            run.watchRun.leftovers.remove(keepingLog: true) // a signal stopped the watch before this camera began
+        }
         // This thread keeps the house: on a reload it takes the cameras the rules file has now.
         let changes = CameraChanges(plan: plan, house: house, model: model, version: version)
         while true {

@@ -9,7 +9,7 @@ import LookCore
 ///         yard:
 ///           source: rtsp://yard.local/stream
 ///           gate-threshold: 0.05
-///           snapshots: on
+///           size: 640
 public struct CameraEntry: Sendable, Equatable {
     public let name: String
     public let source: String
@@ -46,14 +46,15 @@ public struct CameraEntry: Sendable, Equatable {
         return key(a) == key(b)
     }
 
-    /// `--camera NAME=SOURCE`; the problem in words when it is not that.
+    /// `--camera NAME=SOURCE`; the problem in words when it is not that (a predicate that follows the
+    /// flag's name, as every setting's problem is).
     public static func flag(_ text: String) -> Result<CameraEntry, SettingProblem> {
         guard let eq = text.firstIndex(of: "=") else {
-            return .failure(SettingProblem("\(SettingName.camera) is NAME=SOURCE (door=/dev/video0), not \"\(text)\""))
+            return .failure(SettingProblem("is NAME=SOURCE (door=/dev/video0), not \"\(text)\""))
         }
         let (name, source) = (String(text[..<eq]), String(text[text.index(after: eq)...]))
-        guard isName(name) else { return .failure(SettingProblem("\(SettingName.camera) \"\(name)\": \(nameRule)")) }
-        guard !source.isEmpty else { return .failure(SettingProblem("\(SettingName.camera) \(name)= has no source")) }
+        guard isName(name) else { return .failure(SettingProblem("\"\(text)\": \(nameRule)")) }
+        guard !source.isEmpty else { return .failure(SettingProblem("\"\(text)\" has no source after the =")) }
         return .success(CameraEntry(name: name, source: source))
     }
 
@@ -93,13 +94,18 @@ public struct CameraEntry: Sendable, Equatable {
     }
 }
 
+extension Rule {
+    /// Whether it is asked on `camera`: it names it, or it names no camera.
+    public func isAsked(on camera: String) -> Bool { settings.cameras?.contains(camera) ?? true }
+}
+
 extension RuleSet {
     /// The rules a camera asks: those that name it, and those that name no camera.
     public func forCamera(_ camera: String?) -> RuleSet {
         guard let camera else { return self }
         var set = self
-        set.rules = rules.filter { $0.settings.cameras?.contains(camera) ?? true }
-        set.disabled = disabled.filter { $0.settings.cameras?.contains(camera) ?? true }
+        set.rules = rules.filter { $0.isAsked(on: camera) }
+        set.disabled = disabled.filter { $0.isAsked(on: camera) }
         return set
     }
 

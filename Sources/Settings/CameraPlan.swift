@@ -30,6 +30,12 @@ public struct CameraPlan: Sendable {
     public func read() throws(Problem) -> Read {
         let set: RuleSet, source: String
         do { (set, source) = try RuleSpec.load(spec) } catch { throw .rules(error) }
+        return Read(cameras: try cameras(of: set, source: source), rules: set, source: source)
+    }
+
+    /// The cameras of rules already read (`lookd check` reads them once): each with its settings in
+    /// force, checked for what they need with its own source.
+    public func cameras(of set: RuleSet, source: String) throws(Problem) -> [CameraSetup] {
         let cameras: [CameraSetup]
         do throws(SettingProblem) {
             let given = try WatchSettings.given(flags: flags, file: set.settings, needs: false)
@@ -42,8 +48,11 @@ public struct CameraPlan: Sendable {
         } catch {
             throw .rules(error)
         }
-        return Read(cameras: cameras, rules: set, source: source)
+        return cameras
     }
+
+    /// Whether `set` and the flags name cameras (each camera's settings are then checked with its own source).
+    public func namesCameras(_ set: RuleSet) -> Bool { flags[SettingName.camera.key] != nil || !set.cameras.isEmpty }
 
     /// Whether a reload may change the cameras: they come from a rules file (not `--camera`), which
     /// is a regular file (a pipe, `--rules <(…)`, is read once).

@@ -12,7 +12,7 @@ extension RulesCheck {
 
     /// The rules a camera asks, by their numbers in the file.
     func numbers(_ camera: CameraSetup) -> [Int] {
-        set.rules.indices.filter { set.rules[$0].settings.cameras?.contains(camera.name ?? "") ?? true }.map { $0 + 1 }
+        set.rules.indices.filter { camera.name.map(set.rules[$0].isAsked(on:)) ?? true }.map { $0 + 1 }
     }
 
     /// `lookd check`'s lines for the cameras: each with the rules it asks and its own settings.

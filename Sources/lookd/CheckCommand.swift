@@ -30,26 +30,21 @@ enum CheckCommand {
         let spec = args.positional[0]
         let set: RuleSet
         do { set = try RuleSpec.load(spec).rules } catch { throw CommandFailure(code: .usage, message: error.description) }
+        let plan = CameraPlan(spec: spec, flags: args.given(infos).merging([SettingName.rules.key: GivenSetting(spec, from: .flag)]) { $1 })
         let given: [String: GivenSetting]
         var setup: WatchSetup
         do throws(SettingProblem) {
-            given = try WatchSettings.given(
-                flags: args.given(infos).merging([SettingName.rules.key: GivenSetting(spec, from: .flag)]) { $1 }, file: set.settings)
+            given = try WatchSettings.given(flags: plan.flags, file: set.settings, needs: !plan.namesCameras(set))
             setup = try WatchSettings.setup(given, needsSource: false)
         } catch {
             throw usage(error.text)
         }
         setup.watch.takeSnapshots(for: set.rules)
         var check = RulesCheck(spec: spec, set: set, setup: setup, settings: WatchSettings.declared.inForce(setup, given: given))
-        do {
-            if !set.cameras.isEmpty || given[SettingName.camera.key] != nil {
-                check.cameras = try CameraSetup.cameras(given, flags: args.given(infos), file: set.cameras)
-                try set.checkCameras(check.cameras.compactMap(\.name), source: spec)
-            }
-        } catch let problem as SettingProblem {
-            throw usage(problem.text)
+        do throws(CameraPlan.Problem) {
+            if plan.namesCameras(set) { check.cameras = try plan.cameras(of: set, source: spec) }
         } catch {
-            throw CommandFailure(code: .usage, message: "\(error)")
+            throw CommandFailure(error)
         }
         print(args.has("json") ? check.json.text(indent: 1) : check.text)
         if let problem = check.budgetProblem { throw CommandFailure(code: .usage, message: problem) }

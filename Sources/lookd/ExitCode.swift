@@ -35,6 +35,14 @@ struct CommandFailure: Error {
 }
 
 extension CommandFailure {
+    /// The rules or the settings of a watch's cameras that cannot be read (`CameraPlan`): a usage error.
+    init(_ problem: CameraPlan.Problem) {
+        switch problem {
+        case .rules(let error): self.init(code: .usage, message: error.description)
+        case .setting(let error): self = usage(error.text)
+        }
+    }
+
     /// A model that cannot run (`ModelSettings.load`): a usage error, or a failed load (exit 6).
     init(_ failure: ModelLoadFailure) {
         switch failure {

@@ -46,10 +46,7 @@ enum WatchCommand {
         do throws(CameraPlan.Problem) {
             first = try plan.read()
         } catch {
-            switch error {
-            case .rules(let problem): throw CommandFailure(code: .usage, message: problem.description)
-            case .setting(let problem): throw usage(problem.text)
-            }
+            throw CommandFailure(error)
         }
         if flags[SettingName.httpToken.key] != nil { Log.shared.warning(OutputSettings.tokenOnCommandLine) }
         let ended: [HouseWatch.Ended]

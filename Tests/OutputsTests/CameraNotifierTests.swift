@@ -7,21 +7,8 @@ import XCTest
 /// Several cameras tell systemd as one service: READY=1 once every camera is ready, the watchdog
 /// only while every camera's loop is alive, and each camera's status with its name.
 final class CameraNotifierTests: XCTestCase {
-    private final class Manager: ServiceNotifier, @unchecked Sendable {
-        private let lock = NSLock()
-        private var said: [String] = []
-        var messages: [String] { lock.withLock { said } }
-        private func add(_ s: String) { lock.withLock { said.append(s) } }
-        func ready(status: String) { add("READY \(status)") }
-        func status(_ text: String) { add("STATUS \(text)") }
-        func reloading() { add("RELOADING") }
-        func stopping() { add("STOPPING") }
-        func watchdog() { add("WATCHDOG") }
-        let watchdogInterval: Double? = 10
-    }
-
     func testReadyOnceEveryCameraIsAndTheWatchdogOnlyWhileEveryLoopIsAlive() {
-        let (manager, quorum, clock) = (Manager(), CameraNotifier.Quorum(), ManualClock())
+        let (manager, quorum, clock) = (RecordingNotifier(watchdogInterval: 10), CameraNotifier.Quorum(), ManualClock())
         quorum.join("door")
         quorum.join("yard")
         let door = CameraNotifier(camera: "door", shared: manager, quorum: quorum, clock: clock)

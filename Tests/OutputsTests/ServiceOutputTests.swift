@@ -18,7 +18,9 @@ final class RecordingNotifier: ServiceNotifier, @unchecked Sendable {
     func reloading() { add("RELOADING") }
     func stopping() { add("STOPPING") }
     func watchdog() { add("WATCHDOG") }
-    let watchdogInterval: Double? = nil
+    let watchdogInterval: Double?
+
+    init(watchdogInterval: Double? = nil) { self.watchdogInterval = watchdogInterval }
 }
 
 /// The service in-process: the real watch with the scripted model on a manual clock, a notifier

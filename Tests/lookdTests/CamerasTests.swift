@@ -73,6 +73,8 @@ final class CamerasTests: XCTestCase {
         XCTAssertTrue(check.stdout.contains("  door: asks rules 1, 2\n"), check.stdout)
         XCTAssertTrue(check.stdout.contains("  yard: asks rules 1, 3, 4\n"), check.stdout)
         XCTAssertTrue(check.stdout.contains("gate-threshold       0.03"), "the yard's own setting: \(check.stdout)")
+        let paced = try Subprocess.run(Fixtures.lookd, ["check", example("cameras.yaml"), "--pace", "frames"])
+        XCTAssertEqual(paced.status, 0, "what watch takes with cameras, check takes: \(paced.stderr)")
 
         let rules = path("rules.yaml")
         try "rules:\n  - when: a cat\n    log: true\n    cameras: garage\n".write(toFile: rules, atomically: true, encoding: .utf8)
