@@ -137,8 +137,9 @@ public final class HistoryStore {
             + (hasCamera ? "camera" : "NULL") + " FROM fires WHERE 1"
         var values: [SQLiteStatement.Value] = []
         if let camera = query.camera {
-            sql += " AND camera = ?"
-            values.append(.text(camera))
+            // A history from before cameras has no fires of a named camera.
+            sql += hasCamera ? " AND camera = ?" : " AND 0"
+            if hasCamera { values.append(.text(camera)) }
         }
         if let rule = query.rule {
             sql += " AND instr(lower(condition), lower(?)) > 0"

@@ -34,6 +34,7 @@ struct CameraChanges {
                 added.append(camera)
             }
         }
+        house.page?.expect(read.cameras.map { $0.name ?? "main" })
         let fresh = read.cameras.filter { now[$0.name ?? "main"] == nil }
         for camera in added + fresh { start(camera, rules: read.rules, rulesSource: read.source) }
         guard !(removed + changed).isEmpty || !fresh.isEmpty else { return }
@@ -48,8 +49,10 @@ struct CameraChanges {
         let run: CameraRun
         do {
             run = try CameraRun(
-                camera, rules: rules.forCamera(camera.name), version: version, notifier: house.notifier(for: camera), clock: house.clock)
+                camera, rules: rules.forCamera(camera.name), version: version, notifier: house.notifier(for: camera), page: house.page,
+                clock: house.clock)
         } catch {
+            house.page?.notWatched(name, because: error.description)
             return Log.shared.error("the camera \(name) is not watched: \(error.description)")
         }
         run.watchRun.modelReady(model)
@@ -60,6 +63,7 @@ struct CameraChanges {
             }
         } catch {
             run.watchRun.failed(stage: "source", message: error.description, othersWatch: true)
+            house.page?.notWatched(name, because: error.description)
             Log.shared.error("the camera \(name) is not watched: \(error.description)")
         }
     }

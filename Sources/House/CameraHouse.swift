@@ -27,8 +27,11 @@ final class CameraHouse: @unchecked Sendable {
     let quorum: CameraNotifier.Quorum?
     let notifier: SystemdNotifier
 
-    init(turns: ModelTurns?, quorum: CameraNotifier.Quorum?, notifier: SystemdNotifier, clock: any Clock) {
-        (self.turns, self.quorum, self.notifier, self.clock) = (turns, quorum, notifier, clock)
+    /// The cameras' one page (`--http` with cameras).
+    let page: WebHouse?
+
+    init(turns: ModelTurns?, quorum: CameraNotifier.Quorum?, page: WebHouse?, notifier: SystemdNotifier, clock: any Clock) {
+        (self.turns, self.quorum, self.page, self.notifier, self.clock) = (turns, quorum, page, notifier, clock)
     }
 
     /// The notifier a camera's service output tells: the manager's own for one source, else the

@@ -20,13 +20,15 @@ final class CameraRun: @unchecked Sendable {
     let stop: StopSignal
 
     /// The camera's run with its records opened and its outputs made (the terminal's line, then the
-    /// service, MQTT and the page: `OutputSettings.outputs`).
-    init(_ camera: CameraSetup, rules: RuleSet, version: String, notifier: any ServiceNotifier, clock: any Clock) throws(WatchError) {
+    /// service, MQTT and the page: `OutputSettings.outputs`; its page a part of `page`, when there is one).
+    init(
+        _ camera: CameraSetup, rules: RuleSet, version: String, notifier: any ServiceNotifier, page: WebHouse?, clock: any Clock
+    ) throws(WatchError) {
         let setup = camera.setup
         var config = setup.watch
         var outputSettings = setup.outputs
         let clipFeed = setup.outputs.clips?.makeFeed() // the one live object the settings call for, made once
-        (config.sourceOptions.clips, outputSettings.clipFeed, outputSettings.version) = (clipFeed, clipFeed, version)
+        (config.sourceOptions.clips, outputSettings.clipFeed, outputSettings.version, outputSettings.page) = (clipFeed, clipFeed, version, page)
         config.settingsInForce = SettingsShown.json(WatchSettings.declared.inForce(setup, given: camera.given))
         config.takeSnapshots(for: rules.rules)
         let outputs: [any WatchOutput] =

@@ -53,14 +53,21 @@ public enum HouseWatch {
         // Named cameras take turns with the model (even one: a reload may add another), and tell
         // systemd together.
         let named = first.cameras[0].name != nil
+        let outputs = first.cameras[0].setup.outputs
+        // Their pages are one page on the one address (a camera cannot have an address of its own).
+        let page = named ? outputs.http.map { WebHouse(listen: $0, token: outputs.httpToken, history: outputs.historyPath, clock: clock) } : nil
+        defer { page?.stop() }
+        page?.expect(first.cameras.map { $0.name ?? "main" })
         let house = CameraHouse(
-            turns: named ? ModelTurns(clock: clock) : nil, quorum: named ? CameraNotifier.Quorum() : nil, notifier: notifier, clock: clock)
+            turns: named ? ModelTurns(clock: clock) : nil, quorum: named ? CameraNotifier.Quorum() : nil, page: page, notifier: notifier,
+            clock: clock)
         let cameraReload = ReloadRequest()
         var runs: [CameraRun] = []
         for camera in first.cameras {
             do {
                 let run = try CameraRun(
-                    camera, rules: first.rules.forCamera(camera.name), version: version, notifier: house.notifier(for: camera), clock: clock)
+                    camera, rules: first.rules.forCamera(camera.name), version: version, notifier: house.notifier(for: camera), page: page,
+                    clock: clock)
                 house.made(run)
                 runs.append(run)
             } catch {
@@ -113,6 +120,7 @@ public enum HouseWatch {
             house.discard(run)
             run.watchRun.failed(stage: "source", message: error.description, othersWatch: !open.isEmpty)
             if !open.isEmpty { Log.shared.error("the camera \(run.name) is not watched: \(error.description)") }
+            page?.notWatched(run.name, because: error.description)
         }
         guard !open.isEmpty else {
             let names = failed.map { run, error in run.camera.name.map { "the camera \($0): \(error.description)" } ?? error.description }

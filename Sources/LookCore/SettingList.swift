@@ -82,12 +82,16 @@ public struct SettingCatalog: Sendable {
     /// The first setting given that needs another one not given (an option with no effect), as a
     /// sentence naming what it needs.
     public func unmetNeed(_ given: [String: GivenSetting]) -> String? {
-        for info in infos {
-            guard let value = given[info.name], let need = info.needs, !need.isMet(by: given) else { continue }
-            if info.isSwitch && value.text == "false" { continue }
-            return "\(value.named(info.name)) goes with \(need.words); without it, it does nothing"
+        unmetNeeds(given).first?.problem
+    }
+
+    /// Every setting in `given` without what it goes with: its name, and why.
+    public func unmetNeeds(_ given: [String: GivenSetting]) -> [(name: String, problem: String)] {
+        infos.compactMap { info in
+            guard let value = given[info.name], let need = info.needs, !need.isMet(by: given) else { return nil }
+            if info.isSwitch && value.text == "false" { return nil }
+            return (info.name, "\(value.named(info.name)) goes with \(need.words); without it, it does nothing")
         }
-        return nil
     }
 
     /// `--help`'s lines for `groups`, in order: each setting as `--name VALUE  help (default …)`,

@@ -25,6 +25,9 @@ public struct OutputSettings: Sendable {
     /// The page and `/metrics` (`--http`), and the token every request must carry (`--http-token`).
     public var http: WebOutput.Listen?
     public var httpToken: String?
+    /// The one page of a watch of several cameras, made once by the composition root: the
+    /// camera's page is a part of it (nil: a page of its own at `http`).
+    public var page: WebHouse?
     /// lookd's version, for Home Assistant's device.
     public var version = "lookd"
     /// How long the history keeps fires (`--keep-days`, seconds): older rows go with their snapshots and clips.
@@ -76,14 +79,15 @@ public struct OutputSettings: Sendable {
     ) -> [any WatchOutput] {
         let mqtt = self.mqtt.map {
             MQTTOutput(
-                broker: $0, name: name, discoveryPrefix: mqttDiscovery, capacity: mqttQueue, version: version, page: http?.url,
+                broker: $0, name: name, discoveryPrefix: mqttDiscovery, capacity: mqttQueue, version: version,
+                page: http.map { $0.url + (page?.base(of: camera) ?? "") },
                 snapshots: snapshotsDir != nil, clock: clock)
         }
         let states: [any OutputState] = mqtt.map { [$0] } ?? []
         let web = http.map {
             WebOutput(
                 listen: $0, token: httpToken, snapshotsDir: snapshotsDir, history: historyPath, states: states, truth: truth, clips: clips,
-                clipFeed: clipFeed, clock: clock, sockets: sockets)
+                clipFeed: clipFeed, clock: clock, sockets: sockets, house: page, camera: camera)
         }
         let service = ServiceOutput(
             statusPath: statusPath, source: source, eventsPath: eventsPath, historyPath: historyPath, notifier: notifier, clock: clock,

@@ -37,7 +37,10 @@ public struct CameraSetup {
         }
         var seen = Set<String>()
         var setups: [CameraSetup] = []
-        for (i, camera) in cameras.enumerated() {
+        // A watch's setting that goes with one kind of source (--photo-seconds with a folder) is
+        // the setting of each camera of that kind; it is refused only when no camera can take it.
+        var unmet: [String: (problem: String, cameras: Int)] = [:]
+        for camera in cameras {
             guard seen.insert(camera.name).inserted else { throw SettingProblem("\(SettingName.camera) \(camera.name) is given twice") }
             var mine = given.merging(camera.settings) { $1 }
             mine[SettingName.camera.key] = nil
@@ -48,6 +51,10 @@ public struct CameraSetup {
             let folder = (base.watch.recordDir as NSString).appendingPathComponent(camera.name)
             mine[SettingName.record.key] = GivenSetting(folder, from: given[SettingName.record.key]?.origin ?? .byDefault)
             mine[SettingName.log.key] = mine[SettingName.log.key] ?? GivenSetting(base.watch.eventLogPath, from: .byDefault)
+            for (name, problem) in WatchSettings.catalog.unmetNeeds(mine) where camera.settings[name] == nil && given[name] != nil {
+                mine[name] = nil
+                unmet[name] = (unmet[name]?.problem ?? problem, (unmet[name]?.cameras ?? 0) + 1)
+            }
             var setup: WatchSetup
             do throws(SettingProblem) {
                 if let problem = WatchSettings.catalog.unmetNeed(mine) { throw SettingProblem(problem) }
@@ -69,11 +76,13 @@ public struct CameraSetup {
                 throw SettingProblem(
                     "the camera \(camera.name): \(SettingName.name) and the camera's name make \(setup.outputs.name), over 64 characters")
             }
-            setup.outputs.http?.port += i
             // One history for every camera, each row naming its camera (`lookd history --camera NAME`).
             (setup.outputs.historyPath, setup.outputs.camera) = (base.outputs.historyPath, camera.name)
             setup.watch.settingsReader = FileSettingsReader(flags: flags, started: mine, camera: camera)
             setups.append(CameraSetup(name: camera.name, setup: setup, given: mine, entry: camera))
+        }
+        if let (_, none) = unmet.sorted(by: { $0.key < $1.key }).first(where: { $0.value.cameras == cameras.count }) {
+            throw SettingProblem(none.problem)
         }
         return setups
     }

@@ -43,7 +43,7 @@ final class CameraSetupTests: XCTestCase {
         let setups = try cameras(flags: ["gate-threshold": "0.05", "cooldown": "7", "http": "127.0.0.1:8470"], file: file)
         XCTAssertEqual(setups.map(\.setup.watch.gate.threshold), [0.05, 0.2], "the camera's own setting in place of the watch's")
         XCTAssertEqual(setups.map(\.setup.watch.cooldown), [7, 7])
-        XCTAssertEqual(setups.map { $0.setup.outputs.http?.port }, [8470, 8471], "a page a camera, on the ports that follow")
+        XCTAssertEqual(setups.map { $0.setup.outputs.http?.port }, [8470, 8470], "one page for every camera, each below its name")
         XCTAssertEqual(setups[1].given["gate-threshold"]?.origin, .file("r.yaml", line: 6))
     }
 
@@ -64,7 +64,8 @@ final class CameraSetupTests: XCTestCase {
             (["camera": "door"], [], "--camera is NAME=SOURCE (door=/dev/video0), not \"door\""),
             (["camera": "front door=/dev/video0"], [], "--camera \"front door=/dev/video0\": a camera's name is 1 to 32"),
             (["camera": "door="], [], "--camera \"door=\" has no source after the ="),
-            (["camera": "door=/dev/video0", "pace": "frames"], [], "the camera door: --pace goes with --source FILE"),
+            (["camera": "door=/dev/video0", "pace": "frames"], [], "--pace goes with --source FILE"),
+            (["camera": "door=/dev/video0\nyard=/dev/video2", "photo-seconds": "1"], [], "--photo-seconds goes with --source DIR"),
         ]
         for (flags, file, words) in cases {
             XCTAssertThrowsError(try cameras(flags: flags, file: file), "\(flags)") { error in
@@ -72,5 +73,12 @@ final class CameraSetupTests: XCTestCase {
                 XCTAssertTrue(text.hasPrefix(words), "\(text) should begin \(words)")
             }
         }
+    }
+
+    func testAWatchsSettingForOneKindOfSourceIsTheSettingOfEachCameraOfThatKind() throws {
+        // A V4L2 camera beside a clip: --pace frames steps through the clip, and the camera is live.
+        let setups = try cameras(flags: ["camera": "door=/dev/video0\nyard=/srv/yard.mp4", "pace": "frames"])
+        XCTAssertEqual(setups.map { $0.given[SettingName.pace.key]?.text }, [nil, "frames"])
+        XCTAssertEqual(setups.map { if case .frames = $0.setup.watch.sourceOptions.pace { true } else { false } }, [false, true])
     }
 }

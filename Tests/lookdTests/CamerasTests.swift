@@ -228,4 +228,107 @@ final class CamerasTests: XCTestCase {
         XCTAssertEqual(doorRecords.count, 2, "a run record for the door before the reload, and one after")
         for camera in ["attic", "porch", "yard"] { XCTAssertEqual(lines(camera, "done").count, 1, camera) }
     }
+
+    /// `curl` on the page: the status and the body.
+    private func fetch(_ url: String) throws -> (code: Int, body: String, location: String) {
+        let out = path("body-\(UUID().uuidString.prefix(6))")
+        let r = try Subprocess.run("/usr/bin/curl", ["-s", "-o", out, "-w", "%{http_code} %{redirect_url}", "--max-time", "10", url])
+        let words = r.stdout.split(separator: " ", maxSplits: 1).map(String.init)
+        return (Int(words.first ?? "") ?? 0, (try? String(contentsOfFile: out, encoding: .utf8)) ?? "", words.count > 1 ? words[1] : "")
+    }
+
+    /// A folder holding one still of the yard's clip at `seconds`.
+    private func still(_ name: String, at seconds: Double) throws -> String {
+        let folder = path(name)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Subprocess.shell("ffmpeg -v error -y -ss \(seconds) -i '\(example("yard.mp4"))' -frames:v 1 '\(folder)/still.png'")
+        return folder
+    }
+
+    func testOnePageShowsEveryCameraAndEachCamerasPageHistoryAndMetrics() throws {
+        // Stills of the yard's clip: a green triangle at 8 s; the triangle, a red square and a ball at 14 s.
+        let (door, yard) = (try still("door", at: 8), try still("yard", at: 14))
+        let rules = path("rules.yaml")
+        try "settings:\n  cameras:\n    door: \(door)\n    yard: \(yard)\n    attic: \(path("no-such"))\nrules:\n  - when: a green triangle\n    log: true\n"
+            .write(toFile: rules, atomically: true, encoding: .utf8)
+        let port = LoopbackPort.free()
+        let site = "http://127.0.0.1:\(port)"
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Fixtures.lookd)
+        p.arguments = [
+            "watch", "--rules", rules, "--model", "shapes-tiny", "--photo-seconds", "0.2", "--no-sound", "--record", path("records"), "--snapshots",
+            path("snapshots"), "--http", "127.0.0.1:\(port)", "--seconds", "120",
+        ]
+        p.environment = environment.merging(["XDG_RUNTIME_DIR": path("run"), "RUNTIME_DIRECTORY": ""]) { $1 }
+        p.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try p.run()
+        defer { if p.isRunning { p.terminate() } }
+
+        // One address: /api/cameras has every camera, the one that did not open saying why.
+        func cameras() -> [String: [String: Any]] {
+            guard let body = try? fetch("\(site)/api/cameras").body, let list = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [[String: Any]]
+            else { return [:] }
+            return Dictionary(list.map { ($0["camera"] as? String ?? "?", $0) }, uniquingKeysWith: { a, _ in a })
+        }
+        XCTAssertTrue(Poll.until(within: 30) { ["door", "yard"].allSatisfy { cameras()[$0]?["frame"] is Int } }, "both cameras answer")
+        let all = cameras()
+        XCTAssertEqual(Set(all.keys), ["door", "yard", "attic"])
+        XCTAssertTrue((all["attic"]?["not_watched"] as? String)?.contains("no-such") == true, "\(all["attic"] ?? [:])")
+        XCTAssertEqual(all["door"]?["page"] as? String, "/camera/door/")
+        XCTAssertEqual((all["yard"]?["status"] as? [String: Any])?["source"] as? String, yard)
+
+        // Each camera's page is below its name, and is that camera's.
+        let status = try fetch("\(site)/camera/door/api/status")
+        XCTAssertEqual(status.code, 200)
+        XCTAssertTrue(status.body.contains("\"source\":\"\(door)\""), status.body)
+        XCTAssertEqual(try fetch("\(site)/camera/yard/frame.jpg").code, 200)
+        let bare = try fetch("\(site)/camera/door")
+        XCTAssertEqual(bare.code, 308)
+        XCTAssertEqual(bare.location, "\(site)/camera/door/")
+        XCTAssertEqual(try fetch("\(site)/camera/garage/").code, 404)
+        XCTAssertTrue(try fetch("\(site)/camera/attic/").body.contains("not watched"))
+
+        // Every fire in the one history, each snapshot served by its camera's page; a camera's page lists its own.
+        func history(_ url: String) -> [[String: Any]] {
+            let body = (try? fetch(url).body) ?? ""
+            return ((try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])?["fires"] as? [[String: Any]]) ?? []
+        }
+        XCTAssertTrue(
+            Poll.until(within: 30) { Set(history("\(site)/api/history").compactMap { $0["camera"] as? String }) == ["door", "yard"] },
+            "a fire of each camera")
+        for camera in ["door", "yard"] {
+            let own = history("\(site)/api/history?camera=\(camera)")
+            XCTAssertFalse(own.isEmpty)
+            XCTAssertTrue(own.allSatisfy { $0["camera"] as? String == camera }, "\(own)")
+            let snapshot = try XCTUnwrap(own.first?["snapshot_url"] as? String)
+            XCTAssertTrue(snapshot.hasPrefix("/camera/\(camera)/snapshots/fire-"), snapshot)
+            XCTAssertEqual(try fetch(site + snapshot).code, 200, snapshot)
+            let mine = history("\(site)/camera/\(camera)/api/history")
+            XCTAssertEqual(mine.count, own.count, "a camera's page has its own fires only")
+            XCTAssertTrue(mine.allSatisfy { ($0["snapshot_url"] as? String)?.hasPrefix("/snapshots/") == true }, "below its base")
+        }
+
+        // /metrics: every camera's samples, labelled; each family said once; the process's memory once.
+        let metrics = try fetch("\(site)/metrics").body
+        XCTAssertTrue(metrics.contains("lookd_frames_total{camera=\"door\",outcome=\"answered\"}"), metrics)
+        XCTAssertTrue(metrics.contains("lookd_frames_total{camera=\"yard\",outcome=\"answered\"}"), metrics)
+        XCTAssertTrue(metrics.contains("lookd_model_seconds_bucket{camera=\"yard\",le=\"0.05\"}"), metrics)
+        XCTAssertEqual(metrics.components(separatedBy: "# TYPE lookd_frames_total counter").count, 2, "one HELP and TYPE a family")
+        XCTAssertEqual(metrics.components(separatedBy: "\nprocess_resident_memory_bytes ").count, 2, metrics)
+
+        // In a browser: a tile a camera, with its rules, and the one not watched saying so.
+        let args = ["--headless", "--no-sandbox", "--disable-gpu", "--timeout=2500", "--user-data-dir=\(path("chromium"))", "--dump-dom"]
+        let dom = try Subprocess.run("/usr/bin/chromium", args + ["\(site)/"]).stdout
+        for camera in ["door", "yard", "attic"] { XCTAssertTrue(dom.contains("data-camera=\"\(camera)\""), "\(camera)'s tile:\n\(dom)") }
+        XCTAssertTrue(dom.contains("src=\"/camera/door/frame.jpg?n="), dom)
+        XCTAssertTrue(dom.contains("not watched: "), dom)
+        XCTAssertTrue(dom.contains("a green triangle → log"), dom)
+        let page = try Subprocess.run("/usr/bin/chromium", args + ["\(site)/camera/yard/"]).stdout
+        XCTAssertTrue(page.contains("src=\"/camera/yard/frame.jpg?n="), "the camera's own page asks below its base:\n\(page)")
+        XCTAssertTrue(page.contains("href=\"/camera/yard/history\""), page)
+
+        kill(p.processIdentifier, SIGTERM)
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0)
+    }
 }

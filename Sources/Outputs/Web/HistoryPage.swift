@@ -9,9 +9,14 @@ import LookCore
 enum HistoryPage {
     static let pageSize = 20
 
-    /// `/api/history?rule=WORDS&day=YYYY-MM-DD&page=N` from the history at `path`: `fires`, `rules`
-    /// (every rule the history has, for the filter), `page` and `more`. The day is this machine's.
-    static func json(path: String?, query: [String: String], now: Date, zone: TimeZone = .current) -> (status: Int, body: String) {
+    /// `/api/history?rule=WORDS&camera=NAME&day=YYYY-MM-DD&page=N` from the history at `path`:
+    /// `fires`, `rules` (every rule the history has, for the filter), `cameras` (those of the watch,
+    /// for the filter, when it has several), `page` and `more`. The day is this machine's. `place`:
+    /// where a fire's snapshot and clip are served, before `/snapshots/` and `/clips/`, by its camera.
+    static func json(
+        path: String?, query: [String: String], now: Date, zone: TimeZone = .current, cameras: [String] = [],
+        place: (String?) -> String = { _ in "" }
+    ) -> (status: Int, body: String) {
         guard let path else { return (404, #"{"error":"the history is off (\(SettingName.history) off)"}"#) }
         var filter = HistoryQuery(rule: query["rule"].flatMap { $0.isEmpty ? nil : $0 }, limit: pageSize + 1)
         filter.camera = query["camera"].flatMap { $0.isEmpty ? nil : $0 }
@@ -26,7 +31,11 @@ enum HistoryPage {
             (filter.since, filter.until) = (start, calendar.date(byAdding: .day, value: 1, to: start))
         }
         guard FileManager.default.fileExists(atPath: path) else {
-            return (200, JSON.object([("fires", .array([])), ("rules", .array([])), ("page", .int(page)), ("more", .bool(false))]).text())
+            return (
+                200,
+                JSON.object([("fires", .array([])), ("rules", .array([])), ("cameras", .strings(cameras)), ("page", .int(page)), ("more", .bool(false))])
+                    .text()
+            )
         }
         do throws(SQLiteError) {
             let store = try HistoryStore(path: path, readOnly: true)
@@ -34,14 +43,15 @@ enum HistoryPage {
             let shown = fires.prefix(pageSize).map { fire -> JSON in
                 guard case .object(var fields) = fire.json else { return fire.json }
                 let name = fire.snapshot.map { ($0 as NSString).lastPathComponent }
-                fields.append(("snapshot_url", .optional(name.map { "/snapshots/" + $0 })))
-                fields.append(("clip_url", .optional(fire.clip.map { "/clips/" + ($0 as NSString).lastPathComponent })))
+                let served = place(fire.camera)
+                fields.append(("snapshot_url", .optional(name.map { served + "/snapshots/" + $0 })))
+                fields.append(("clip_url", .optional(fire.clip.map { served + "/clips/" + ($0 as NSString).lastPathComponent })))
                 return .object(fields)
             }
             return (
                 200,
                 JSON.object([
-                    ("fires", .array(shown)), ("rules", .strings(try store.conditions())), ("page", .int(page)),
+                    ("fires", .array(shown)), ("rules", .strings(try store.conditions())), ("cameras", .strings(cameras)), ("page", .int(page)),
                     ("more", .bool(fires.count > pageSize)),
                 ]).text()
             )
@@ -52,8 +62,8 @@ enum HistoryPage {
 
     /// The page with its first page of fires in it (`initial`: `/api/history`'s JSON for the
     /// address's filters), so that it shows them at its first paint.
-    static func html(initial: String) -> String {
-        template.replacingOccurrences(of: "/*INITIAL*/null", with: WebPage.scriptSafe(initial))
+    static func html(initial: String, base: String = "") -> String {
+        WebPage.based(template, base).replacingOccurrences(of: "/*INITIAL*/null", with: WebPage.scriptSafe(initial))
     }
 
     static let template = #"""
@@ -79,7 +89,7 @@ enum HistoryPage {
         </head>
         <body>
         <header><h1>lookd: history</h1><a id="live" href="/">the live page</a>
-          <form id="filters"><select id="rule"><option value="">every rule</option></select><input id="day" type="date"></form></header>
+          <form id="filters"><select id="rule"><option value="">every rule</option></select><select id="camera" hidden><option value="">every camera</option></select><input id="day" type="date"></form></header>
         <main id="fires"><span class="empty">loading…</span></main>
         <nav><button id="newer" type="button">newer</button><span id="page"></span><button id="older" type="button">older</button></nav>
         <script>
@@ -87,11 +97,12 @@ enum HistoryPage {
         document.getElementById("live").href = withToken("/");
         // The first filters may come in the address (/history?rule=cat&day=2026-12-03&page=2).
         let page = Math.max(1, Number(params.get("page")) || 1);
-        let wanted = params.get("rule") || "";
+        let wanted = params.get("rule") || "", wantedCamera = params.get("camera") || "";
         document.getElementById("day").value = params.get("day") || "";
         async function load() {
           const rule = wanted !== null ? wanted : document.getElementById("rule").value, day = document.getElementById("day").value;
-          const r = await fetch(withToken("/api/history", { rule, day, page }));
+          const camera = wantedCamera !== null ? wantedCamera : document.getElementById("camera").value;
+          const r = await fetch(withToken("/api/history", { rule, camera, day, page }));
           render(await r.json());
         }
         function render(data) {
@@ -103,6 +114,13 @@ enum HistoryPage {
             if (![...select.options].some(o => o.value === name)) select.append(new Option(name, name));
           }
           if (wanted !== null) { select.value = wanted; wanted = null; }
+          // A watch of several cameras: the fires of one, or of every camera.
+          const cameras = document.getElementById("camera");
+          for (const name of data.cameras || []) {
+            if (![...cameras.options].some(o => o.value === name)) cameras.append(new Option(name, name));
+          }
+          cameras.hidden = cameras.options.length < 2;
+          if (wantedCamera !== null) { cameras.value = wantedCamera; wantedCamera = null; }
           if (!data.fires.length) list.append(text("span", "no fires", "empty"));
           for (const f of data.fires) {
             const item = document.createElement("article");
@@ -110,7 +128,7 @@ enum HistoryPage {
             item.dataset.rule = f.condition;
             if (f.snapshot_url) { const img = document.createElement("img"); img.src = withToken(f.snapshot_url); img.alt = "snapshot of " + f.condition; item.append(img); }
             const words = document.createElement("div");
-            const meta = text("div", f.reaction + (f.confidence != null ? " · P(yes) " + f.confidence.toFixed(2) : "") + " · frame " + f.frame, "meta");
+            const meta = text("div", (f.camera ? f.camera + " · " : "") + f.reaction + (f.confidence != null ? " · P(yes) " + f.confidence.toFixed(2) : "") + " · frame " + f.frame, "meta");
             words.append(text("strong", f.condition), text("div", new Date(f.time).toLocaleString(), "when"), meta);
             if (f.clip_url) {
               const video = document.createElement("video");
@@ -132,6 +150,7 @@ enum HistoryPage {
           document.getElementById("older").disabled = !data.more;
         }
         document.getElementById("rule").onchange = () => { page = 1; load(); };
+        document.getElementById("camera").onchange = () => { page = 1; load(); };
         document.getElementById("day").onchange = () => { page = 1; load(); };
         document.getElementById("newer").onclick = () => { page = Math.max(1, page - 1); load(); };
         document.getElementById("older").onclick = () => { page += 1; load(); };

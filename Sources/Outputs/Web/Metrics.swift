@@ -86,20 +86,60 @@ final class Metrics: @unchecked Sendable {
         if let output { lock.withLock { failures[output, default: 0] += 1 } }
     }
 
+    /// One metric's samples, in Prometheus' text format once rendered (`Metrics.text`).
+    struct Family {
+        let name: String
+        let type: String
+        let help: String
+        /// Each sample: its name (the family's, or a histogram's `_bucket`, `_sum`, `_count`), labels and value.
+        var samples: [(name: String, labels: [(String, String)], value: String)] = []
+        /// The process's, not a camera's: shown once, with no camera label.
+        var isProcess = false
+    }
+
     /// The text `/metrics` serves.
-    func text() -> String {
+    func text() -> String { Self.text([(nil, families())]) }
+
+    /// The families of several cameras' metrics, each sample labelled with its camera: a family's
+    /// help and type come once, then every camera's samples (the process's once).
+    static func text(_ cameras: [(camera: String?, families: [Family])]) -> String {
+        var out = ""
+        var order: [String] = []
+        var merged: [String: (family: Family, samples: [(String, [(String, String)], String)])] = [:]
+        for (camera, families) in cameras {
+            for family in families {
+                if merged[family.name] == nil {
+                    order.append(family.name)
+                    merged[family.name] = (family, [])
+                } else if family.isProcess {
+                    continue
+                }
+                let label = family.isProcess ? [] : camera.map { [("camera", $0)] } ?? []
+                merged[family.name]?.samples += family.samples.map { ($0.name, label + $0.labels, $0.value) }
+            }
+        }
+        for name in order {
+            guard let (family, samples) = merged[name] else { continue }
+            out += "# HELP \(family.name) \(family.help)\n# TYPE \(family.name) \(family.type)\n"
+            for (sample, labels, value) in samples {
+                let text = labels.map { "\($0.0)=\"\(Self.escape($0.1))\"" }.joined(separator: ",")
+                out += labels.isEmpty ? "\(sample) \(value)\n" : "\(sample){\(text)} \(value)\n"
+            }
+        }
+        return out
+    }
+
+    /// This watch's metrics, as families.
+    func families() -> [Family] {
         lock.lock()
         var failures = self.failures
         let (frames, fires, model, firstToken, frameTime, reloads, sourceUp, clips, clipBytes) =
             (self.frames, self.fires, self.model, self.firstToken, self.frameTime, self.reloads, self.sourceUp, self.clips, self.clipBytes)
         lock.unlock()
         failures["mqtt"] = states.map(\.dropped).reduce(0, +)
-        var out = ""
-        func family(_ name: String, _ type: String, _ help: String) { out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n" }
-        func sample(_ name: String, _ labels: [(String, String)] = [], _ value: String) {
-            let text = labels.map { "\($0.0)=\"\(Self.escape($0.1))\"" }.joined(separator: ",")
-            out += labels.isEmpty ? "\(name) \(value)\n" : "\(name){\(text)} \(value)\n"
-        }
+        var out: [Family] = []
+        func family(_ name: String, _ type: String, _ help: String) { out.append(Family(name: name, type: type, help: help)) }
+        func sample(_ name: String, _ labels: [(String, String)] = [], _ value: String) { out[out.count - 1].samples.append((name, labels, value)) }
         func histogram(_ name: String, _ help: String, _ h: Histogram) {
             family(name, "histogram", help)
             for (i, edge) in Self.buckets.enumerated() { sample(name + "_bucket", [("le", Self.number(edge))], String(h.counts[i])) }
@@ -139,6 +179,7 @@ final class Metrics: @unchecked Sendable {
         }
         family("process_resident_memory_bytes", "gauge", "Resident memory size in bytes.")
         sample("process_resident_memory_bytes", [], String(SystemStats.residentBytes() ?? 0))
+        out[out.count - 1].isProcess = true
         return out
     }
 

@@ -57,6 +57,11 @@ public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
     private let clipsDir: String?
     /// Serving a history file alone (`lookd history --http`): `/` is the review page.
     private let historyOnly: Bool
+    /// The house's one page, in a watch of several cameras: this camera's page is its
+    /// `/camera/NAME/`, and the house serves it (nil: a server of its own).
+    private let house: WebHouse?
+    /// The camera whose page this is, in a watch of several.
+    let camera: String?
     private let lock = NSLock()
     private var server: WebServer?
     /// The clock of the history's days, and the one of the page's connections: their deadlines are
@@ -71,20 +76,21 @@ public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
     init(
         listen: Listen, token: String?, snapshotsDir: String?, history: String? = nil, states: [any OutputState] = [], truth: TruthFile? = nil,
         clips: ClipPlan? = nil, clipFeed: ClipFeed? = nil, clipsFolder: String? = nil, historyOnly: Bool = false, clock: any Clock,
-        sockets: (any Clock)? = nil
+        sockets: (any Clock)? = nil, house: WebHouse? = nil, camera: String? = nil
     ) {
-        (self.clock, self.sockets) = (clock, sockets ?? clock)
+        (self.clock, self.sockets, self.house, self.camera) = (clock, sockets ?? clock, house, camera)
         (self.listen, self.history, clipsDir, self.historyOnly) = (listen, history, clips?.folder ?? clipsFolder, historyOnly)
         timeline = LiveTimeline(truth: truth)
         self.token = token
         self.snapshotsDir = snapshotsDir
         metrics = Metrics(states: states, feed: clipFeed)
-        address = "http://\(listen.host.contains(":") ? "[\(listen.host)]" : listen.host):\(listen.port)/"
+        address = "http://\(listen.host.contains(":") ? "[\(listen.host)]" : listen.host):\(listen.port)" + (house?.base(of: camera) ?? "") + "/"
     }
 
     public var note: String? { "the page at \(address)" }
 
     public func start(events: any EventSink) throws(OutputFailure) {
+        if let house { return try house.join(self) }
         do {
             let host = listen.host == "localhost" ? "127.0.0.1" : listen.host
             let server = try WebServer(host: host, port: listen.port, clock: sockets) {
@@ -130,6 +136,7 @@ public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
 
     public func stop() {
         state.closeAll()
+        house?.leave(self)
         let server = lock.withLock { () -> WebServer? in
             defer { self.server = nil }
             return self.server
@@ -138,21 +145,35 @@ public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
     }
 
     func answer(_ request: WebServer.Request) -> WebServer.Response {
+        Self.refusal(request, token: token) ?? route(request)
+    }
+
+    /// Why `request` is not answered: without the token, or without one from another machine's name.
+    static func refusal(_ request: WebServer.Request, token: String?) -> WebServer.Response? {
         if let token, !Self.matches(token, request) { return .text(401, "401: this page needs its token (?token= or Authorization: Bearer)\n") }
         // Without a token the page is this machine's only: a web page elsewhere that rebinds its name
         // to 127.0.0.1 (DNS rebinding) sends its own Host, and a script's request its Origin.
         if token == nil, !HostCheck.isLoopback(host: request.host) || !HostCheck.isLoopback(origin: request.origin) {
             return .text(403, "403: without a token this page answers only to this machine's own names (localhost, 127.0.0.1, [::1])\n")
         }
+        return nil
+    }
+
+    /// The answer to a request let in, by its path below the page's base. A camera's page in a
+    /// house shows that camera's history only.
+    func route(_ request: WebServer.Request) -> WebServer.Response {
+        var request = request
+        if let camera, house != nil { request.query["camera"] = camera }
+        let base = house?.base(of: camera) ?? ""
         switch request.path {
         case "/",
             "/index.html" where !historyOnly:
-            return .text(200, WebPage.html(state: state.pageState), type: "text/html; charset=utf-8")
+            return .text(200, WebPage.html(state: state.pageState, base: base), type: "text/html; charset=utf-8")
         case "/api/status": return .text(200, state.statusText, type: "application/json")
         case "/api/fires": return .text(200, state.firesText, type: "application/json")
         case "/history", "/", "/index.html":
             return .text(
-                200, HistoryPage.html(initial: HistoryPage.json(path: history, query: request.query, now: clock.date()).body),
+                200, HistoryPage.html(initial: HistoryPage.json(path: history, query: request.query, now: clock.date()).body, base: base),
                 type: "text/html; charset=utf-8")
         case "/api/history":
             let (status, body) = HistoryPage.json(path: history, query: request.query, now: clock.date())

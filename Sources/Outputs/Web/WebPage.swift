@@ -1,3 +1,5 @@
+import LookCore
+
 /// The page `--http` serves at `/`: one HTML file with its CSS and script, no outside assets. It
 /// shows what the seed's Watch screen shows, in bands: the picture the model answered, the rules
 /// with their answers and reactions, the numbers lines, the last fires with their snapshots, the
@@ -6,8 +8,14 @@
 /// (server-sent events) and asks for the picture again only when a new frame was answered.
 enum WebPage {
     /// The page with `state` (a JSON object: status, fires, frame) in it.
-    static func html(state: String) -> String {
-        template.replacingOccurrences(of: "/*INITIAL_STATE*/null", with: scriptSafe(state))
+    /// `base`: where the page is served ("" at the root; `/camera/NAME` for a camera of several).
+    static func html(state: String, base: String = "") -> String {
+        based(template, base).replacingOccurrences(of: "/*INITIAL_STATE*/null", with: scriptSafe(state))
+    }
+
+    /// `page` with its script's `base` set: every address the page asks for starts with it.
+    static func based(_ page: String, _ base: String) -> String {
+        page.replacingOccurrences(of: "const base = \"\";", with: "const base = \(scriptSafe(JSON.string(base).text()));")
     }
 
     /// JSON made safe inside a `<script>`: `<`, `>` and `&` (which can be read as `</script>`, `<!--`
@@ -28,7 +36,8 @@ enum WebPage {
     }
 
     /// The style and script both pages start with: the colours, the page's box, and in the script
-    /// the address's query (`params`), its token (`withToken` keeps it on every link and request)
+    /// the page's `base`, the address's query (`params`), its token (`withToken` puts the base
+    /// before a path and keeps the token on every link and request)
     /// and `text`, which makes an element whose words are text, never markup.
     static let baseStyle = #"""
           :root { color-scheme: dark; --bg: #111; --band: #1b1b1d; --line: #2c2c30; --dim: #9a9aa2; --yes: #3ecf6e; --no: #6b6b73; --unread: #e0b040; }
@@ -38,13 +47,14 @@ enum WebPage {
         """#
     static let baseScript = #"""
         "use strict";
+        const base = "";
         const params = new URLSearchParams(location.search);
         const token = params.get("token");
         const withToken = (path, more) => {
           const q = new URLSearchParams(more || {});
           if (token) q.set("token", token);
           const s = q.toString();
-          return s ? path + "?" + s : path;
+          return s ? base + path + "?" + s : base + path;
         };
         const text = (tag, content, cls) => { const e = document.createElement(tag); e.textContent = content; if (cls) e.className = cls; return e; };
         """#

@@ -157,7 +157,7 @@ final class WebServer: @unchecked Sendable {
             response = .text(405, "405 method not allowed: lookd's page is read-only (GET)\n")
         } else {
             var query: [String: String] = [:]
-            for key in ["token", "n", "rule", "day", "page"] {
+            for key in ["token", "n", "rule", "camera", "day", "page"] {
                 if let value = MHD_lookup_connection_value(connection, LOOKD_MHD_GET_ARGUMENT_KIND, key) { query[key] = String(cString: value) }
             }
             func header(_ name: String) -> String? {

@@ -100,6 +100,8 @@ final class WebState: @unchecked Sendable {
     }
 
     var statusText: String { lock.withLock { status } }
+    /// The number of the frame whose picture `/frame.jpg` serves, once there is one.
+    var frameIndex: Int? { lock.withLock { picture?.index } }
     /// What the page starts from: `{"status":…,"fires":[…],"frame":N}`.
     var pageState: String {
         lock.withLock { "{\"status\":\(status),\"fires\":[\(fires.joined(separator: ","))],\"frame\":\(picture.map { String($0.index) } ?? "null")}" }
