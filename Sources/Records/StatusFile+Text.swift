@@ -14,6 +14,7 @@ extension StatusFile {
             lines.append("lookd is not running (last status, \(updated) ago: \(state), pid \(s["pid"] as? Int ?? 0))")
         }
         if let engine = s["engine"] as? String { lines.append("engine: \(engine)") }
+        if let pace = answerPace(s, now: now) { lines.append("answers: \(pace)") }
         if let failing = s["failing"] as? [String: Any] {
             lines.append(
                 "engine failing since frame \(failing["since_frame"] as? Int ?? 0) (\(failing["in_a_row"] as? Int ?? 0) in a row): \(failing["reason"] as? String ?? "")"
@@ -59,6 +60,18 @@ extension StatusFile {
         return lines.joined(separator: "\n")
     }
 
+    /// `12 in the last minute; the last 2 s ago, its frame 1.3 s old`, once a frame was answered.
+    static func answerPace(_ s: [String: Any], now: Date) -> String? {
+        guard let count = s["answers_a_minute"] as? Int else { return nil }
+        guard let last = (s["last_answer"] as? String).flatMap(Timestamp.date), let age = s["answer_age_ms"] as? Int else {
+            return "none yet"
+        }
+        return "\(count) in the last minute; the last \(ago(now.timeIntervalSince(last))) ago, its frame \(seconds(age)) old"
+    }
+
+    /// `1.3 s` from milliseconds.
+    private static func seconds(_ ms: Int) -> String { String(format: "%.1f s", Double(ms) / 1000) }
+
     private static func ago(_ seconds: Double) -> String {
         let s = max(0, Int(saturating: seconds))
         if s < 120 { return "\(s) s" }
@@ -98,7 +111,12 @@ extension StatusFile {
     public static func line(unit: String, _ found: Reading) -> String {
         let s = found.status
         let state = found.running ? (s["state"] as? String ?? "running") : "not running"
+        let pace =
+            found.running
+            ? (s["answers_a_minute"] as? Int).map { n in
+                "\(n) answers a minute" + ((s["answer_age_ms"] as? Int).map { ", frames \(seconds($0)) old · " } ?? " · ")
+            } ?? "" : ""
         return "\(unit): \(state) · \(s["source"] as? String ?? "?") · frame \(s["frame"] as? Int ?? 0) · \(s["fires"] as? Int ?? 0) fires · "
-            + (s["engine"] as? String ?? "")
+            + pace + (s["engine"] as? String ?? "")
     }
 }

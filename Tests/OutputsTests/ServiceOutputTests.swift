@@ -73,4 +73,17 @@ final class ServiceOutputTests: XCTestCase {
     private static func read(_ path: String) -> [String: Any] {
         (FileManager.default.contents(atPath: path).flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }) ?? [:]
     }
+
+    /// The status's pace of answers: how many came in the last minute, when the last came, and how
+    /// old its frame was by then.
+    func testTheStatusSaysTheAnswersOfTheLastMinuteAndTheLastOnesAge() {
+        var pace = AnswerPace()
+        XCTAssertEqual(JSON.object(pace.fields(at: 0)).text(), #"{"last_answer":null,"answer_age_ms":null,"answers_a_minute":0}"#)
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        for (t, age) in [(0.0, 2.0), (30, 1.5), (61, 1.25)] { pace.answered(at: t, time: start.addingTimeInterval(t), age: age) }
+        XCTAssertEqual(
+            JSON.object(pace.fields(at: 61)).text(),
+            #"{"last_answer":"\#(Timestamp.text(start.addingTimeInterval(61)))","answer_age_ms":1250,"answers_a_minute":2}"#)
+        XCTAssertEqual(JSON.object(pace.fields(at: 125)).text().hasSuffix(#""answers_a_minute":0}"#), true, "a minute without answers")
+    }
 }

@@ -31,6 +31,17 @@ final class StatusTextTests: XCTestCase {
         XCTAssertTrue(text.contains("say · answer yes · P(yes) 0.91 0.35 0.88 · fired 2× · 3 held back · confirm 2 of 3"), text)
     }
 
+    func testTheAnswersLineSaysHowManyCameInAMinuteAndHowOldTheLastOnesFrameWas() {
+        let now = Date()
+        var status: [String: Any] = ["state": "watching", "answers_a_minute": 0]
+        XCTAssertTrue(StatusFile.describe(status, running: true, path: "s.json", now: now).contains("answers: none yet"))
+        status["answers_a_minute"] = 12
+        status["last_answer"] = Timestamp.text(now.addingTimeInterval(-3))
+        status["answer_age_ms"] = 1340
+        let text = StatusFile.describe(status, running: true, path: "s.json", now: now)
+        XCTAssertTrue(text.contains("answers: 12 in the last minute; the last 3 s ago, its frame 1.3 s old"), text)
+    }
+
     /// A rule outside its `when_active` hours is inactive, not `?` (which means "cannot be read").
     func testARuleOutsideItsHoursIsInactiveNotUnread() {
         let status: [String: Any] = [

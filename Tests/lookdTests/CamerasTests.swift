@@ -158,6 +158,7 @@ final class CamerasTests: XCTestCase {
         let status = try Subprocess.run(Fixtures.lookd, ["status"], environment: runtime)
         XCTAssertEqual(status.status, 0, status.stderr)
         XCTAssertTrue(status.stdout.contains("-door.json)") && status.stdout.contains("-yard.json)"), status.stdout)
+        XCTAssertEqual(status.stdout.components(separatedBy: " answers a minute, frames ").count, 3, "each camera's pace: \(status.stdout)")
 
         // A rule for the yard only: the yard's device gains it, the door's does not.
         try
@@ -249,7 +250,8 @@ final class CamerasTests: XCTestCase {
         // Stills of the yard's clip: a green triangle at 8 s; the triangle, a red square and a ball at 14 s.
         let (door, yard) = (try still("door", at: 8), try still("yard", at: 14))
         let rules = path("rules.yaml")
-        try "settings:\n  cameras:\n    door: \(door)\n    yard: \(yard)\n    attic: \(path("no-such"))\nrules:\n  - when: a green triangle\n    log: true\n"
+        try
+            "settings:\n  cameras:\n    door: \(door)\n    yard: \(yard)\n    attic: \(path("no-such"))\nrules:\n  - when: a green triangle\n    log: true\n"
             .write(toFile: rules, atomically: true, encoding: .utf8)
         let port = LoopbackPort.free()
         let site = "http://127.0.0.1:\(port)"
@@ -266,7 +268,8 @@ final class CamerasTests: XCTestCase {
 
         // One address: /api/cameras has every camera, the one that did not open saying why.
         func cameras() -> [String: [String: Any]] {
-            guard let body = try? fetch("\(site)/api/cameras").body, let list = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [[String: Any]]
+            guard let body = try? fetch("\(site)/api/cameras").body,
+                let list = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [[String: Any]]
             else { return [:] }
             return Dictionary(list.map { ($0["camera"] as? String ?? "?", $0) }, uniquingKeysWith: { a, _ in a })
         }

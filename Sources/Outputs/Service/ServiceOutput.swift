@@ -41,6 +41,9 @@ public final class ServiceOutput: WatchOutput, @unchecked Sendable {
     private let started: Date
     private var engine = ""
     private var state = "starting"
+    private var pace = AnswerPace()
+    /// The camera, in a watch of several.
+    private let camera: String?
     private var statusProblem: String?
     private var lastStatus = -Double.infinity
     /// While the model's calls fail: since which frame, how many in a row, and the last reason.
@@ -70,7 +73,7 @@ public final class ServiceOutput: WatchOutput, @unchecked Sendable {
         self.source = source
         self.eventsPath = eventsPath
         self.historyPath = historyPath
-        self.clock = clock
+        (self.clock, self.camera) = (clock, camera)
         started = clock.date()
         self.states = states
         self.listeners = listeners
@@ -133,7 +136,9 @@ public final class ServiceOutput: WatchOutput, @unchecked Sendable {
                 watching = true
             }
             writeStatus(snapshot)
-        case .answered(let frame): notifier.status("\(frame.numbers) · frame \(frame.index)")
+        case .answered(let frame):
+            pace.answered(at: clock.now(), time: clock.date(), age: frame.done)
+            notifier.status("\(frame.numbers) · frame \(frame.index)")
         case .frame(let end, _, let snapshot):
             notifier.watchdog()
             // After a failure, at once: the status no longer says the engine fails.
@@ -208,7 +213,7 @@ public final class ServiceOutput: WatchOutput, @unchecked Sendable {
                 ("state", .string(lost.map { "\($0.kind) lost since \(Timestamp.text($0.since)): \($0.reason)" } ?? state)),
                 ("source_up", .bool(lost == nil)),
                 ("updated", .string(Timestamp.text(clock.date()))), ("started", .string(Timestamp.text(started))),
-                ("source", .string(source)), ("engine", .string(engine)),
+                ("source", .string(source)), ("camera", .optional(camera)), ("engine", .string(engine)),
                 ("rules_source", .string(snapshot.rulesSource)), ("rules", rules), ("reloads", .int(snapshot.reloads)),
                 ("frame", .int(snapshot.frame)), ("fires", .int(snapshot.fires)),
                 ("numbers", snapshot.numbers.map { .strings($0) } ?? .null),
@@ -224,7 +229,7 @@ public final class ServiceOutput: WatchOutput, @unchecked Sendable {
                 ),
                 ("log", .strings(Log.shared.recent)), ("events", .optional(eventsPath)), ("history", .optional(historyPath)),
                 ("waiting_for", .optional(lock.withLock { liveness.wait?.what })),
-            ] + extra)
+            ] + pace.fields(at: clock.now()) + extra)
         lastStatus = clock.now()
         for listener in listeners { listener.status(status) }
         let problem = StatusFile.write(status, to: statusPath)

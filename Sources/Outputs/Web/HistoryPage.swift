@@ -33,8 +33,10 @@ enum HistoryPage {
         guard FileManager.default.fileExists(atPath: path) else {
             return (
                 200,
-                JSON.object([("fires", .array([])), ("rules", .array([])), ("cameras", .strings(cameras)), ("page", .int(page)), ("more", .bool(false))])
-                    .text()
+                JSON.object([
+                    ("fires", .array([])), ("rules", .array([])), ("cameras", .strings(cameras)), ("page", .int(page)), ("more", .bool(false)),
+                ])
+                .text()
             )
         }
         do throws(SQLiteError) {
