@@ -3,13 +3,17 @@ import LookCore
 import Platform
 
 /// What a watch keeps across restarts in its state folder (`lookd-state.json` in the record
-/// folder of a service or a live source): the rules switched off from outside, and the count rules'
-/// counts. A missing or unreadable file is an empty state (a warning says why it was unreadable).
+/// folder of a service or a live source): the rules switched off from outside, whether the watch
+/// was paused, and the count rules' counts. A missing or unreadable file is an empty state (a warning says why it was unreadable).
 public struct KeptState: Equatable, Sendable {
     public var switchedOff: Set<String> = []
     public var counts: [String: Int] = [:]
+    /// Whether the watch was paused (its switch off).
+    public var paused = false
 
-    public init(switchedOff: Set<String> = [], counts: [String: Int] = [:]) { (self.switchedOff, self.counts) = (switchedOff, counts) }
+    public init(switchedOff: Set<String> = [], counts: [String: Int] = [:], paused: Bool = false) {
+        (self.switchedOff, self.counts, self.paused) = (switchedOff, counts, paused)
+    }
 
     public static let fileName = "lookd-state.json"
 
@@ -20,6 +24,7 @@ public struct KeptState: Equatable, Sendable {
         switchedOff = kept.switchedOff.subtracting(here).union(snapshot.rows.filter(\.switchedOff).map(\.rule.condition))
         counts = kept.counts.filter { !here.contains($0.key) }
         for row in snapshot.rows { if let count = row.count { counts[row.rule.condition] = count } }
+        paused = snapshot.paused
     }
 
     /// The most bytes a state file may have: a few hundred rules' counts fit in a hundredth of it.
@@ -48,7 +53,7 @@ public struct KeptState: Equatable, Sendable {
             return (KeptState(), "\(path) is not lookd's state (JSON); switches and counts start afresh")
         }
         var state = KeptState()
-        state.switchedOff = Set((object["switched_off"] as? [String]) ?? [])
+        (state.switchedOff, state.paused) = (Set((object["switched_off"] as? [String]) ?? []), object["paused"] as? Bool ?? false)
         for (condition, value) in (object["counts"] as? [String: Any]) ?? [:] { if let n = value as? Int, n >= 0 { state.counts[condition] = n } }
         return (state, nil)
     }
@@ -56,7 +61,7 @@ public struct KeptState: Equatable, Sendable {
     var json: JSON {
         .object([
             ("switched_off", .strings(switchedOff.sorted())),
-            ("counts", .object(counts.keys.sorted().map { ($0, .int(counts[$0]!)) })),
+            ("counts", .object(counts.keys.sorted().map { ($0, .int(counts[$0]!)) })), ("paused", .bool(paused)),
         ])
     }
 }

@@ -1,13 +1,15 @@
 import Foundation
 import LookCore
 
-/// A command from outside the loop: Home Assistant's switch for a rule, or its button that resets
-/// a count. `by` names where it came from (`mqtt`), for the event log.
+/// A command from outside the loop: Home Assistant's switch for a rule, its button that resets a
+/// count, or its switch for the whole watch (a camera). `by` names where it came from (`mqtt`), for the event log.
 public enum RuleCommand: Sendable, Equatable {
     /// Turns a rule on or off: an off rule is not asked, and so never fires.
     case switchRule(condition: String, on: Bool, by: String)
     /// Sets a count rule's count back to 0.
     case resetCount(condition: String, by: String)
+    /// Turns the whole watch on or off: off, a camera is paused (no rule is asked) until turned on.
+    case watch(on: Bool, by: String)
 }
 
 /// Commands posted from any thread (an output's network thread) and taken by the loop before its
@@ -46,6 +48,7 @@ extension RuleCommand {
         switch (self, other) {
         case (.switchRule(let a, _, _), .switchRule(let b, _, _)): return a == b
         case (.resetCount(let a, _), .resetCount(let b, _)): return a == b
+        case (.watch, .watch): return true
         default: return false
         }
     }
@@ -83,6 +86,7 @@ public struct CommandOutcome: Sendable {
             fields = [("action", .string(on ? "switch_on" : "switch_off")), ("condition", .string(condition)), ("by", .string(by))]
         case .resetCount(let condition, let by):
             fields = [("action", .string("reset_count")), ("condition", .string(condition)), ("by", .string(by))]
+        case .watch(let on, let by): fields = [("action", .string(on ? "resume" : "pause")), ("by", .string(by))]
         }
         return fields + [("accepted", .bool(refused == nil)), ("refused", .optional(refused))]
     }

@@ -46,12 +46,15 @@ public struct WatchSnapshot: Sendable {
     public var lastSnapshot: String?
     /// Commands' and posts' outcomes so far.
     public var outbound = OutboundCounts()
+    /// Whether the watch is paused (its switch turned off from outside).
+    public var paused = false
 
     public init(
         rows: [Row], rulesSource: String, frame: Int = 0, fired: Bool = false, fires: Int = 0, reloads: Int = 0,
         numbers: [String]? = nil, gate: GateCounts? = nil, runT: Double = 0, lastSnapshot: String? = nil,
-        outbound: OutboundCounts = OutboundCounts()
+        outbound: OutboundCounts = OutboundCounts(), paused: Bool = false
     ) {
+        self.paused = paused
         (self.rows, self.rulesSource, self.frame, self.fired, self.fires, self.reloads) = (rows, rulesSource, frame, fired, fires, reloads)
         (self.numbers, self.gate, self.runT, self.lastSnapshot, self.outbound) = (numbers, gate, runT, lastSnapshot, outbound)
     }

@@ -143,7 +143,7 @@ public final class WatchRun {
         let loop = WatchLoop(
             source: source, model: model, rules: rules.rules, rulesSource: rulesSource, config: config, events: stream, epoch: epoch,
             reactor: reactor, stop: stop, reloads: reloads, commands: commands, turns: turns, clock: clock)
-        loop.book.switchedOff = kept.switchedOff.intersection(conditions)
+        loop.book.switches = RuleSwitches(off: kept.switchedOff.intersection(conditions), paused: kept.paused)
         loop.take(inForce)
         let reason: String
         if failure != nil {

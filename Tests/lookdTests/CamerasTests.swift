@@ -177,6 +177,34 @@ final class CamerasTests: XCTestCase {
             Poll.until(within: 20) { (try? self.discovered(broker, "house-yard")) == ["a green triangle", "a green ball"] }, "the yard's new rule")
         XCTAssertEqual(try discovered(broker, "house-door"), ["a green triangle", "a red square"])
 
+        // Each camera's device has a switch that pauses the whole camera: the door pauses, the yard goes on.
+        let switchConfig = try XCTUnwrap(try broker.retainedText("homeassistant/switch/house-door/watching/config"), "the door's switch")
+        XCTAssertTrue(switchConfig.contains("\"command_topic\":\"lookd/house-door/watching/set\""), switchConfig)
+        XCTAssertEqual(try broker.retainedText("lookd/house-yard/watching"), "ON")
+        func count(_ camera: String, _ event: String, _ action: String? = nil) -> Int {
+            ((try? EventLogFile.read(log)) ?? []).filter {
+                $0["camera"] as? String == camera && $0["event"] as? String == event && (action == nil || $0["action"] as? String == action)
+            }.count
+        }
+        func publish(_ topic: String, _ payload: String) throws {
+            let r = try Subprocess.run(
+                "/usr/bin/mosquitto_pub", ["-h", "127.0.0.1", "-p", String(broker.port), "-q", "1", "-t", topic, "-m", payload])
+            XCTAssertEqual(r.status, 0, r.stderr)
+        }
+        try publish("lookd/house-door/watching/set", "OFF")
+        XCTAssertTrue(Poll.until(within: 10) { count("door", "command", "pause") == 1 }, "the door's pause in the event log")
+        XCTAssertTrue(Poll.until(within: 10) { (try? broker.retainedText("lookd/house-door/watching")) == "OFF" })
+        let (door, yard) = (count("door", "watch"), count("yard", "watch"))
+        XCTAssertTrue(Poll.until(within: 20) { count("yard", "watch") >= yard + 10 }, "the yard goes on")
+        XCTAssertLessThanOrEqual(count("door", "watch"), door + 1, "the door is not asked (but for a frame under way)")
+        let doorStatus = try Data(contentsOf: URL(fileURLWithPath: path("run/lookd/status-\(p.processIdentifier)-door.json")))
+        XCTAssertEqual((try JSONSerialization.jsonObject(with: doorStatus) as? [String: Any])?["state"] as? String, "paused")
+        try publish("lookd/house-door/watching/set", "ON")
+        XCTAssertTrue(Poll.until(within: 20) { count("door", "watch") > door + 3 }, "the door is asked again once resumed")
+        XCTAssertEqual(count("door", "command", "resume"), 1)
+        XCTAssertEqual(try broker.retainedText("lookd/house-door/watching"), "ON")
+        XCTAssertNotNil(try broker.retainedText("homeassistant/switch/house-door/watching/config"), "no sweep takes the switch for a ghost")
+
         kill(p.processIdentifier, SIGTERM)
         p.waitUntilExit()
         XCTAssertEqual(p.terminationStatus, 0)

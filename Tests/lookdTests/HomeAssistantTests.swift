@@ -109,7 +109,7 @@ final class HomeAssistantTests: XCTestCase {
             [
                 cat, dog, "button.lookd_hatest_a_cat_reset_count", "event.lookd_hatest_a_cat_fired", "event.lookd_hatest_a_dog_fired",
                 "image.lookd_hatest_a_cat_last_fire", "image.lookd_hatest_a_dog_last_fire", "sensor.lookd_hatest_a_cat_count",
-                "switch.lookd_hatest_a_cat_watched", "switch.lookd_hatest_a_dog_watched", fox,
+                "switch.lookd_hatest_a_cat_watched", "switch.lookd_hatest_a_dog_watched", fox, "switch.lookd_hatest_watching",
             ].sorted())
         XCTAssertEqual(try ha.state(cat)?["attributes"].flatMap { ($0 as? [String: Any])?["device_class"] as? String }, "motion")
         XCTAssertEqual(try ha.state(dog)?["attributes"].flatMap { ($0 as? [String: Any])?["device_class"] as? String }, "occupancy")
@@ -169,6 +169,14 @@ final class HomeAssistantTests: XCTestCase {
         try waitFor("the cat's fire once switched on") { lines("fire").count >= 4 }
         XCTAssertEqual(lines("fire").last?["condition"] as? String, "a cat")
         try waitFor("the count to be 1 again") { try ha.state("sensor.lookd_hatest_a_cat_count")?["state"] as? String == "1" }
+        // The device's own switch pauses the whole watch, and resumes it.
+        XCTAssertEqual(try ha.state("switch.lookd_hatest_watching")?["state"] as? String, "on")
+        try ha.service("switch/turn_off", "switch.lookd_hatest_watching")
+        try waitFor("the pause") { lines("command").last?["action"] as? String == "pause" }
+        try waitFor("Home Assistant to show it paused") { try ha.state("switch.lookd_hatest_watching")?["state"] as? String == "off" }
+        try ha.service("switch/turn_on", "switch.lookd_hatest_watching")
+        try waitFor("the resume") { lines("command").last?["action"] as? String == "resume" }
+        try waitFor("Home Assistant to show it watching") { try ha.state("switch.lookd_hatest_watching")?["state"] as? String == "on" }
         let last = try XCTUnwrap(lines("fire").last?["snapshot"] as? String)
         let link = try ha.state(cat)?["attributes"].flatMap { ($0 as? [String: Any])?["snapshot"] as? String }
         XCTAssertEqual(link, "http://127.0.0.1:\(page)/snapshots/" + (last as NSString).lastPathComponent, "a link a phone can open")

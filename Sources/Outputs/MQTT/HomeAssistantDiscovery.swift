@@ -121,6 +121,19 @@ struct HomeAssistantDiscovery: Sendable {
         return list
     }
 
+    /// The device's own switch: whether the watch (a camera of several) asks its rules; off, it
+    /// is paused. It is available while lookd runs, whether or not its source gives frames.
+    var watchingConfig: (String, JSON) {
+        (
+            "\(prefix)/switch/\(node)/watching/config",
+            .object([
+                ("name", .string("watching")), ("unique_id", .string("lookd_\(node)_watching")), ("command_topic", .string(base + "/watching/set")),
+                ("state_topic", .string(base + "/watching")), ("icon", .string("mdi:cctv")), ("availability_topic", .string(base + "/availability")),
+                ("device", device),
+            ])
+        )
+    }
+
     /// The rule id in a config topic of this device (`<prefix>/<component>/<node>/<id>[_count|_reset]/config`).
     static func ruleID(inConfig topic: String) -> String? {
         let parts = topic.split(separator: "/")

@@ -14,8 +14,10 @@ import Rules
 /// - `rule/<id>/event`: each fire (`event_type` `fired`), its description (`described`) and its clip (`clip`), for
 ///   Home Assistant's event entity; `events`: each fire and description as JSON (not retained);
 /// and, unless discovery is off, Home Assistant's discovery configs (`HomeAssistantDiscovery`).
-/// It takes commands on `rule/<id>/set` (`ON`, `OFF`: the rule's switch) and `rule/<id>/reset`
-/// (`PRESS`: a count back to 0), and republishes everything when `<prefix>/status` says `online`
+/// - `watching`: `ON` while the watch asks its rules, `OFF` while it is paused, retained.
+/// It takes commands on `rule/<id>/set` (`ON`, `OFF`: the rule's switch), `rule/<id>/reset`
+/// (`PRESS`: a count back to 0) and `watching/set` (`ON`, `OFF`: the whole watch, a camera of
+/// several paused or resumed), and republishes everything when `<prefix>/status` says `online`
 /// (Home Assistant restarted). Anything else on those topics is logged and ignored; the broker's ACL
 /// says who may publish there.
 /// Configs left on the broker by an earlier run for rules this run has not (ghost entities) are
@@ -78,7 +80,8 @@ public final class MQTTOutput: CommandingOutput, OutputState, @unchecked Sendabl
         } catch {
             throw OutputFailure(error.description)
         }
-        client.subscriptions = [base + "/rule/+/set", base + "/rule/+/reset"] + (discovery.map { [$0.prefix + "/status"] } ?? [])
+        client.subscriptions =
+            [base + "/rule/+/set", base + "/rule/+/reset", base + "/watching/set"] + (discovery.map { [$0.prefix + "/status"] } ?? [])
         client.onMessage = { [weak self] topic, payload, retained in self?.message(topic, payload, retained: retained) }
         let publisher = MQTTPublisher(client: client, availability: base + "/availability", capacity: capacity)
         let shown = broker.shown
@@ -115,7 +118,9 @@ public final class MQTTOutput: CommandingOutput, OutputState, @unchecked Sendabl
         case .rules(let change) where change.action == .loaded:
             lock.withLock { (rules, disabled) = (change.rules, change.disabled) }
         case .rules(let change) where change.action == .reloaded: lock.withLock { disabled = change.disabled }
-        case .watching(let snapshot), .reloaded(true, let snapshot), .command(_, let snapshot): adopt(snapshot.rows.map(Entry.init))
+        case .watching(let snapshot), .reloaded(true, let snapshot), .command(_, let snapshot):
+            adopt(snapshot.rows.map(Entry.init))
+            lock.withLock { publisher }?.retain(base + "/watching", snapshot.paused ? "OFF" : "ON")
         case .answered(let frame): states(frame.answers)
         case .fired(let fire, let rule, let count): fired(fire, rule: rule, count: count)
         case .described(let description, let fire): described(description, fire: fire)
@@ -166,7 +171,7 @@ public final class MQTTOutput: CommandingOutput, OutputState, @unchecked Sendabl
         let old = lock.withLock { published + publishedDisabled }
         // A config no rule has now goes (a rule removed, or one now written enabled: false, which
         // keeps only its switch); a removed rule's data topics go after it.
-        let configs = all.flatMap { discovery?.configs(for: $0) ?? [] }
+        let configs = all.flatMap { discovery?.configs(for: $0) ?? [] } + (discovery.map { [$0.watchingConfig] } ?? [])
         let current = Set(configs.map(\.0))
         for (configTopic, _) in old.flatMap({ discovery?.configs(for: $0) ?? [] }) where !current.contains(configTopic) {
             publisher.retain(configTopic, [])
@@ -214,7 +219,7 @@ public final class MQTTOutput: CommandingOutput, OutputState, @unchecked Sendabl
     /// is an earlier run's ghost, and goes with its data topics.
     private func found(config topic: String) {
         guard let publisher = lock.withLock({ publisher }), let discovery else { return }
-        let known = Set(lock.withLock { published + disabled }.flatMap { discovery.configs(for: $0).map(\.0) })
+        let known = Set(lock.withLock { published + disabled }.flatMap { discovery.configs(for: $0).map(\.0) } + [discovery.watchingConfig.0])
         guard !known.contains(topic), let id = HomeAssistantDiscovery.ruleID(inConfig: topic) else { return }
         Log.shared.notice("mqtt: removing \(topic), left by an earlier run for a rule that is gone")
         publisher.retain(topic, [])
@@ -242,6 +247,12 @@ public final class MQTTOutput: CommandingOutput, OutputState, @unchecked Sendabl
             return
         }
         let ignored = { [self] (why: String) in self.ignored("mqtt: ignored a message on \(topic): \(why)") }
+        if topic == base + "/watching/set" {
+            guard !retained else { return ignored("it is retained; commands are sent without retain") }
+            guard ["ON", "OFF"].contains(text.uppercased()) else { return ignored("a switch takes ON or OFF, not \"\(Self.shown(text))\"") }
+            lock.withLock { self.commands }?.post(.watch(on: text.uppercased() == "ON", by: "mqtt"))
+            return
+        }
         let parts = topic.dropFirst(base.count + "/rule/".count).split(separator: "/")
         guard topic.hasPrefix(base + "/rule/"), parts.count == 2 else { return ignored("not a command topic") }
         guard !retained else { return ignored("it is retained; commands are sent without retain") }

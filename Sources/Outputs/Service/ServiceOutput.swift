@@ -178,6 +178,7 @@ public final class ServiceOutput: WatchOutput, @unchecked Sendable {
             }
             state = "stopping (\(reason))"
             writeStatus(snapshot)
+        case .command(_, let snapshot): writeStatus(snapshot) // a switch: a rule switched off, a camera paused
         case .clip(let clip):
             clips.written += clip.path == nil ? 0 : 1
             clips.failed += clip.path == nil ? 1 : 0
@@ -210,7 +211,11 @@ public final class ServiceOutput: WatchOutput, @unchecked Sendable {
         let status = JSON.object(
             [
                 ("schema", .string(StatusFile.schema)), ("pid", .int(Int(getpid()))),
-                ("state", .string(lost.map { "\($0.kind) lost since \(Timestamp.text($0.since)): \($0.reason)" } ?? state)),
+                (
+                    "state",
+                    .string(lost.map { "\($0.kind) lost since \(Timestamp.text($0.since)): \($0.reason)" } ?? (snapshot.paused ? "paused" : state))
+                ),
+                ("paused", .bool(snapshot.paused)),
                 ("source_up", .bool(lost == nil)),
                 ("updated", .string(Timestamp.text(clock.date()))), ("started", .string(Timestamp.text(started))),
                 ("source", .string(source)), ("camera", .optional(camera)), ("engine", .string(engine)),

@@ -13,10 +13,8 @@ final class RuleBook {
     private(set) var machine: RuleMachine
     /// Where the rules came from (a file's path, or `inline`).
     private(set) var source: String
-    /// The rules switched off (by their words): not asked until switched on again.
-    var switchedOff: Set<String> = []
-    /// The rules written `enabled: false` (by their words), which only the file can turn on.
-    var disabled: Set<String> = []
+    /// The rules switched off and written `enabled: false`, and the watch's own switch.
+    var switches = RuleSwitches()
     /// The calendar the rules' schedules are read on (tests set UTC).
     var calendar = Calendar.current
     private var wasActive: [Bool] = []
@@ -32,7 +30,7 @@ final class RuleBook {
     /// just become active again: it starts with a fresh state, and needs an answer.
     func active(at date: Date) -> (rules: [Int], woke: Bool) {
         let active = rules.indices.filter {
-            !switchedOff.contains(rules[$0].condition) && (rules[$0].settings.schedule?.isActive(at: date, calendar: calendar) ?? true)
+            switches.asks(rules[$0].condition) && (rules[$0].settings.schedule?.isActive(at: date, calendar: calendar) ?? true)
         }
         var woke = false
         for i in active where wasActive.count == rules.count && !wasActive[i] {
@@ -61,14 +59,14 @@ final class RuleBook {
     /// Takes the rules in force's cooldown and disabled rules (at the start and each reload).
     func take(cooldown: Double, disabled: Set<String>) {
         machine.cooldown = cooldown
-        self.disabled = disabled
+        switches.disabled = disabled
     }
 
     /// Takes new rules: those whose words are unchanged keep their state. Returns how many kept it.
     func adopt(_ newRules: [Rule], source: String) -> Int {
         let kept = machine.adopt(from: rules, to: newRules)
         rules = newRules
-        switchedOff.formIntersection(newRules.map(\.condition))
+        switches.off.formIntersection(newRules.map(\.condition))
         wasActive = [] // the schedules' memory was of the old list
         self.source = source
         return kept
@@ -82,7 +80,7 @@ final class RuleBook {
             WatchSnapshot.Row(
                 rule: rule, state: i < states.count ? states[i] : RuleMachine.State(), shown: reactor.shown(rule.reaction, condition: rule.condition),
                 count: rule.reaction.isCount ? reactor.count(for: rule.condition) : nil, description: descriptions[rule.condition],
-                switchedOff: switchedOff.contains(rule.condition), inactive: inactive.contains(i))
+                switchedOff: switches.off.contains(rule.condition), inactive: inactive.contains(i))
         }
     }
 
@@ -90,22 +88,12 @@ final class RuleBook {
     func takeCommands(reactor: any ReactionPerformer) -> [CommandOutcome] { commands.take().map { obey($0, reactor: reactor) } }
 
     /// A command from outside, taken before a frame. A rule switched off leaves the prompt (it is
-    /// neither asked nor fired) until it is switched on again, when it starts with a fresh state.
+    /// neither asked nor fired) until it is switched on again, when it starts with a fresh state; so
+    /// does every rule of a watch paused.
     private func obey(_ command: RuleCommand, reactor: any ReactionPerformer) -> CommandOutcome {
-        var outcome = CommandOutcome(command: command)
-        switch command {
-        case .switchRule(let condition, let on, _):
-            if let refused = refusal(condition) {
-                outcome.refused = refused
-            } else if on {
-                switchedOff.remove(condition)
-            } else {
-                switchedOff.insert(condition)
-            }
-        case .resetCount(let condition, _):
-            if let refused = refusal(condition) {
-                outcome.refused = refused
-            } else if rules.first(where: { $0.condition == condition })?.reaction.isCount != true {
+        var outcome = CommandOutcome(command: command, refused: switches.obey(command, inForce: rules.map(\.condition), source: source))
+        if case .resetCount(let condition, _) = command, outcome.refused == nil {
+            if rules.first(where: { $0.condition == condition })?.reaction.isCount != true {
                 outcome.refused = "\"\(condition)\" is not a count rule"
             } else {
                 reactor.setCount(0, for: condition)
@@ -113,9 +101,5 @@ final class RuleBook {
         }
         if let refused = outcome.refused { Log.shared.warning("command ignored: \(refused)") }
         return outcome
-    }
-
-    private func refusal(_ condition: String) -> String? {
-        CommandOutcome.refusal(condition, inForce: rules.map(\.condition), disabled: disabled, source: source)
     }
 }
