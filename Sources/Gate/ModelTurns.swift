@@ -4,16 +4,26 @@ import LookCore
 /// The one model, shared by the loops of several cameras: a loop takes a turn before it asks about
 /// a frame and gives it back when the frame is done. Whose turn is next is `CameraTurns`' to say:
 /// the camera whose picture changed and that has waited longest; a camera whose picture is still
-/// is due only at its own `--gate-max`.
+/// is due only at its own `--gate-max`. A server with several slots takes as many questions at once
+/// (`allow`): as many cameras hold a turn together.
 public final class ModelTurns: @unchecked Sendable {
     private let condition = NSCondition()
     private var turns = CameraTurns()
-    private var holder: String?
+    private var holders: Set<String> = []
+    private var slots = 1
     /// The cameras whose loops wait in `take` now.
     private var present: Set<String> = []
     private let clock: any Clock
 
     public init(clock: any Clock) { self.clock = clock }
+
+    /// How many cameras may hold a turn at once: the questions the model takes at once.
+    public func allow(_ slots: Int) {
+        condition.withLock {
+            self.slots = max(1, slots)
+            condition.broadcast()
+        }
+    }
 
     /// How many cameras share the model.
     public var count: Int { condition.withLock { turns.count } }
@@ -28,7 +38,7 @@ public final class ModelTurns: @unchecked Sendable {
     public func remove(_ camera: String) {
         condition.withLock {
             turns.remove(camera)
-            if holder == camera { holder = nil }
+            holders.remove(camera)
             condition.broadcast()
         }
     }
@@ -48,11 +58,11 @@ public final class ModelTurns: @unchecked Sendable {
         while true {
             // Only a camera whose loop waits now is given the turn: one away for a newer frame (or
             // lost) never holds the model up.
-            if holder == nil, let turn = turns.next(at: clock.now(), among: present) {
-                holder = turn.camera
+            while holders.count < slots, let turn = turns.next(at: clock.now(), among: present.subtracting(holders)) {
+                holders.insert(turn.camera)
                 condition.broadcast()
             }
-            if holder == camera { return true }
+            if holders.contains(camera) { return true }
             if stopped() {
                 turns.withdraw(camera)
                 return false
@@ -75,7 +85,7 @@ public final class ModelTurns: @unchecked Sendable {
     /// `camera` is done with the model: the next turn may go.
     public func give(_ camera: String) {
         condition.withLock {
-            if holder == camera { holder = nil }
+            holders.remove(camera)
             condition.broadcast()
         }
     }

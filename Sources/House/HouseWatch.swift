@@ -106,6 +106,7 @@ public enum HouseWatch {
             throw .model(error)
         }
         for run in runs { run.watchRun.modelReady(model) }
+        if let turns = house.turns { turns.allow(model.questionsAtOnce()) } // a server's slots
         // A camera that cannot be opened does not stop the others; with none open, the watch fails.
         var open: [(CameraRun, any FrameSource)] = []
         var failed: [(CameraRun, CaptureError)] = []

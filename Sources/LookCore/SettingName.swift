@@ -19,6 +19,7 @@ public enum SettingName: String, CaseIterable, Sendable, CustomStringConvertible
     case effects
     case engine
     case engineTries = "engine-tries"
+    case engineParallel = "engine-parallel"
     case every
     case firstTokenTimeout = "first-token-timeout"
     case frames

@@ -87,6 +87,7 @@ extension ModelSettings {
         guard model != nil else { throw .usage("\(SettingName.engine) needs \(SettingName.model) NAME: the server's name for the model") }
         remote.firstTokenLimit = Double(firstTokenTimeout)
         remote.attempts = engineTries
+        remote.parallel = engineParallel
         let quality = jpegQuality
         return RemoteEngine(settings: remote, clock: clock) { image in ([UInt8](try JPEGWriter.encode(image, quality: quality)), "image/jpeg") }
     }

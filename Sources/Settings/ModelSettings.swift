@@ -13,6 +13,8 @@ public struct ModelSettings {
     public var jpegQuality = 3
     public var firstTokenTimeout = 60
     public var engineTries = 3
+    /// How many questions may be in flight at once to `--engine` (cameras of one watch); nil: the server's slots.
+    public var engineParallel: Int?
 
     public static let group = "Model"
 
@@ -52,6 +54,10 @@ public struct ModelSettings {
             .integer(
                 .engineTries, \.engineTries, in: 1...10, group: group, help: "how many times \(SettingName.engine) is asked a question in all",
                 needs: SettingNeed(.engine)),
+            .integer(
+                .engineParallel, \.engineParallel, in: 1...64, group: group,
+                help: "how many questions the cameras of a watch may have in flight at once to \(SettingName.engine)",
+                needs: SettingNeed(.engine), defaultWords: "the server's slots (llama-server's /props), else 1"),
         ]
         return SettingList(settings)
     }

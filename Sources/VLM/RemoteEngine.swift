@@ -22,6 +22,8 @@ public final class RemoteEngine: VisionLanguageModel, @unchecked Sendable {
         public var timeLimit = 300.0
         /// Tries of a question that got no text, and the pause before the second (doubled after).
         public var attempts = 3
+        /// How many questions may be in flight at once; nil: as many as the server has slots.
+        public var parallel: Int?
         public var backoff = 1.0
 
         /// `URL/path`, with the URL's query (`?api-version=…`) kept after the path, where it belongs.

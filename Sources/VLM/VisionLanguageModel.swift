@@ -37,6 +37,10 @@ public protocol VisionLanguageModel: AnyObject, Sendable {
     /// The longest one question may take, tries and pauses included (seconds): the watchdog takes
     /// a loop waiting on an answer as alive until then.
     var longestWait: Double { get }
+
+    /// How many questions it takes at once (from the cameras of one watch): one in-process; a
+    /// server's slots.
+    func questionsAtOnce() -> Int
 }
 
 extension VisionLanguageModel {
@@ -46,6 +50,7 @@ extension VisionLanguageModel {
     public var place: String { "CPU · on-device" }
     /// In-process: ten minutes for one question, far more than the slowest CPU takes.
     public var longestWait: Double { 600 }
+    public func questionsAtOnce() -> Int { 1 }
 
     /// Encodes `image` and answers one prompt about it; the times count from before the encoding.
     public func generate(

@@ -39,6 +39,22 @@ final class ModelTurnsTests: XCTestCase {
         }.start()
     }
 
+    func testAServerWithTwoSlotsHasTwoCamerasAskAtOnceAndAThirdWaits() throws {
+        let turns = ModelTurns(clock: ManualClock())
+        turns.allow(2)
+        for name in ["door", "yard", "drive"] { turns.add(name, maxSeconds: 30) }
+        let (order, group) = (Order(), DispatchGroup())
+        ask(turns, "door", changed: true, order: order, hold: 1.5, group: group)
+        ask(turns, "yard", changed: true, order: order, hold: 1.5, group: group)
+        XCTAssertTrue(Poll.until { Set(order.all) == ["door", "yard"] }, "two at once")
+        XCTAssertTrue(order.overlapped)
+        ask(turns, "drive", changed: true, order: order, group: group)
+        XCTAssertTrue(Poll.until { turns.isWaiting("drive") })
+        XCTAssertEqual(order.all.count, 2, "the third waits for a slot")
+        XCTAssertEqual(group.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(order.all.last, "drive")
+    }
+
     func testTheChangedCameraThatWaitedLongestGoesNextAndOnlyOneAsksAtATime() throws {
         let clock = ManualClock()
         let turns = ModelTurns(clock: clock)
@@ -105,7 +121,7 @@ final class ModelTurnsTests: XCTestCase {
         let clock = ManualClock()
         let turns = ModelTurns(clock: clock)
         let (order, group) = (Order(), DispatchGroup())
-        ask(turns, "door", changed: true, order: order, hold: 0.6, group: group)
+        ask(turns, "door", changed: true, order: order, hold: 1.5, group: group)
         XCTAssertTrue(Poll.until { order.all == ["door"] })
         // The yard's picture changed; its frame waits at most a frame's time (0.5 s) for the model.
         ask(turns, "yard", changed: true, order: order, within: 0.5, group: group)

@@ -362,4 +362,51 @@ final class CamerasTests: XCTestCase {
         p.waitUntilExit()
         XCTAssertEqual(p.terminationStatus, 0)
     }
+
+    /// Two cameras whose every frame is asked, on llama-server with two slots: with the server's
+    /// slots (read from its /props), both are busy at once; with `--engine-parallel 1`, never.
+    func testTwoCamerasKeepBothSlotsOfAServerBusyAndOneAtATimeWhenToldSo() throws {
+        let models = Fixtures.root.appendingPathComponent("models/shapes-tiny").path
+        let server = try LlamaServer(
+            model: "\(models)/shapes-tiny-Q8_0.gguf", mmproj: "\(models)/shapes-tiny-mmproj-F16.gguf", parallel: 2, context: 2048)
+        let photos = try TestMedia.photoFolder(in: dir)
+        func busy() -> Int {
+            let r = try? Subprocess.run("/usr/bin/curl", ["-s", "--max-time", "2", "http://127.0.0.1:\(server.port)/slots"])
+            let slots = (try? JSONSerialization.jsonObject(with: Data((r?.stdout ?? "").utf8)) as? [[String: Any]]) ?? []
+            return slots.filter { $0["is_processing"] as? Bool == true }.count
+        }
+        for parallel in [nil, 1] {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: Fixtures.lookd)
+            p.arguments =
+                [
+                    "watch", "--camera", "door=\(photos)", "--camera", "yard=\(photos)", "--rules", "a green triangle=log", "--engine", server.url,
+                    "--model", "shapes-tiny", "--photo-seconds", "0", "--no-sound", "--record", path("records-\(parallel ?? 0)"), "--seconds", "60",
+                ] + (parallel.map { ["--engine-parallel", String($0)] } ?? [])
+            p.environment = environment.merging(["XDG_RUNTIME_DIR": path("run"), "RUNTIME_DIRECTORY": ""]) { $1 }
+            let journal = path("journal-\(parallel ?? 0).txt")
+            FileManager.default.createFile(atPath: journal, contents: nil)
+            p.standardError = FileHandle(forWritingAtPath: journal)
+            try p.run()
+            defer { if p.isRunning { p.terminate() } }
+            let log = path("records-\(parallel ?? 0)/lookd-events.jsonl")
+            func answered(_ camera: String) -> Int {
+                ((try? EventLogFile.read(log)) ?? []).filter { $0["camera"] as? String == camera && $0["event"] as? String == "watch" }.count
+            }
+            XCTAssertTrue(Poll.until(within: 30) { answered("door") > 0 && answered("yard") > 0 }, "both cameras answer")
+            var most = 0
+            let start = Date()
+            while Date().timeIntervalSince(start) < (parallel == nil ? 20 : 8) && !(parallel == nil && most == 2) { most = max(most, busy()) }
+            if parallel == nil {
+                XCTAssertEqual(most, 2, "both slots at work at once")
+            } else {
+                XCTAssertEqual(most, 1, "one question at a time")
+            }
+            kill(p.processIdentifier, SIGTERM)
+            p.waitUntilExit()
+            XCTAssertEqual(p.terminationStatus, 0)
+            let words = try String(contentsOfFile: journal, encoding: .utf8)
+            XCTAssertEqual(words.contains("the server has 2 slots"), parallel == nil, words)
+        }
+    }
 }
