@@ -36,10 +36,14 @@ public struct SettingList<Target> {
     /// A relative path written in a rules file's `settings:` is taken from that file's folder, as
     /// the file's reader means it (a service's working folder is /), not from the current folder.
     /// Paths are the values of settings whose placeholder names a FILE or a DIR; a URL, an inline
-    /// form (`photo:yes`, `a=b`) and `off` are no paths.
+    /// form (`photo:yes`, `a=b`) and `off` are no paths. A placeholder `FILE.gguf` names files of
+    /// that kind only: `ID|FILE.gguf` takes `shapes-tiny` (a catalog id, or a server's name for
+    /// its model) as it is written, and `models/my.gguf` from the file's folder.
     static func anchored(_ text: String, placeholder: String?, origin: SettingOrigin) -> String {
         guard case .file(let file, _) = origin, let placeholder,
-            placeholder.split(separator: "|").contains(where: { $0 == "FILE" || $0 == "DIR" }),
+            placeholder.split(separator: "|").contains(where: { kind in
+                kind == "FILE" || kind == "DIR" || (kind.hasPrefix("FILE.") && text.lowercased().hasSuffix(kind.dropFirst(4).lowercased()))
+            }),
             !text.isEmpty, !text.hasPrefix("/"), !text.hasPrefix("~"), text != "off", text != "-",
             !text.contains(":"), !text.contains("=")
         else { return text }

@@ -97,13 +97,21 @@ extension StatusFile {
     }
 
     /// `lookd status` with several instances: one line for the plain service (when it has a status
-    /// file) and one for each instance of lookd@, and whether any of them runs.
+    /// file) and one for each instance of lookd@ (one a camera, for a service of several cameras),
+    /// and whether any of them runs.
     public static func listing() -> (lines: [String], anyRunning: Bool) {
-        let plain = (try? read(explicit: "/run/lookd/status.json")).map { ("lookd", $0) }
-        let instances = instances().compactMap { name in (try? read(explicit: instancePath(name))).map { ("lookd@\(name)", $0) } }
+        // A service's line, or a line for each of its cameras (`lookd@yard camera door`).
+        func unit(_ unit: String, _ folder: String) -> [(String, Reading)] {
+            serviceFiles(in: folder).compactMap { file in
+                (try? read(explicit: file.path)).map { (unit + (file.camera.map { " camera \($0)" } ?? ""), $0) }
+            }
+        }
+        let plain = unit("lookd", "/run/lookd")
+        let instances = instances().flatMap { name in unit("lookd@\(name)", (instancePath(name) as NSString).deletingLastPathComponent) }
         // Watches started by hand: each by its process and its status file.
-        let byHand = running().filter { $0.path != "/run/lookd/status.json" }.map { ("pid \($0.status["pid"] as? Int ?? 0) (\($0.path))", $0) }
-        let rows = (plain.map { [$0] } ?? []) + instances + byHand
+        let service = Set((plain + instances).map(\.1.path))
+        let byHand = running().filter { !service.contains($0.path) }.map { ("pid \($0.status["pid"] as? Int ?? 0) (\($0.path))", $0) }
+        let rows = plain + instances + byHand
         return (rows.map { line(unit: $0.0, $0.1) }, rows.contains { $0.1.running })
     }
 

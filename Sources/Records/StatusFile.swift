@@ -46,8 +46,21 @@ public enum StatusFile {
             let paths = names.map { (folder as NSString).appendingPathComponent($0) }
             found += paths.sorted { modified($0) > modified($1) }
         }
-        found.append("/run/lookd/\(name)")
-        return found.filter { FileManager.default.fileExists(atPath: $0) }
+        found += serviceFiles(in: "/run/lookd").map(\.path) // the service's, read from a shell
+        var seen = Set<String>()
+        return found.filter { FileManager.default.fileExists(atPath: $0) && seen.insert($0).inserted }
+    }
+
+    /// A service's status files in its runtime `folder`: its own (`status.json`), or its cameras'
+    /// (`status-<camera>.json`) in a watch of several, by camera. A file named by a process is a
+    /// watch's by hand, not the service's.
+    public static func serviceFiles(in folder: String) -> [(camera: String?, path: String)] {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter {
+            $0 == name || (isStatusName($0) && pid(ofStatusFile: $0) == nil)
+        }
+        return names.sorted().map { file in
+            (file == name ? nil : String(file.dropFirst(7).dropLast(5)), (folder as NSString).appendingPathComponent(file))
+        }
     }
 
     /// `status.json`, a watch's own `status-<pid>.json`, or a camera's (`status-<camera>.json`,
@@ -192,15 +205,18 @@ public enum StatusFile {
         "\(environment["LOOKD_RUN_DIR"] ?? "/run")/lookd-\(name)/\(Self.name)"
     }
 
-    /// The status file of the instance lookd@`name`, when it has one; else why not, in words (a name
-    /// that is no instance's: letters, digits, - and _, at most 64).
+    /// The status file of the instance lookd@`name` (its first camera's, for an instance of several),
+    /// when it has one; else why not, in words (a name that is no instance's: letters, digits, - and
+    /// _, at most 64).
     public static func instance(_ name: String) -> Result<String, RecordsError> {
         guard !name.isEmpty, name.count <= 64,
             name.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_".unicodeScalars.contains($0)) })
         else { return .failure(.badInstance(name.withVisibleControls())) }
         let path = instancePath(name)
-        guard FileManager.default.fileExists(atPath: path) else { return .failure(.noInstance(name: name, path: path, known: instances())) }
-        return .success(path)
+        // An instance of several cameras has one a camera: the first stands for it (they share the history).
+        let files = serviceFiles(in: (path as NSString).deletingLastPathComponent)
+        guard let first = files.first else { return .failure(.noInstance(name: name, path: path, known: instances())) }
+        return .success(first.path)
     }
 
     /// The instances that have a status file, by name, sorted.
@@ -208,6 +224,6 @@ public enum StatusFile {
         let root = environment["LOOKD_RUN_DIR"] ?? "/run"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
         return names.filter { $0.hasPrefix("lookd-") }.map { String($0.dropFirst(6)) }
-            .filter { !$0.isEmpty && FileManager.default.fileExists(atPath: instancePath($0, environment: environment)) }.sorted()
+            .filter { !$0.isEmpty && !serviceFiles(in: "\(root)/lookd-\($0)").isEmpty }.sorted()
     }
 }

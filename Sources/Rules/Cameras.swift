@@ -28,14 +28,15 @@ public struct CameraEntry: Sendable, Equatable {
         .size, .cameraSize, .gate, .gateThreshold, .gateMax, .gateFps, .every, .pace, .clips, .preRoll, .postRoll, .snapshots,
     ]
 
-    /// Whether `name` can name a camera: 1 to 32 letters, digits, `-` and `_` (it names folders,
-    /// MQTT topics and Home Assistant devices).
+    /// Whether `name` can name a camera: 1 to 32 letters, digits, `-` and `_`, beginning with a
+    /// letter (it names folders, MQTT topics, Home Assistant devices and status files, where a name
+    /// that began with digits would read as a process's number: `status-12-x.json`).
     public static func isName(_ name: String) -> Bool {
-        (1...32).contains(name.count)
+        (1...32).contains(name.count) && name.unicodeScalars.first.map { $0.isASCII && $0.properties.isAlphabetic } == true
             && name.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }
     }
 
-    static let nameRule = "a camera's name is 1 to 32 letters, digits, - and _"
+    static let nameRule = "a camera's name is 1 to 32 letters, digits, - and _, beginning with a letter"
 
     /// Whether two lists name the same cameras with the same sources and own settings (wherever
     /// they are written).

@@ -21,7 +21,7 @@ public struct ModelSettings {
     public static var declared: SettingList<ModelSettings> {
         let settings: [Setting<ModelSettings>] = [
             .text(
-                .model, \.model, "ID|FILE", group: group,
+                .model, \.model, "ID|FILE.gguf", group: group,
                 help: "a catalog model (lookd models), pulled the first time; a local FILE.gguf with \(SettingName.mmproj); script:FILE answers "
                     + "from a text file (docs/watch.md: The scripted engine); with \(SettingName.engine), the server's name for the model",
                 defaultWords: ModelCatalog.defaultID),

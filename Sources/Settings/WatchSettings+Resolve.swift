@@ -132,6 +132,8 @@ public struct FileSettingsReader: SettingsRereader {
         if let camera {
             given = given.merging(camera.settings) { $1 }.merging(CameraSetup.place(in: started)) { $1 }
             given[SettingName.camera.key] = nil
+            // The watch's setting for another kind of source is not this camera's (as at the start).
+            for (name, _) in WatchSettings.catalog.unmetNeeds(given) where camera.settings[name] == nil { given[name] = nil }
             if let problem = WatchSettings.catalog.unmetNeed(given) { throw SettingProblem(problem) }
         }
         let declared = WatchSettings.declared

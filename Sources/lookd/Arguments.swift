@@ -94,5 +94,5 @@ struct Arguments {
 }
 
 func usage(_ message: String) -> CommandFailure {
-    CommandFailure(code: .usage, message: "\(message). See `lookd --help`.")
+    CommandFailure(code: .usage, message: message + (message.hasSuffix(".") ? "" : ".") + " See `lookd --help`.")
 }

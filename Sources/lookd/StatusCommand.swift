@@ -14,10 +14,11 @@ enum StatusCommand {
         watch's: the service's $RUNTIME_DIRECTORY/status.json, each watch started by hand has its own
         status-<pid>.json in $XDG_RUNTIME_DIR/lookd or /tmp/lookd-<uid>, and the service's
         /run/lookd/status.json; with none running, the newest of them.
-          NAME      the instance lookd@NAME (/run/lookd-NAME/status.json)
+          NAME      the instance lookd@NAME (/run/lookd-NAME/status.json; a line a camera for one of several)
           --json    print the status file as it is
         With no NAME and no \(SettingName.status), when several watches run or instances of lookd@ have status
-        files, lists them (and the plain service, when it has one), one line each.
+        files, lists them (and the plain service, when it has one), one line each: a line a camera for a
+        service of several cameras (/run/lookd/status-NAME.json).
 
         Exit codes: 0 a watch is running, 1 none is (its last status is shown when there is one).
         """
@@ -32,6 +33,9 @@ enum StatusCommand {
             case .success(let path): explicit = path
             case .failure(let why): throw why.isBadInput ? usage(why.description) : CommandFailure(code: .failure, message: why.description)
             }
+            // An instance of several cameras: a line a camera.
+            let cameras = StatusFile.serviceFiles(in: ((explicit ?? "") as NSString).deletingLastPathComponent).filter { $0.camera != nil }
+            if cameras.count > 1, !args.has("json") { return try list(cameras.map { ("lookd@\(name) camera \($0.camera ?? "")", $0.path) }) }
         } else if explicit == nil, !args.has("json"), !StatusFile.instances().isEmpty || StatusFile.running().count > 1 {
             return try list()
         }
@@ -47,9 +51,13 @@ enum StatusCommand {
         if !running { throw CommandFailure(code: .failure, message: "") }
     }
 
-    /// One line an instance (and the plain service first, when it has a status file).
-    private static func list() throws(CommandFailure) {
-        let listing = StatusFile.listing()
+    /// One line an instance (and the plain service first, when it has a status file), or `files`' a line each.
+    private static func list(_ files: [(unit: String, path: String)]? = nil) throws(CommandFailure) {
+        let listing =
+            files.map { files in
+                let found = files.compactMap { file in (try? StatusFile.read(explicit: file.path)).map { (file.unit, $0) } }
+                return (found.map { StatusFile.line(unit: $0.0, $0.1) }, found.contains { $0.1.running })
+            } ?? StatusFile.listing()
         for line in listing.lines { print(line.withVisibleControls()) }
         print("lookd status NAME (an instance) or \(SettingName.status) FILE shows one.")
         if !listing.anyRunning { throw CommandFailure(code: .failure, message: "") }

@@ -80,5 +80,10 @@ final class CameraSetupTests: XCTestCase {
         let setups = try cameras(flags: ["camera": "door=/dev/video0\nyard=/srv/yard.mp4", "pace": "frames"])
         XCTAssertEqual(setups.map { $0.given[SettingName.pace.key]?.text }, [nil, "frames"])
         XCTAssertEqual(setups.map { if case .frames = $0.setup.watch.sourceOptions.pace { true } else { false } }, [false, true])
+        // And at a reload, each camera reads it again the same way.
+        for setup in setups {
+            let reader = try XCTUnwrap(setup.setup.watch.settingsReader)
+            XCTAssertNoThrow(try reader.reread(file: [:], running: setup.setup.watch), "\(setup.name ?? "")")
+        }
     }
 }

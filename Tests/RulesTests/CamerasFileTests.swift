@@ -55,6 +55,7 @@ final class CamerasFileTests: XCTestCase {
             (head + "    door:\n      gate-threshold: 0.1\n", 7, 7, "the camera door has no source: (source: /dev/video0)"),
             (head + "    door:\n      source: /dev/video0\n      cooldown: 4\n", 8, 7, "\"cooldown\" is not a camera's own setting"),
             (head + "    front door: /dev/video0\n", 6, 5, "a camera's name is 1 to 32 letters, digits, - and _"),
+            (head + "    12-x: /dev/video0\n", 6, 5, "a camera's name is 1 to 32 letters, digits, - and _, beginning with a letter"),
             (head + "    door: [/dev/video0]\n", 6, 11, "the camera door is a source, or a map with source:"),
             ("settings:\n  cameras: /dev/video0\nrules:\n  - when: a cat\n    log: true\n", 2, 12, "cameras: maps each camera's name"),
             (

@@ -409,4 +409,34 @@ final class CamerasTests: XCTestCase {
             XCTAssertEqual(words.contains("the server has 2 slots"), parallel == nil, words)
         }
     }
+
+    /// An instance of the template unit with cameras (`/run/lookd-house/status-<camera>.json`):
+    /// `lookd status` lists a line a camera, and `lookd status house` too.
+    func testAnInstanceOfSeveralCamerasIsListedACameraALine() throws {
+        let photos = try TestMedia.photoFolder(in: dir)
+        let run = path("run")
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Fixtures.lookd)
+        p.arguments = [
+            "watch", "--camera", "door=\(photos)", "--camera", "yard=\(photos)", "--rules", "a green triangle=log", "--model", "shapes-tiny",
+            "--photo-seconds", "0.2", "--no-sound", "--record", path("records"), "--status", "\(run)/lookd-house/status.json", "--seconds", "60",
+        ]
+        p.environment = environment
+        p.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try p.run()
+        defer { if p.isRunning { p.terminate() } }
+        let files = ["\(run)/lookd-house/status-door.json", "\(run)/lookd-house/status-yard.json"]
+        XCTAssertTrue(Poll.until(within: 30) { files.allSatisfy { FileManager.default.fileExists(atPath: $0) } }, "a status file a camera")
+        let env = ["LOOKD_RUN_DIR": run]
+        for words in [["status"], ["status", "house"]] {
+            let r = try Subprocess.run(Fixtures.lookd, words, environment: env)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertTrue(r.stdout.contains("lookd@house camera door: watching · \(photos)"), r.stdout)
+            XCTAssertTrue(r.stdout.contains("lookd@house camera yard: watching · \(photos)"), r.stdout)
+        }
+        let history = try Subprocess.run(Fixtures.lookd, ["history", "house", "--json"], environment: env)
+        XCTAssertEqual(history.status, 0, "the cameras' one history, found by the instance's name: \(history.stderr)")
+        kill(p.processIdentifier, SIGTERM)
+        p.waitUntilExit()
+    }
 }

@@ -60,6 +60,15 @@ final class SettingsFileTests: XCTestCase {
         XCTAssertEqual(line("record"), "record \(folder)/records \(rules):2")
         XCTAssertEqual(line("snapshots"), "snapshots \(folder)/snaps \(rules):3")
         XCTAssertEqual(line("status"), "status here.json flag", "a flag's path stays the current folder's")
+
+        // A model is a catalog id (or a server's name for it) as written, and a .gguf file from the folder.
+        for (model, shown) in [("shapes-tiny", "shapes-tiny"), ("models/mine.gguf", "\(folder)/models/mine.gguf")] {
+            try "settings:\n  model: \(model)\n  mmproj: models/mmproj.gguf\nrules:\n  - when: a cat\n    log: true\n"
+                .write(toFile: rules, atomically: true, encoding: .utf8)
+            let m = try Subprocess.run(Fixtures.lookd, ["check", rules])
+            let found = m.stdout.split(separator: "\n").first { $0.hasPrefix("  model ") }.map { $0.split(separator: " ").joined(separator: " ") }
+            XCTAssertEqual(found, "model \(shown) \(rules):2", m.stdout + m.stderr)
+        }
     }
 
     func testCheckShowsEverySettingInForceAndWhereItCameFrom() throws {
