@@ -38,8 +38,10 @@ final class GateStage {
 
     /// How often frames are taken while skipping.
     var fps: Double { gate.settings.fps }
-    /// How long a frame waits for a shared model's turn before a newer one takes its place (with the gate on).
-    var turnWait: Double? { enabled ? 1 / fps : nil }
+    /// How long a frame waits for a shared model's turn before a newer one takes its place (with the
+    /// gate on): a frame's time, at most a quarter second, so that when the turn comes the model sees
+    /// a frame at most that old (the camera's frames are read at most 4 a second meanwhile).
+    var turnWait: Double? { enabled ? min(1 / fps, 0.25) : nil }
     var enabled: Bool { gate.settings.enabled }
     /// The counts as the loop shows them: nil with the gate off.
     var shownCounts: GateCounts? { enabled ? counts : nil }
