@@ -32,7 +32,7 @@ final class StatusTextTests: XCTestCase {
     }
 
     func testTheAnswersLineSaysHowManyCameInAMinuteAndHowOldTheLastOnesFrameWas() {
-        let now = Date()
+        let now = Date(timeIntervalSince1970: 1_800_000_000) // whole seconds: a timestamp keeps milliseconds
         var status: [String: Any] = ["state": "watching", "answers_a_minute": 0]
         XCTAssertTrue(StatusFile.describe(status, running: true, path: "s.json", now: now).contains("answers: none yet"))
         status["answers_a_minute"] = 12
