@@ -13,6 +13,9 @@ public final class ModelTurns: @unchecked Sendable {
     private var slots = 1
     /// The cameras whose loops wait in `take` now.
     private var present: Set<String> = []
+    /// The cameras whose frame made way for a newer one, until when they keep their claim while
+    /// their loops take that frame: a turn that falls to one meanwhile is kept for it.
+    private var away: [String: Double] = [:]
     private let clock: any Clock
 
     public init(clock: any Clock) { self.clock = clock }
@@ -39,36 +42,58 @@ public final class ModelTurns: @unchecked Sendable {
         condition.withLock {
             turns.remove(camera)
             holders.remove(camera)
+            away[camera] = nil
             condition.broadcast()
         }
     }
 
     /// Waits for `camera`'s turn with its newest frame (`changed`: the gate saw its picture change)
-    /// at most `within` seconds (nil: until it comes). Returns whether the turn is its own; when not,
-    /// the frame keeps its place in line, and the camera's next frame, offered again, takes its place.
-    /// A stop (`stopped`) withdraws it.
+    /// at most `within` seconds (nil: until it comes). Returns whether the turn is its own. When not,
+    /// the camera keeps its claim while its loop takes a newer frame (`claimKept(within)` at most):
+    /// its place in line stays, and a turn that falls to it meanwhile waits for it, so a camera that
+    /// waits is never passed by the one just served. A stop (`stopped`) withdraws it.
     public func take(_ camera: String, changed: Bool, within: Double? = nil, stopped: () -> Bool) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         let asked = clock.now()
+        away[camera] = nil
+        // The turn fell to it while it was away: its newer frame takes it.
+        if holders.contains(camera) { return true }
         if !turns.has(camera) { turns.add(camera, maxSeconds: 0) }
         turns.offer(camera, captured: asked, changed: changed)
         present.insert(camera)
         defer { present.remove(camera) }
         while true {
-            // Only a camera whose loop waits now is given the turn: one away for a newer frame (or
-            // lost) never holds the model up.
-            while holders.count < slots, let turn = turns.next(at: clock.now(), among: present.subtracting(holders)) {
-                holders.insert(turn.camera)
-                condition.broadcast()
-            }
+            grant()
             if holders.contains(camera) { return true }
             if stopped() {
                 turns.withdraw(camera)
                 return false
             }
-            if let within, clock.now() - asked >= within { return false }
+            if let within, clock.now() - asked >= within {
+                away[camera] = clock.now() + Self.claimKept(within)
+                return false
+            }
             condition.wait(slice: min(0.05, within ?? 0.05))
+        }
+    }
+
+    /// How long a camera whose frame made way keeps its claim while its loop takes a newer one.
+    public static func claimKept(_ within: Double) -> Double { max(1, 4 * within) }
+
+    /// Gives the free turns: only to a camera whose loop waits now or that is away for a newer frame
+    /// (one gone longer, or lost, never holds the model up). A turn kept for a camera away too long
+    /// goes back.
+    private func grant() {
+        let now = clock.now()
+        for (camera, until) in away where until <= now {
+            away[camera] = nil
+            if !present.contains(camera), holders.remove(camera) != nil { condition.broadcast() }
+        }
+        let claimants = present.union(away.keys)
+        while holders.count < slots, let turn = turns.next(at: now, among: claimants.subtracting(holders)) {
+            holders.insert(turn.camera)
+            condition.broadcast()
         }
     }
 
@@ -86,6 +111,7 @@ public final class ModelTurns: @unchecked Sendable {
     public func give(_ camera: String) {
         condition.withLock {
             holders.remove(camera)
+            away[camera] = nil
             condition.broadcast()
         }
     }

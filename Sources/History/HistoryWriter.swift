@@ -60,6 +60,11 @@ public final class HistoryWriter: AheadOfTheLog, @unchecked Sendable {
 
     public var note: String? { "history in \(path)" }
 
+    /// Opens the history at `path` once, made when missing, before the writers of several cameras
+    /// open it together (two making one at once race: one sets the other's aside as locked).
+    /// What happened, in words, when not plain.
+    public static func prepare(_ path: String, clock: any Clock) -> String? { HistoryStore.open(path, clock: clock).note }
+
     public func start(events: any EventSink) throws(OutputFailure) {
         self.events = events
         queue.sync {

@@ -58,6 +58,10 @@ public enum HouseWatch {
         let page = named ? outputs.http.map { WebHouse(listen: $0, token: outputs.httpToken, history: outputs.historyPath, clock: clock) } : nil
         defer { page?.stop() }
         page?.expect(first.cameras.map { $0.name ?? "main" })
+        // What the cameras share is made once, before any camera: an address that cannot be had
+        // fails the watch once, and the history is not made by several cameras at once.
+        do throws(OutputFailure) { try page?.open() } catch { throw .watch(.output(error.description)) }
+        if named, let note = outputs.prepareHistory(clock: clock) { Log.shared.warning(note) }
         let house = CameraHouse(
             turns: named ? ModelTurns(clock: clock) : nil, quorum: named ? CameraNotifier.Quorum() : nil, page: page, notifier: notifier,
             clock: clock)
@@ -110,11 +114,10 @@ public enum HouseWatch {
         // A camera that cannot be opened does not stop the others; with none open, the watch fails.
         var open: [(CameraRun, any FrameSource)] = []
         var failed: [(CameraRun, CaptureError)] = []
-        for run in runs {
-            do {
-                open.append((run, try run.open(clock: clock, awaitLive: notifier.isActive)))
-            } catch {
-                failed.append((run, error))
+        for (run, opened) in zip(runs, CameraOpening.open(runs, clock: clock, awaitLive: notifier.isActive)) {
+            switch opened {
+            case .success(let source): open.append((run, source))
+            case .failure(let error): failed.append((run, error))
             }
         }
         for (run, error) in failed {

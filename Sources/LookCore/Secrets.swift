@@ -38,9 +38,21 @@ public enum Secrets {
         return ["PASSWORD", "TOKEN", "KEY", "SECRET"].contains { name.hasSuffix($0) }
     }
 
-    /// An outbound URL (a post's, a notification's, the engine's, MQTT's, a command's argument) as
-    /// it is shown: scheme, host and port, and its path and query masked whatever they look like (a
-    /// webhook's token, a bot's key, an ntfy topic are where they are, not what they look like).
+    /// Whether a `run:` command gets a variable of lookd's environment: not lookd's own settings
+    /// (every `LOOKD_…`: the fire's own are set apart), nor one whose name says it holds a secret
+    /// (`…TOKEN…`, `…PASSWORD…`, `…SECRET…`, `…_KEY`, `…CREDENTIAL…`, `HF_TOKEN`).
+    public static func isPassedOn(environment name: String) -> Bool {
+        let upper = name.uppercased()
+        if upper.hasPrefix("LOOKD_") || isSecret(environment: name) { return false }
+        return !["TOKEN", "PASSWORD", "PASSWD", "SECRET", "CREDENTIAL"].contains { upper.contains($0) } && !upper.hasSuffix("_KEY")
+            && !upper.hasSuffix("APIKEY")
+    }
+
+    /// An outbound URL (a post's, a notification's, the engine's, MQTT's, a command's argument, a
+    /// camera's stream) as it is shown: scheme, user, host and port, and its password, path and
+    /// query masked whatever they look like (a webhook's token, a bot's key, an ntfy topic, a DVR's
+    /// `/user=admin&password=…` are where they are, not what they look like). A user with no
+    /// password is a token (`http://TOKEN@host/`) and is masked too.
     /// `https://discord.com/api/webhooks/1/xyz` shows as `https://discord.com/***`.
     public static func outbound(url: String) -> String {
         guard let parts = URLComponents(string: url), let scheme = parts.scheme, let host = parts.host, !host.isEmpty else {
@@ -49,7 +61,7 @@ public enum Secrets {
         let port = parts.port.map { ":\($0)" } ?? ""
         let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
         let rest = parts.percentEncodedPath.isEmpty || parts.percentEncodedPath == "/" ? (parts.query == nil ? "" : "/\(mask)") : "/\(mask)"
-        let user = parts.percentEncodedUser.map { "\($0)\(parts.password == nil ? "" : ":" + mask)@" } ?? ""
+        let user = parts.percentEncodedUser.map { parts.password == nil ? "\(mask)@" : "\($0):\(mask)@" } ?? ""
         return "\(scheme)://\(user)\(bracketed)\(port)\(rest)"
     }
 
@@ -57,9 +69,10 @@ public enum Secrets {
     /// a log line) shows it masked too, wherever it is written.
     private static let known = KnownURLs()
 
-    /// Marks `url` as outbound: from now on every text written masks it as `outbound(url:)` does.
+    /// Marks `url` as outbound: from now on every text written masks it as `outbound(url:)` does,
+    /// quoted whole (even where it holds a space or a comma) or as a longer URL under it.
     public static func registerOutbound(_ url: String) {
-        guard let parts = URLComponents(string: url), parts.host != nil else { return }
+        guard url.contains("://"), !url.hasPrefix("file://") else { return }
         known.add(url)
     }
 
@@ -88,7 +101,8 @@ public enum Secrets {
     /// message, a record's field): a `scheme://user:password@` anywhere, then each whole URL.
     public static func maskedPasswords(in text: String) -> String {
         guard text.contains("://") else { return text }
-        let bare = text.replacing(/([A-Za-z][A-Za-z0-9+.\-]*:\/\/[^\s\/@:]*):[^\s\/@]*@/) { "\($0.1):\(mask)@" }
+        let quoted = known.raw.reduce(text) { $0.replacingOccurrences(of: $1, with: outbound(url: $1)) }
+        let bare = quoted.replacing(/([A-Za-z][A-Za-z0-9+.\-]*:\/\/[^\s\/@:]*):[^\s\/@]*@/) { "\($0.1):\(mask)@" }
         return bare.replacing(/[A-Za-z][A-Za-z0-9+.\-]*:\/\/[^\s"'<>|,]+/) { match in
             let url = String(match.0)
             guard let parts = URLComponents(string: url), parts.scheme != nil else { return url }
@@ -135,8 +149,18 @@ public enum Secrets {
 final class KnownURLs: @unchecked Sendable {
     private let lock = NSLock()
     private var urls: Set<String> = []
+    /// The URLs as given, longest first (one that holds another is masked whole).
+    private var given: [String] = []
 
-    func add(_ url: String) { _ = lock.withLock { urls.insert(Self.key(url)) } }
+    func add(_ url: String) {
+        lock.withLock {
+            urls.insert(Self.key(url))
+            if !given.contains(url) { given = (given + [url]).sorted { $0.count > $1.count } }
+        }
+    }
+
+    /// The URLs as given, longest first.
+    var raw: [String] { lock.withLock { given } }
 
     func contains(_ url: String) -> Bool {
         let key = Self.key(url)
@@ -151,5 +175,51 @@ final class KnownURLs: @unchecked Sendable {
         let scheme = parts.scheme?.lowercased() ?? ""
         let port = parts.port ?? ["http": 80, "https": 443, "mqtt": 1883, "mqtts": 8883][scheme] ?? 0
         return "\(scheme)://\(parts.host?.lowercased() ?? ""):\(port)\(path.isEmpty ? "/" : path)"
+    }
+}
+
+extension Secrets {
+    /// A `run:` command's words as records and screens show them (docs/outputs.md lists this):
+    /// - a URL as an outbound URL (scheme, user, host and port);
+    /// - the value of `--NAME=VALUE`, `-NAME=VALUE` or `NAME=VALUE` whose name holds a secret's word
+    ///   (`token`, `key`, `secret`, `pass`, `pwd`, `auth`, `sig`, `code`, `session`, `credential`,
+    ///   `jwt`, `cookie`);
+    /// - the word after `--NAME` or `-NAME` whose name holds one, and after `-u`, `--user`, `-P`;
+    /// - a header's value whose name holds one (`Authorization: Bearer …`, `X-Api-Key: …`), and the
+    ///   word after `Bearer`, `Basic` or `Token`;
+    /// - a word that looks like a token (20 or more letters, digits, `-` and `_`, mixed case and digits).
+    public static func masked(commandArguments words: [String]) -> [String] {
+        var out: [String] = []
+        var hideNext = false
+        for word in words {
+            if hideNext {
+                out.append(mask)
+                hideNext = false
+                continue
+            }
+            out.append(maskedWord(word, hideNext: &hideNext))
+        }
+        return out
+    }
+
+    private static func isSecretName(_ name: Substring) -> Bool {
+        let bare = name.drop { $0 == "-" }
+        return !bare.isEmpty && (isSecret(queryKey: String(bare)) || bare.lowercased().contains("cookie"))
+    }
+
+    private static func maskedWord(_ word: String, hideNext: inout Bool) -> String {
+        if word.contains("://") { return outbound(url: word) }
+        if let header = word.firstMatch(of: /^([A-Za-z0-9_-]+):\s*(\S.*)$/), isSecretName(header.1) { return "\(header.1): \(mask)" }
+        if let scheme = word.firstMatch(of: /^(?i)(bearer|basic|token)\s+\S.*$/) { return "\(scheme.1) \(mask)" }
+        if ["bearer", "basic", "token"].contains(word.lowercased()) {
+            hideNext = true
+            return word
+        }
+        if let eq = word.firstIndex(of: "="), isSecretName(word[..<eq]) { return "\(word[..<eq])=\(mask)" }
+        if word.hasPrefix("-"), !word.contains("=") {
+            if isSecretName(word[...]) || ["-u", "--user", "-P"].contains(word) { hideNext = true }
+            return word
+        }
+        return isSecret(pathSegment: word[...]) ? mask : word
     }
 }

@@ -99,4 +99,8 @@ public struct OutputSettings: Sendable {
         if let clips, let clipFeed { clipping = ClipOutput(clips, feed: clipFeed, clock: clock) }
         return [service] + (history.map { [$0] } ?? []) + (clipping.map { [$0] } ?? []) + (mqtt.map { [$0] } ?? []) + (web.map { [$0] } ?? [])
     }
+
+    /// Makes the history once, before the writers of several cameras open it together; what
+    /// happened, in words, when not plain.
+    public func prepareHistory(clock: any Clock) -> String? { historyPath.flatMap { HistoryWriter.prepare($0, clock: clock) } }
 }

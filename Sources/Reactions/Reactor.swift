@@ -46,7 +46,7 @@ public struct Audio: Sendable {
     public init(library: SoundLibrary = SoundLibrary(), output: SoundOutput) {
         self.library = library
         self.output = output
-        do { speech = try Speech(); speechProblem = nil } catch { speech = nil; speechProblem = error.description }
+        do { speech = try Speech.shared(); speechProblem = nil } catch { speech = nil; speechProblem = error.description }
     }
 }
 

@@ -39,7 +39,7 @@ extension ReactionReport {
             return fields
         case .command(let c):
             return [
-                ("fire", .int(c.fire)), ("condition", .string(c.condition)), ("argv", .strings(c.arguments)),
+                ("fire", .int(c.fire)), ("condition", .string(c.condition)), ("argv", .strings(Secrets.masked(commandArguments: c.arguments))),
                 ("exit", c.exitStatus.map { .int(Int($0)) } ?? .null), ("signal", c.signal.map { .int(Int($0)) } ?? .null),
                 ("run_s", .number(c.seconds)), ("killed", .bool(c.killed)), ("output", .string(c.output)),
                 ("output_bytes", .int(c.outputBytes)), ("output_cut", .bool(c.cut)), ("performed", .bool(c.succeeded)),

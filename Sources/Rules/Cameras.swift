@@ -10,6 +10,7 @@ import LookCore
 ///           source: rtsp://yard.local/stream
 ///           gate-threshold: 0.05
 ///           size: 640
+///           show_url: true     # its URL shown whole (by default: scheme, user, host and port)
 public struct CameraEntry: Sendable, Equatable {
     public let name: String
     public let source: String
@@ -18,10 +19,16 @@ public struct CameraEntry: Sendable, Equatable {
     /// Where it is written (0 for a flag).
     public let line: Int
     public let column: Int
+    /// `show_url: true`: its source's URL is shown whole; by default it is shown as an outbound URL
+    /// is (`Secrets.outbound`: scheme, user, host and port), wherever anything is written or shown.
+    public var showURL = false
 
     public init(name: String, source: String, settings: [String: GivenSetting] = [:], line: Int = 0, column: Int = 0) {
         (self.name, self.source, self.settings, self.line, self.column) = (name, source, settings, line, column)
     }
+
+    /// Marks its source's URL as a secret to mask (unless `show_url: true`).
+    public func maskSource() { if !showURL { Secrets.registerOutbound(source) } }
 
     /// The settings a camera may have of its own: its picture, its gate, its pace, its clips and snapshots.
     public static let ownSettings: [SettingName] = [
@@ -78,18 +85,28 @@ public struct CameraEntry: Sendable, Equatable {
             guard case .mapping(let items, _) = value else { throw fail(value, "the camera \(name) is a source, or a map with source:") }
             var source: String?
             var settings: [String: GivenSetting] = [:]
+            var showURL = false
             for (k, v) in items {
                 let setting = k.text ?? ""
+                if setting == "show_url" {
+                    guard let flag = v.text.flatMap(Bool.init) else { throw fail(v, "show_url: is true or false") }
+                    showURL = flag
+                    continue
+                }
                 guard setting == "source" || ownSettings.contains(where: { $0.key == setting }) else {
                     throw fail(
-                        k, "\"\(setting)\" is not a camera's own setting; a camera has source: and \(ownSettings.map(\.key).joined(separator: ", "))")
+                        k,
+                        "\"\(setting)\" is not a camera's own setting; a camera has source:, show_url: and \(ownSettings.map(\.key).joined(separator: ", "))"
+                    )
                 }
                 guard let text = v.text else { throw fail(v, "\(setting): takes one value, not \(v.kind)") }
                 guard settings[setting] == nil, setting != "source" || source == nil else { throw fail(k, "\(setting): is written twice") }
                 if setting == "source" { source = text } else { settings[setting] = GivenSetting(text, from: .file(file, line: k.mark.line)) }
             }
             guard let source, !source.isEmpty else { throw fail(value, "the camera \(name) has no source: (source: /dev/video0)") }
-            cameras.append(CameraEntry(name: name, source: source, settings: settings, line: line, column: column))
+            var entry = CameraEntry(name: name, source: source, settings: settings, line: line, column: column)
+            entry.showURL = showURL
+            cameras.append(entry)
         }
         return cameras
     }
@@ -127,5 +144,15 @@ extension RuleSet {
                 source: source,
                 problem: "no rule is asked on the camera \(idle): each names other cameras (a rule without cameras: is asked on every camera)")
         }
+    }
+
+    /// A watch of one source has no camera to name: a rule that names one is refused.
+    public func checkNoCameras(source: String) throws(RulesError) {
+        guard let rule = (rules + disabled).first(where: { $0.settings.cameras != nil }) else { return }
+        throw RulesError(
+            source: source, line: rule.line, column: rule.column,
+            problem:
+                "the rule \"\(rule.condition)\" names cameras, and this watch has one source: give the cameras (cameras: in settings:, or \(SettingName.camera) NAME=SOURCE), or leave cameras: out"
+        )
     }
 }

@@ -43,8 +43,12 @@ public struct CameraPlan: Sendable {
         } catch {
             throw .setting(error)
         }
+        // A camera's URL is shown as an outbound URL is, wherever it is written (unless show_url: true).
+        for camera in cameras {
+            if let entry = camera.entry { entry.maskSource() } else { Secrets.registerOutbound(camera.setup.watch.source) }
+        }
         do throws(RulesError) {
-            if cameras[0].name != nil { try set.checkCameras(cameras.compactMap(\.name), source: source) }
+            if cameras[0].name != nil { try set.checkCameras(cameras.compactMap(\.name), source: source) } else { try set.checkNoCameras(source: source) }
         } catch {
             throw .rules(error)
         }

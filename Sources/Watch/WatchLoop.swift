@@ -25,8 +25,9 @@ public final class WatchLoop {
         events: any EventSink, epoch: Int, reactor: any ReactionPerformer, stop: StopSignal? = nil,
         reloads: ReloadRequest = ReloadRequest(), commands: RuleCommands = RuleCommands(), turns: ModelTurns? = nil, clock: any Clock
     ) {
-        let shared = turns.flatMap { turns in config.camera.map { (turns, $0) } }
-        let parts = LoopParts(model: model, reactor: reactor, events: events, clock: clock, stop: stop ?? StopSignal(clock: clock), turns: shared)
+        let stop = stop ?? StopSignal(clock: clock)
+        let turn = ModelTurn(shared: config.camera == nil ? nil : turns, camera: config.camera ?? "", stop: stop)
+        let parts = LoopParts(model: model, reactor: reactor, events: events, clock: clock, stop: stop, turn: turn)
         (self.source, self.parts, self.config) = (source, parts, config)
         book = RuleBook(rules: rules, source: rulesSource, cooldown: config.cooldown, commands: commands)
         stages = WatchStages(parts: parts, source: source, config: config, epoch: epoch, reloads: reloads)
@@ -64,9 +65,9 @@ public final class WatchLoop {
             do {
                 // With cameras sharing the model, the frame waits for its camera's turn first; with the gate
                 // on, a newer frame takes its place after a frame's time (--gate-fps), and keeps its place in line.
-                let (bound, within) = (parts.model.longestWait * Double(2 + active.count) * parts.sharing, stages.gate.turnWait)
+                let (bound, within) = (parts.model.longestWait * Double(2 + active.count) * parts.turn.sharing, stages.gate.turnWait)
                 let inTurn = try parts.waiting(LoopWait("the model's answer", atMost: bound)) { () throws(WatchError) in
-                    try parts.inTurn(changed: gated.asked != "max", within: within) { () throws(WatchError) in
+                    try parts.turn.during(changed: gated.asked != "max", within: within) { () throws(WatchError) in
                         try step(frame, index: index, grab: grab, active: active, gated: gated)
                     }
                 }

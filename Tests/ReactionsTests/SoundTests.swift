@@ -65,7 +65,7 @@ final class SoundTests: XCTestCase {
     }
 
     func testASpokenLineIsHeardAsSpeech() throws {
-        let speech = try Speech()
+        let speech = try Speech.shared()
         let clip = try speech.synthesize("There is the lighthouse")
         XCTAssertGreaterThan(clip.duration, 0.8)
         XCTAssertLessThan(clip.duration, 4)

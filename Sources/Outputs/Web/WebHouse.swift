@@ -29,21 +29,33 @@ public final class WebHouse: @unchecked Sendable {
     /// Where a camera's page is: `/camera/NAME`.
     func base(of camera: String?) -> String { camera.map { "/camera/" + $0 } ?? "" }
 
-    /// The camera of `page` has a page now: the server starts with the first.
+    /// Starts serving, before any camera starts: an address that cannot be had fails the watch
+    /// once, not each camera.
+    public func open() throws(OutputFailure) {
+        lock.lock()
+        defer { lock.unlock() }
+        try serve()
+    }
+
+    /// The server, started when it is not; the lock held.
+    private func serve() throws(OutputFailure) {
+        guard server == nil else { return }
+        let host = listen.host == "localhost" ? "127.0.0.1" : listen.host
+        do throws(WebServer.StartError) {
+            server = try WebServer(host: host, port: listen.port, clock: clock) { [weak self] request in
+                self?.answer(request) ?? .text(503, "stopping\n")
+            }
+        } catch {
+            throw OutputFailure(error.description)
+        }
+    }
+
+    /// The camera of `page` has a page now.
     func join(_ page: WebOutput) throws(OutputFailure) {
         let name = page.camera ?? "main"
         lock.lock()
         defer { lock.unlock() }
-        if server == nil {
-            let host = listen.host == "localhost" ? "127.0.0.1" : listen.host
-            do throws(WebServer.StartError) {
-                server = try WebServer(host: host, port: listen.port, clock: clock) { [weak self] request in
-                    self?.answer(request) ?? .text(503, "stopping\n")
-                }
-            } catch {
-                throw OutputFailure(error.description)
-            }
-        }
+        try serve()
         if !order.contains(name) { order.append(name) }
         (pages[name], absent[name]) = (page, nil)
     }

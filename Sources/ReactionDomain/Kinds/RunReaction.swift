@@ -18,12 +18,12 @@ public struct RunReaction: ReactionKind {
     public var inlineForm: String {
         "run:" + command.arguments.map { $0.contains(where: \.isWhitespace) || $0.isEmpty ? "\"\($0)\"" : $0 }.joined(separator: " ")
     }
-    /// As records and screens show it: an argument that is a URL shows scheme, host and port.
+    /// As records and screens show it: a URL shows scheme, user, host and port, and the values of
+    /// secret-looking arguments are masked (`Secrets.masked(commandArguments:)`).
     public var shownForm: String {
         "run:"
-            + command.arguments.map { word in
-                let shown = word.contains("://") ? Secrets.outbound(url: word) : word
-                return shown.contains(where: \.isWhitespace) || shown.isEmpty ? "\"\(shown)\"" : shown
+            + Secrets.masked(commandArguments: command.arguments).map { shown in
+                shown.contains(where: \.isWhitespace) || shown.isEmpty ? "\"\(shown)\"" : shown
             }.joined(separator: " ")
     }
     public var outboundURLs: [String] { command.arguments.filter { $0.contains("://") } }

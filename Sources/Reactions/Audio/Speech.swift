@@ -3,7 +3,8 @@ import Foundation
 import Media
 
 /// Speaks lines with espeak-ng (English), synthesized into memory and played like any other clip.
-/// espeak-ng keeps global state, so lines are synthesized one at a time.
+/// espeak-ng keeps global state (and starts a thread of its own at each initialisation), so the
+/// process has one: `Speech.shared`, which every camera's reactor uses, a line at a time.
 public final class Speech: @unchecked Sendable {
     public struct Failure: Error, CustomStringConvertible {
         public let reason: String
@@ -13,7 +14,11 @@ public final class Speech: @unchecked Sendable {
     private let lock = NSLock()
     private let rate: Int
 
-    public init(voice: String = "en") throws(Failure) {
+    /// The process's one espeak-ng, initialised the first time it is asked for.
+    public static func shared() throws(Failure) -> Speech { try made.get() }
+    private static let made = Result { () throws(Failure) in try Speech(voice: "en") }
+
+    private init(voice: String) throws(Failure) {
         let r = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, nil, 0)
         guard r > 0 else { throw Failure(reason: "its data was not found (is espeak-ng-data installed?)") }
         rate = Int(r)

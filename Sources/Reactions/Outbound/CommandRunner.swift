@@ -83,8 +83,9 @@ public final class CommandRunner: @unchecked Sendable {
         var ran = ReactionReport.CommandRan(fire: fire.fire, condition: fire.condition, arguments: command.arguments)
         var input: [Int32] = [-1, -1]
         var output: [Int32] = [-1, -1]
-        // lookd's secrets stay lookd's: a command gets the fire, not the page's token or a password.
-        var environment = ProcessInfo.processInfo.environment.filter { !Secrets.isSecret(environment: $0.key) }
+        // lookd's secrets stay lookd's: a command gets the fire, not lookd's settings (LOOKD_ENGINE,
+        // LOOKD_NOTIFY_USER), the page's token or a password.
+        var environment = ProcessInfo.processInfo.environment.filter { Secrets.isPassedOn(environment: $0.key) }
         for (key, value) in fire.environment { environment[key] = value }
         // Pipes are made and the command started under one lock, so that no other command started
         // meanwhile inherits this one's pipe ends (its end of file would then wait for that one).

@@ -35,6 +35,8 @@ final class DescribeStage {
             if asked >= config.describeLimit {
                 skipped += 1
                 outcome.error = "skipped: \(config.describeLimit) fires of this frame were described already (\(skipped) skipped in this run)"
+            } else if !parts.turn.again() {
+                outcome.error = "stopped before the model's turn came"
             } else if let image = shown.whole {
                 asked += 1
                 sentence(&outcome, image: image, question: question, tokens: config.describeTokens)

@@ -53,6 +53,7 @@ final class FireStage {
         let outcome = rule.reaction == .log ? "log: \(result.note ?? "")" : result.outcome
         Log.shared.notice("fire: \(rule.condition) → \(rule.reaction.name) (frame \(index); \(outcome))")
         guard let effect = rule.reaction.as(EffectReaction.self)?.effect else { return (fire, nil) }
+        parts.turn.release() // the other cameras ask the model while this one holds its frame
         let hold = holds.run(EffectRenderer(effect: effect, box: place?.editBox, frame: shown), fire: count, config: config)
         parts.events.emit(.held(hold, fire: fire))
         if let error = hold.renderError { Log.shared.error("effect \(effect.rawValue) on frame \(index): \(error)") }

@@ -1,4 +1,3 @@
-import Gate
 import LookCore
 import Reactions
 import Records
@@ -12,8 +11,8 @@ struct LoopParts {
     let events: any EventSink
     let clock: any Clock
     let stop: StopSignal
-    /// The model's turns when several cameras share it, and this loop's camera.
-    let turns: (shared: ModelTurns, camera: String)?
+    /// This camera's turn with the model (always its own when no other camera shares it).
+    let turn: ModelTurn
 
     /// Runs `body` as a declared wait: the watchdog takes the loop as alive until `wait`'s bound.
     func waiting<T, E: Error>(_ wait: LoopWait, _ body: () throws(E) -> T) throws(E) -> T {
@@ -21,16 +20,6 @@ struct LoopParts {
         defer { events.emit(.waiting(nil)) }
         return try body()
     }
-
-    /// Runs `body` in the camera's turn with a shared model (at once with its own); nil: stopped, or
-    /// no turn `within` seconds.
-    func inTurn<T, E: Error>(changed: Bool, within: Double?, _ body: () throws(E) -> T) throws(E) -> T? {
-        guard let (shared, camera) = turns else { return try body() }
-        return try shared.inTurn(camera, changed: changed, within: within, stopped: { stop.isRequested }, body)
-    }
-
-    /// How many cameras share the model (a frame may wait for each of the others' first).
-    var sharing: Double { Double(turns?.shared.count ?? 1) }
 
     /// Waits `seconds`, cut short by a stop.
     func pause(_ seconds: Double) { clock.wait(upTo: seconds, every: 0.1) { stop.isRequested } }
