@@ -126,3 +126,51 @@ final class HardeningFiveTests: XCTestCase {
         XCTAssertFalse(run.checkedForm.contains("pw"), run.checkedForm)
     }
 }
+
+/// Hardening 6: a secret is masked whatever it is called and wherever it stands.
+final class HardeningSixSecretsTests: XCTestCase {
+    func testACommandsSecretLookingArgumentsAreMasked() {
+        let argv = [
+            "/usr/bin/curl", "--password=hunter2", "-H", "Authorization: Bearer abc.def", "-H", "X-Api-Key: k1", "--token", "t0k",
+            "-u", "me:pw", "https://TOKEN123@hooks.example.com/x?sig=1", "Bearer", "zzz", "keep=me", "plain", "api_key=v",
+            "aB3dE5gH7jK9mN1pQ3sT5",
+        ]
+        let shown = Secrets.masked(commandArguments: argv)
+        XCTAssertEqual(
+            shown,
+            [
+                "/usr/bin/curl", "--password=***", "-H", "Authorization: ***", "-H", "X-Api-Key: ***", "--token", "***", "-u", "***",
+                "https://***@hooks.example.com/***", "Bearer", "***", "keep=me", "plain", "api_key=***", "***",
+            ])
+        for secret in ["hunter2", "abc.def", "k1", "t0k", "pw", "TOKEN123", "zzz", "aB3dE5gH7jK9mN1pQ3sT5"] {
+            XCTAssertFalse(shown.joined(separator: " ").contains(secret), secret)
+        }
+    }
+
+    func testACommandGetsNoSettingOfLookdsNorASecretNamedVariable() {
+        for name in ["LOOKD_ENGINE", "LOOKD_NOTIFY_USER", "LOOKD_HTTP_TOKEN", "HF_TOKEN", "GITHUB_TOKEN", "DB_PASSWORD", "AWS_SECRET_ACCESS_KEY", "OPENAI_API_KEY"] {
+            XCTAssertFalse(Secrets.isPassedOn(environment: name), name)
+        }
+        for name in ["PATH", "HOME", "LANG", "XDG_RUNTIME_DIR", "PULSE_SERVER"] { XCTAssertTrue(Secrets.isPassedOn(environment: name), name) }
+    }
+
+    /// A camera's URL known as outbound is masked whole, even where it holds a space or a comma
+    /// (an SRT streamid), and a DVR's password in its path.
+    func testAKnownCameraURLIsMaskedWholeWhateverItHolds() {
+        let urls = [
+            "rtsp://dvr.example:554/user=admin&password=Dvr5ecret&channel=1&stream=0.sdp",
+            "srt://cam.example:9000?streamid=#!::r=live,m=request,u=bob,s=Srt5ecret",
+            "rtsp://bob:two words@cam2.example/live",
+            "http://cam3.example/snap.cgi?loginpas=Lp5ecret&pw=Pw5ecret",
+        ]
+        for url in urls { Secrets.registerOutbound(url) }
+        for url in urls {
+            let text = Secrets.maskedPasswords(in: "the stream \(url) failed: end of file")
+            for secret in ["Dvr5ecret", "Srt5ecret", "two words", "Lp5ecret", "Pw5ecret", "u=bob"] {
+                XCTAssertFalse(text.contains(secret), "\(secret) in \(text)")
+            }
+            XCTAssertTrue(text.hasPrefix("the stream ") && text.hasSuffix(" failed: end of file"), text)
+        }
+        XCTAssertEqual(Secrets.maskedPasswords(in: urls[0]), "rtsp://dvr.example:554/***")
+    }
+}

@@ -137,4 +137,46 @@ final class ModelTurnsTests: XCTestCase {
         XCTAssertEqual(order.all, ["door", "yard", "drive"], "the yard kept its place; the drive went after it")
         XCTAssertFalse(order.overlapped)
     }
+
+    /// The starvation of hardening 6: the camera whose frame made way is away for a newer one when
+    /// the turn comes free; the camera just served, back at once, must not pass it.
+    func testACameraAwayForANewerFrameKeepsItsClaimOverTheCameraJustServed() throws {
+        let clock = ManualClock()
+        let turns = ModelTurns(clock: clock)
+        let (order, group) = (Order(), DispatchGroup())
+        ask(turns, "door", changed: true, order: order, hold: 0.6, group: group)
+        XCTAssertTrue(Poll.until { order.all == ["door"] })
+        ask(turns, "yard", changed: true, order: order, within: 0.25, group: group)
+        XCTAssertTrue(Poll.until { turns.isWaiting("yard") })
+        clock.advance(0.5) // the yard's frame makes way: its loop is away for a newer one
+        XCTAssertTrue(Poll.until { order.all == ["door"] && turns.isWaiting("yard") })
+        XCTAssertEqual(group.wait(timeout: .now() + 10), .success, "the door's turn ended and the yard's ask gave up")
+        // The door is back at once with a changed frame: the turn is the yard's, kept for it.
+        ask(turns, "door", changed: true, order: order, hold: 0, group: group)
+        usleep(300_000)
+        XCTAssertEqual(order.all, ["door"], "the camera just served does not pass the one that waits")
+        ask(turns, "yard", changed: true, order: order, hold: 0, group: group)
+        XCTAssertEqual(group.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(order.all, ["door", "yard", "door"])
+    }
+
+    /// A camera that does not come back for its kept turn (its loop stopped, its source was lost)
+    /// holds the model no longer than its claim lasts.
+    func testAClaimKeptForACameraThatDoesNotComeBackLapses() throws {
+        let clock = ManualClock()
+        let turns = ModelTurns(clock: clock)
+        let (order, group) = (Order(), DispatchGroup())
+        ask(turns, "door", changed: true, order: order, hold: 0.4, group: group)
+        XCTAssertTrue(Poll.until { order.all == ["door"] })
+        ask(turns, "yard", changed: true, order: order, within: 0.25, group: group)
+        XCTAssertTrue(Poll.until { turns.isWaiting("yard") })
+        clock.advance(0.5)
+        XCTAssertEqual(group.wait(timeout: .now() + 10), .success)
+        ask(turns, "door", changed: true, order: order, hold: 0, group: group)
+        usleep(200_000)
+        XCTAssertEqual(order.all, ["door"], "kept for the yard while its claim lasts")
+        clock.advance(ModelTurns.claimKept(0.25))
+        XCTAssertEqual(group.wait(timeout: .now() + 10), .success)
+        XCTAssertEqual(order.all, ["door", "door"], "the claim lapsed and the door went on")
+    }
 }
