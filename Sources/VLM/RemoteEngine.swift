@@ -152,6 +152,17 @@ public final class RemoteEngine: VisionLanguageModel, @unchecked Sendable {
 
     /// The most bytes of an answer that is one JSON object (a server that ignores `stream: true`).
     static let wholeAnswerLimit = 1 << 20
+    /// The most bytes of an answer's text, whatever the server sends: past it the answer is cut (as
+    /// at its token bound), so what lookd records of an answer is bounded too.
+    public static let answerLimit = 64 << 10
+
+    /// `text` cut to `answerLimit` bytes (at a character's boundary).
+    static func bounded(_ text: String) -> String {
+        guard text.utf8.count > answerLimit else { return text }
+        var cut = text.utf8.prefix(answerLimit)
+        while String(cut) == nil { cut = cut.dropLast() }
+        return String(cut)!
+    }
 
     /// The request's JSON.
     func body(_ picture: Picture, prompt: String, maxTokens: Int) -> [UInt8] {
@@ -228,6 +239,13 @@ public final class RemoteEngine: VisionLanguageModel, @unchecked Sendable {
                                 return false
                             }
                             if first == nil { first = clock.now() - started }
+                            // So is an answer past its byte bound, however few its pieces.
+                            guard text.utf8.count + piece.utf8.count <= Self.answerLimit else {
+                                let kept = Self.bounded(text + piece)
+                                onText(String(kept.dropFirst(text.count)))
+                                (text, capped, finish) = (kept, true, finish ?? "length")
+                                return false
+                            }
                             text += piece
                             onText(piece)
                             pieces += 1
@@ -257,7 +275,7 @@ public final class RemoteEngine: VisionLanguageModel, @unchecked Sendable {
                     problem = error
                 } else if events == 0, answer.status == 200, let whole = Self.wholeAnswer(body) {
                     // A server that ignores `stream: true` answers with one object: it is read as it is.
-                    (text, finish, promptTokens, outputTokens) = (whole.text, whole.finish, whole.promptTokens, whole.outputTokens)
+                    (text, finish, promptTokens, outputTokens) = (Self.bounded(whole.text), whole.finish, whole.promptTokens, whole.outputTokens)
                     if !text.isEmpty {
                         first = clock.now() - started
                         onText(text)

@@ -8,6 +8,7 @@ answers POST /v1/chat/completions as the file MODE says (read at each request; o
   close       closes the connection without a word
   garbage     200 and a stream whose data is not JSON
   endless     200 and a stream of the word "yes" without end (for 60 s at most)
+  huge        200 and a stream of 300 KB pieces (64 of them), as a server that ignores max_tokens's size
   whole       200 and the answer as one JSON object, as a server that does not stream sends it
   html        200 and a web page
 Any mode: a model other than "tiny" gets 404 with {"error": {"message": "model '…' not found"}}.
@@ -81,6 +82,13 @@ class Handler(BaseHTTPRequestHandler):
             return
         if mode == "garbage":
             self.chunk("{this is not json")
+            return
+        if mode == "huge":
+            try:
+                for _ in range(64):
+                    self.chunk(json.dumps({"choices": [{"index": 0, "delta": {"content": "yes " * 75000}, "finish_reason": None}]}))
+            except OSError:
+                pass
             return
         if mode == "endless":
             until = time.time() + 60

@@ -52,7 +52,11 @@ final class MQTTCommandTests: XCTestCase {
             ["1. Yes\\n2. Yes", "1. No\\n2. No", "1. No", "1. Yes", "1. No", "1. Yes\\n2. No", "1. No\\n2. No"],
             commands: [
                 2: [("lookd/cmd/rule/\(cat)/set", "OFF")],
-                3: [("lookd/cmd/rule/\(cat)/set", "maybe"), ("lookd/cmd/rule/nosuchrule_00000000/set", "ON")],
+                // An ON padded past the payload bound is dropped by its size, unread (the cat stays off).
+                3: [
+                    ("lookd/cmd/rule/\(cat)/set", "maybe"), ("lookd/cmd/rule/nosuchrule_00000000/set", "ON"),
+                    ("lookd/cmd/rule/\(cat)/set", "ON" + String(repeating: " ", count: 40_000)),
+                ],
                 5: [("lookd/cmd/rule/\(cat)/set", "ON")],
             ])
         let fires: [(Int, String)] = first.filter { $0["event"] as? String == "fire" }.map {

@@ -54,6 +54,16 @@ final class RemoteEngineFaultTests: XCTestCase {
         XCTAssertEqual(g.text.split(separator: " ").count, 16, g.text)
     }
 
+    /// Few pieces of 300 KB each are cut by their bytes, not their count: the answer (and what the
+    /// records keep of it) is at most 64 KB.
+    func testAnAnswerOfHugePiecesIsCutAtItsByteBound() throws {
+        try server.answer("huge")
+        let g = try engine().generate(image: picture, prompt: "1. Is there a cat?", maxTokens: 64)
+        XCTAssertEqual(g.stop, .tokenLimit)
+        XCTAssertLessThanOrEqual(g.text.utf8.count, RemoteEngine.answerLimit)
+        XCTAssertGreaterThan(g.text.utf8.count, RemoteEngine.answerLimit - 8)
+    }
+
     func testAServerThatDoesNotStreamIsReadAndAWebPageIsNamed() throws {
         try server.answer("whole", text: "1. Yes")
         let g = try engine().generate(image: picture, prompt: "1. Is there a cat?", maxTokens: 16)

@@ -43,6 +43,10 @@ final class MQTTClient: @unchecked Sendable {
     private var connectedAt: Double?
     /// Why libmosquitto says the latest connection ended.
     private var lastLoss: String?
+    /// The most bytes of a message taken in (a command, Home Assistant's status).
+    static let payloadLimit = 16 << 10
+    /// Messages dropped for their size.
+    private(set) var droppedPayloads = 0
     /// Seconds a broker may take to answer a connect before lookd gives up on that try.
     static let answerLimit = 10.0
     /// A connection lost this soon after it was made, twice running, is taken over by another client.
@@ -93,6 +97,11 @@ final class MQTTClient: @unchecked Sendable {
             guard let object, let message, let topic = message.pointee.topic else { return }
             let client = Unmanaged<MQTTClient>.fromOpaque(object).takeUnretainedValue()
             let count = Int(message.pointee.payloadlen)
+            // A command is a word or two: a larger payload is dropped by its size, never copied.
+            guard count <= MQTTClient.payloadLimit else {
+                client.lock.withLock { client.droppedPayloads += 1 }
+                return Log.shared.warning("MQTT: a message of \(Quantity.bytes(Int64(count))) on \(String(cString: topic)) was dropped (over \(MQTTClient.payloadLimit >> 10) KB)")
+            }
             let payload = count > 0 ? [UInt8](UnsafeRawBufferPointer(start: message.pointee.payload, count: count)) : []
             client.onMessage?(String(cString: topic), payload, message.pointee.retain)
         }
