@@ -21,12 +21,24 @@ public enum HistoryListing {
                 Ambiguous(text: "Several watches are running, each with its history: \(running.joined(separator: ", ")); give --db FILE."))
         }
         let newest = running.first ?? (try? StatusFile.read(explicit: nil))?.status["history"] as? String
-        return .success([newest, HistoryStore.fileName, servicePath].compactMap { $0 }.first { FileManager.default.fileExists(atPath: $0) })
+        return .success([newest, HistoryStore.fileName, servicePath].compactMap { $0 }.first(where: isHistoryFile))
+    }
+
+    /// Whether `path` can be a history: a regular file (a pipe, a device or a folder is never opened:
+    /// opening a FIFO with no writer waits for ever).
+    static func isHistoryFile(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0 && st.st_mode & S_IFMT == S_IFREG
     }
 
     /// The history `lookd history` reads: `db`, else the instance's, else the one `found()`.
     public static func path(db: String?, instance: String?) -> Result<String, Ambiguous> {
-        if let db { return .success(db) }
+        if let db {
+            var st = stat()
+            guard stat(db, &st) == 0 else { return .failure(Ambiguous(text: "\(db): \(String(cString: strerror(errno))).")) }
+            guard st.st_mode & S_IFMT == S_IFREG else { return .failure(Ambiguous(text: "\(db) is not a history: it is not a regular file.")) }
+            return .success(db)
+        }
         if let instance { return self.instance(instance) }
         return found().flatMap { $0.map { .success($0) } ?? .failure(Ambiguous(text: noneFound)) }
     }

@@ -64,7 +64,9 @@ public struct VisionCopies: Sendable {
         case .asPublished: return mmproj
         case .copy(let path):
             // The whole copy is read once to check it (the load reads it next, from the page cache).
-            if Checksum.read(path)?.hex == SHA256.hex(ofFile: path) { return path }
+            // Only a copy of this user's own, of the size its checksum says, is read to be checked
+            // (another user's link to /dev/zero would be hashed for ever).
+            if let sum = Checksum.read(path), RegularFile.isOwn(path, size: sum.size), sum.hex == SHA256.hex(ofFile: path) { return path }
             Log.shared.warning("the int8 tower copy \(path) does not match its checksum (damaged or cut short); making it again")
             return try make(path, from: mmproj, progress: progress)
         case .toMake(let path): return try make(path, from: mmproj, progress: progress)
@@ -98,7 +100,7 @@ public struct VisionCopies: Sendable {
         static func path(_ copy: String) -> String { copy + ".sha256" }
 
         static func read(_ copy: String) -> (hex: String, size: Int64)? {
-            guard case .bytes(let data) = BoundedRead.read(path(copy), limit: 256) else { return nil }
+            guard let data = RegularFile.readOwn(path(copy), limit: 256) else { return nil }
             let words = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isWhitespace)
             guard words.count == 2, words[0].count == 64, let size = Int64(words[1]) else { return nil }
             return (String(words[0]), size)

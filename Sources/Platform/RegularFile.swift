@@ -12,6 +12,19 @@ public enum RegularFile {
         guard fstat(fd, &st) == 0, st.st_mode & S_IFMT == S_IFREG, st.st_size <= limit else { return nil }
         return try? SmallInput.readToEnd(fd, limit: limit).get()
     }
+
+    /// The file's bytes when it is also this user's own (a cache's file: one another user made, or
+    /// linked, is never trusted); nil otherwise, as `read`.
+    public static func readOwn(_ path: String, limit: Int) -> [UInt8]? {
+        guard isOwn(path) else { return nil }
+        return read(path, limit: limit)
+    }
+
+    /// Whether `path` is a regular file (not a link) of this user's, of `size` bytes when given.
+    public static func isOwn(_ path: String, size: Int64? = nil) -> Bool {
+        var st = stat()
+        return lstat(path, &st) == 0 && st.st_mode & S_IFMT == S_IFREG && st.st_uid == geteuid() && size.map { Int64(st.st_size) == $0 } ?? true
+    }
 }
 
 /// Reading a small input whole: a file, or a pipe (`lookd check <(…)`, `--rules /dev/stdin`), up to

@@ -22,7 +22,9 @@ extension ModelSettings {
     var visionWeightsShown: String {
         if let chosen = options.visionWeights { return chosen.rawValue }
         if engine != nil || model?.hasPrefix("script:") == true { return "the faster on this CPU (no tower here: the model is not in-process)" }
-        let measured = TowerChoice.current(threads: options.threads)
+        guard let measured = TowerChoice.known(threads: options.threads) else {
+            return "the faster on this CPU (int8 or F16, timed once when a model is first loaded)"
+        }
         return "\(measured.weights), the faster here: \(measured.reason)"
     }
 

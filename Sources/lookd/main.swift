@@ -35,13 +35,14 @@ func main() -> Int32 {
         return ExitCode.usage.rawValue
     }
     words.removeFirst()
-    let helps = [
-        "ask": AskCommand.help, "watch": WatchCommand.help, "check": CheckCommand.help, "status": StatusCommand.help,
-        "models": ModelsCommand.help, "pull": ModelsCommand.help, "eval": EvalCommand.help, "tune": EvalCommand.tuneHelp,
-        "history": HistoryCommand.help,
+    // Each command's help is made only when it is asked for (some read the model cache).
+    let helps: [String: () -> String] = [
+        "ask": { AskCommand.help }, "watch": { WatchCommand.help }, "check": { CheckCommand.help }, "status": { StatusCommand.help },
+        "models": { ModelsCommand.help }, "pull": { ModelsCommand.help }, "eval": { EvalCommand.help }, "tune": { EvalCommand.tuneHelp },
+        "history": { HistoryCommand.help },
     ]
     if let text = helps[command], words.contains("--help") || words.contains("-h") {
-        print(text)
+        print(text())
         return 0
     }
     do throws(CommandFailure) {

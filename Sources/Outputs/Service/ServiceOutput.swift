@@ -71,8 +71,10 @@ public final class ServiceOutput: WatchOutput, @unchecked Sendable {
         self.statusPath = StatusFile.path(explicit: statusPath, camera: camera)
         self.notifier = notifier
         self.source = source
-        self.eventsPath = eventsPath
-        self.historyPath = historyPath
+        // Whole paths: the status is read from other folders (lookd status, lookd history).
+        let whole = { (path: String) in path.hasPrefix("/") ? path : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(path) }
+        self.eventsPath = eventsPath.map(whole)
+        self.historyPath = historyPath.map(whole)
         (self.clock, self.camera) = (clock, camera)
         started = clock.date()
         self.states = states

@@ -14,7 +14,9 @@ public enum HistoryServer {
         guard let listen = WebOutput.Listen.parse(text) else {
             throw OutputFailure("\(SettingName.http) takes ADDR:PORT (127.0.0.1:8470), not \"\(text)\"")
         }
-        let token = ProcessInfo.processInfo.environment["LOOKD_HTTP_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        let token = ProcessInfo.processInfo.environment["LOOKD_HTTP_TOKEN"]
+        // The watch's rule: a blank token, or one no header carries whole, guards nothing.
+        if let token, let problem = OutputSettings.tokenProblem(token) { throw OutputFailure("LOOKD_HTTP_TOKEN: \(problem)") }
         guard token != nil || listen.isLoopback else {
             throw OutputFailure("\(SettingName.http) \(text) is reachable from other machines: set a token (LOOKD_HTTP_TOKEN)")
         }
@@ -30,9 +32,20 @@ public enum HistoryServer {
         clock.wait(upTo: .infinity, every: 0.2) { stop.isSet }
     }
 
-    /// The folder the newest fire's snapshot is in (a watch keeps them all in one), or none.
+    /// The folder the newest fire's snapshot is in (a watch keeps them all in one), or none; only a
+    /// folder inside the history's own folder is served (a history another user wrote could name
+    /// any folder, and the page would serve its files to whoever asks).
     static func snapshots(_ path: String) -> String? {
         let newest = try? HistoryStore(path: path, readOnly: true).fires(HistoryQuery(limit: 20)).compactMap(\.snapshot).first
-        return newest.map { ($0 as NSString).deletingLastPathComponent }
+        guard let folder = newest.map({ ($0 as NSString).deletingLastPathComponent }), let real = realpath(folder),
+            let root = realpath((path as NSString).deletingLastPathComponent), real == root || real.hasPrefix(root == "/" ? "/" : root + "/")
+        else { return nil }
+        return real
+    }
+
+    private static func realpath(_ path: String) -> String? {
+        guard let p = Glibc.realpath(path, nil) else { return nil }
+        defer { free(p) }
+        return String(cString: p)
     }
 }
