@@ -35,6 +35,9 @@ public enum SafeFile {
         }
         switch st.st_mode & S_IFMT {
         case S_IFREG:
+            // A file lookd writes is its user's, with its mode: another user's file (one she made
+            // first in a shared folder) is never replaced, nor its mode kept.
+            if st.st_uid != geteuid() { throw Failure(path: path, reason: Self.notOwn(st.st_uid)) }
             let target =
                 realpath(path, nil).map { p in
                     defer { free(p) }; return String(cString: p)
@@ -105,6 +108,10 @@ public enum SafeFile {
         let follow = lstat(path, &isLink) == 0 && isLink.st_mode & S_IFMT == S_IFLNK
         let fd = try openInto(path, flags: O_WRONLY | O_APPEND | O_CREAT | (follow ? 0 : O_NOFOLLOW))
         var opened = stat()
+        if fstat(fd, &opened) == 0, opened.st_mode & S_IFMT == S_IFREG, opened.st_uid != geteuid() {
+            close(fd)
+            throw Failure(path: path, reason: notOwn(opened.st_uid))
+        }
         if fstat(fd, &opened) == 0, opened.st_mode & S_IFMT == S_IFREG, opened.st_nlink > 1 {
             close(fd)
             throw Failure(
@@ -152,6 +159,12 @@ public enum SafeFile {
             guard errno == EEXIST, n < 10_000 else { throw Failure(path: path, reason: String(cString: strerror(errno))) }
             n += 1
         }
+    }
+
+    /// Why a file of another user's is not written, in words.
+    static func notOwn(_ uid: uid_t) -> String {
+        let name = getpwuid(uid).map { String(cString: $0.pointee.pw_name) } ?? "uid \(uid)"
+        return "it belongs to another user (\(name)); lookd writes only files of its own user: give it a path of its own"
     }
 
     /// Checks that `path` may be written (before a long run, so a bad path is found at the start).

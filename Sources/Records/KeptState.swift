@@ -43,19 +43,58 @@ public struct KeptState: Equatable, Sendable {
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
             return (KeptState(), "\(path) is a folder, not lookd's state file; switches and counts are kept in memory only")
         }
-        let data: Data
-        switch BoundedRead.read(path, limit: largest) {
-        case .bytes(let d): data = d
+        let object: [String: Any]
+        switch parse(path) {
         case .missing: return (KeptState(), nil)
-        case .tooLarge: return (KeptState(), "\(path) is larger than lookd's state can be (1 MiB); switches and counts start afresh")
-        }
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            return (KeptState(), "\(path) is not lookd's state (JSON); switches and counts start afresh")
+        case .lookds(let o): object = o
+        case .foreign(let why):
+            // A file lookd did not write is never replaced: it is kept aside under a new name.
+            guard let aside = setAside(path) else {
+                return (KeptState(), "\(path) \(why), and it cannot be moved aside; it is left as it is, and switches and counts are kept in memory only")
+            }
+            return (KeptState(), "\(path) \(why): it was kept aside as \(aside), and switches and counts start afresh")
         }
         var state = KeptState()
         (state.switchedOff, state.paused) = (Set((object["switched_off"] as? [String]) ?? []), object["paused"] as? Bool ?? false)
         for (condition, value) in (object["counts"] as? [String: Any]) ?? [:] { if let n = value as? Int, n >= 0 { state.counts[condition] = n } }
         return (state, nil)
+    }
+
+    /// What a state file holds.
+    enum Parsed {
+        case missing
+        case lookds([String: Any])
+        case foreign(String)
+    }
+
+    /// The keys of lookd's state: a JSON object with none of them, or others, is another program's file.
+    static let keys: Set<String> = ["switched_off", "counts", "paused"]
+
+    static func parse(_ path: String) -> Parsed {
+        let data: Data
+        switch BoundedRead.read(path, limit: largest) {
+        case .bytes(let d): data = d
+        case .missing: return .missing
+        case .tooLarge: return .foreign("is larger than lookd's state can be (1 MiB), so it is not lookd's state")
+        }
+        if data.isEmpty { return .lookds([:]) } // a write cut short by a full disk
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return .foreign("is not lookd's state (JSON)") }
+        guard !object.isEmpty, Set(object.keys).isSubset(of: keys) else { return .foreign("is not lookd's state (its keys are not lookd's)") }
+        return .lookds(object)
+    }
+
+    /// Moves a file that is not lookd's out of the way (`FILE.not-lookd`, `FILE.not-lookd-2` …);
+    /// the name it now has, or nil when it could not be moved.
+    static func setAside(_ path: String) -> String? {
+        for n in 1...100 {
+            let aside = path + (n == 1 ? ".not-lookd" : ".not-lookd-\(n)")
+            if link(path, aside) == 0 {
+                unlink(path)
+                return aside
+            }
+            guard errno == EEXIST else { return nil }
+        }
+        return nil
     }
 
     var json: JSON {
@@ -92,6 +131,10 @@ public final class KeptStateWriter: WatchOutput, @unchecked Sendable {
     private func save(_ snapshot: WatchSnapshot) {
         let state = KeptState(snapshot, keeping: initial)
         guard state != written else { return }
+        if case .foreign(let why) = KeptState.parse(path) {
+            if outage.failed(why) { Log.shared.warning("the state (switches, counts): \(path) \(why), and lookd does not replace it; it is kept in memory") }
+            return
+        }
         do throws(SafeFile.Failure) {
             try SafeFile.write(state.json.text() + "\n", to: path)
             written = state
