@@ -54,14 +54,14 @@ final class SlowSource: LiveSource, @unchecked Sendable {
         get { lock.withLock { handlers.onEvent } }
         set {
             lock.withLock { handlers.onEvent = newValue }
-            if var live = current as? any LiveSource { live.onEvent = newValue }
+            if let live = current as? any LiveSource { live.onEvent = newValue }
         }
     }
     var shouldStop: (@Sendable () -> Bool)? {
         get { lock.withLock { handlers.shouldStop } }
         set {
             lock.withLock { handlers.shouldStop = newValue }
-            if var live = current as? any LiveSource { live.shouldStop = newValue }
+            if let live = current as? any LiveSource { live.shouldStop = newValue }
         }
     }
 
@@ -73,7 +73,7 @@ final class SlowSource: LiveSource, @unchecked Sendable {
         reopen: @escaping @Sendable () throws(CaptureError) -> any FrameSource
     ) {
         self.info = info
-        reason = "\(info.name) did not open within \(JSON.number(limit).text()) s (a pipe with no writer, a stalled mount or a device "
+        reason = "\(info.name) did not open within \(Quantity.number(limit)) s (a pipe with no writer, a stalled mount or a device "
             + "that does not answer?); lookd waits for it"
         (self.pending, self.clock, self.reopen) = (pending, clock, reopen)
     }
@@ -105,7 +105,7 @@ final class SlowSource: LiveSource, @unchecked Sendable {
         }
         pending = nil
         guard let made else { return nil }
-        if var live = made as? any LiveSource {
+        if let live = made as? any LiveSource {
             live.onEvent = onEvent
             live.shouldStop = shouldStop
         }

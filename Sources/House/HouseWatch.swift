@@ -58,10 +58,9 @@ public enum HouseWatch {
         let page = named ? outputs.http.map { WebHouse(listen: $0, token: outputs.httpToken, history: outputs.historyPath, clock: clock) } : nil
         defer { page?.stop() }
         page?.expect(first.cameras.map { $0.name ?? "main" })
-        // What the cameras share is made once, before any camera: an address that cannot be had
-        // fails the watch once, and the history is not made by several cameras at once.
+        // The page the cameras share is made once, before any camera: an address that cannot be had
+        // fails the watch once.
         do throws(OutputFailure) { try page?.open() } catch { throw .watch(.output(error.description)) }
-        if named, let note = outputs.prepareHistory(clock: clock) { Log.shared.warning(note) }
         let house = CameraHouse(
             turns: named ? ModelTurns(clock: clock) : nil, quorum: named ? CameraNotifier.Quorum() : nil, page: page, notifier: notifier,
             clock: clock)
@@ -79,6 +78,8 @@ public enum HouseWatch {
                 throw .watch(error)
             }
         }
+        // The history, once the cameras' folders are made and before any of their writers opens it.
+        if named, let note = outputs.prepareHistory(clock: clock) { Log.shared.warning(note) }
         for warning in first.rules.warnings { Log.shared.warning(warning) }
         // Signals from the start: SIGHUP must not end a service still loading its model (the request
         // waits for the loop); a stop before the watch begins ends the process at once (a pull or a

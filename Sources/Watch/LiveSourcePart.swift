@@ -21,7 +21,7 @@ final class LiveSourcePart: RunPart {
             switch event {
             case .lost(let reason, let retry):
                 let sentence = reason.hasSuffix(".") ? reason : reason + "."
-                Log.shared.error("\(kind) lost: \(sentence) Trying again in \(JSON.number(retry).text()) s.")
+                Log.shared.error("\(kind) lost: \(sentence)" + (retry > 0 ? " Trying again in \(JSON.number(retry).text()) s." : ""))
                 change = .lost(reason: reason, retry: retry)
             case .stillLost(let attempt, let reason, let retry):
                 Log.shared.info("\(kind) still lost (try \(attempt)): \(reason)")

@@ -1,0 +1,80 @@
+import Foundation
+import TestFixtures
+import TestSupport
+import XCTest
+
+/// Hardening 6, through the binary: one camera never holds the others up (a source whose open never
+/// ends, an effect's hold), and what the records show of it.
+final class HardeningSixTests: XCTestCase {
+    private var dir: URL!
+    override func setUpWithError() throws { dir = try Fixtures.scratch() }
+    private func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
+    private func example(_ name: String) -> String { Fixtures.root.appendingPathComponent("examples/\(name)").path }
+
+    /// `lookd watch` with `args` and a scripted model, killed after `limit` seconds (a hang is a failure).
+    private func watch(_ args: [String], answers: String = "1. Yes", limit: Double = 60) throws -> (Subprocess, [[String: Any]], Double) {
+        try answers.write(toFile: path("answers.txt"), atomically: true, encoding: .utf8)
+        let started = Date()
+        let r = try Subprocess.run(
+            Fixtures.lookd, ["watch", "--model", "script:\(path("answers.txt"))", "--record", path("run"), "--no-sound"] + args,
+            environment: ["GGML_NO_BACKTRACE": "1"]
+        ) { process in DispatchQueue.global().asyncAfter(deadline: .now() + limit) { if process.isRunning { process.terminate() } } }
+        let seconds = Date().timeIntervalSince(started)
+        let log = (try? String(contentsOfFile: path("run/lookd-events.jsonl"), encoding: .utf8)) ?? ""
+        let lines = log.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        return (r, lines, seconds)
+    }
+
+    private func events(_ lines: [[String: Any]], _ name: String, camera: String? = nil) -> [[String: Any]] {
+        lines.filter { $0["event"] as? String == name && (camera == nil || $0["camera"] as? String == camera) }
+    }
+
+    /// A camera whose source is a FIFO with no writer: its open never ends. The other camera is
+    /// watched, the slow one is named as lost, and the run stops on time.
+    func testASourceWhoseOpenNeverEndsHoldsNoOtherCameraAndIsNamed() throws {
+        XCTAssertEqual(mkfifo(path("door.fifo"), 0o600), 0)
+        let (r, lines, seconds) = try watch([
+            "--camera", "door=\(path("door.fifo"))", "--camera", "yard=\(example("yard.mp4"))", "--rules", "a green triangle=log",
+            "--pace", "frames", "--seconds", "3",
+        ])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertLessThan(seconds, 40, "the run stopped on time")
+        let lost = try XCTUnwrap(events(lines, "video_lost", camera: "door").first, "the door is named as lost\n\(r.stderr)")
+        XCTAssertTrue((lost["reason"] as? String)?.contains("did not open within 10 s") == true, "\(lost)")
+        XCTAssertGreaterThan(events(lines, "watch", camera: "yard").count, 2, "the yard was watched")
+        XCTAssertTrue(r.stderr.contains("did not open within 10 s"), r.stderr)
+
+        // One source alone that never opens: said, and the watch still stops when told.
+        let (alone, _, took) = try watch(["--source", path("door.fifo"), "--rules", "a cat=log", "--seconds", "1"])
+        XCTAssertLessThan(took, 40)
+        XCTAssertTrue(alone.stderr.contains("video lost: \(path("door.fifo")) did not open within 10 s"), "\(alone.status) \(alone.stderr)")
+        XCTAssertNotEqual(alone.status, 15, "it ended by itself, not by the test's kill")
+    }
+
+    /// An effect's hold is the door's own business: the yard is asked while the door holds its frame.
+    func testTheOtherCamerasAreAskedWhileOneCameraHoldsAnEffect() throws {
+        try """
+        settings:
+          cameras:
+            door: \(example("shapes.mp4"))
+            yard: \(example("yard.mp4"))
+        rules:
+          - when: a red ball
+            effect: ripple
+            cameras: [door]
+          - when: a green triangle
+            log: true
+            cameras: [yard]
+        """.write(toFile: path("rules.yaml"), atomically: true, encoding: .utf8)
+        let (r, lines, _) = try watch(["--rules", path("rules.yaml"), "--hold", "3", "--seconds", "6"], answers: "!wait 0.05 1. Yes")
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let hold = try XCTUnwrap(events(lines, "hold", camera: "door").first, "the door held its frame\n\(r.stderr)")
+        let fire = try XCTUnwrap(events(lines, "fire", camera: "door").first)
+        let format = ISO8601DateFormatter()
+        format.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let (from, to) = (try XCTUnwrap(format.date(from: fire["t"] as? String ?? "")), try XCTUnwrap(format.date(from: hold["t"] as? String ?? "")))
+        XCTAssertGreaterThan(to.timeIntervalSince(from), 2.5, "the hold lasted its 3 s")
+        let during = events(lines, "watch", camera: "yard").compactMap { format.date(from: $0["t"] as? String ?? "") }.filter { $0 > from && $0 < to }
+        XCTAssertGreaterThan(during.count, 5, "the yard was asked while the door held (\(during.count) answers)")
+    }
+}
