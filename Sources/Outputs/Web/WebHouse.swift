@@ -18,6 +18,8 @@ public final class WebHouse: @unchecked Sendable {
     /// The cameras' pages, by name, and the names in the order they first came.
     private var pages: [String: WebOutput] = [:]
     private var order: [String] = []
+    /// The event streams of every camera's page, counted together.
+    let streams = StreamSlots()
     /// The cameras that are not watched (their source did not open), and why.
     private var absent: [String: String] = [:]
 

@@ -43,7 +43,7 @@ public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
     }
 
     public let name = "http"
-    let state = WebState()
+    let state: WebState
     /// `http://127.0.0.1:8470/`, for the journal.
     public let address: String
     let metrics: Metrics
@@ -79,6 +79,7 @@ public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
         sockets: (any Clock)? = nil, house: WebHouse? = nil, camera: String? = nil
     ) {
         (self.clock, self.sockets, self.house, self.camera) = (clock, sockets ?? clock, house, camera)
+        state = WebState(slots: house?.streams ?? StreamSlots())
         (self.listen, self.history, clipsDir, self.historyOnly) = (listen, history, clips?.folder ?? clipsFolder, historyOnly)
         timeline = LiveTimeline(truth: truth)
         self.token = token

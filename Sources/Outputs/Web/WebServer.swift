@@ -50,7 +50,7 @@ final class WebServer: @unchecked Sendable {
         handler: @escaping @Sendable (Request) -> Response
     ) throws(StartError) {
         self.handler = handler
-        slots = ConnectionGuard(clock: clock, waitingLimit: connectionLimit / 4)
+        slots = ConnectionGuard(clock: clock, waitingLimit: connectionLimit / 4, perAddress: max(1, connectionLimit * 3 / 4))
         self.port = port
         address = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
         var flags = UInt32(MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_THREAD_PER_CONNECTION.rawValue | MHD_USE_ERROR_LOG.rawValue)

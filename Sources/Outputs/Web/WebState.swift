@@ -53,10 +53,10 @@ final class WebState: @unchecked Sendable {
     private var fires: [String] = []
     private var fireNumbers: [Int] = []
     private var readers: [ObjectIdentifier: Reader] = [:]
-    let maxReaders: Int
+    /// The server's streams, which this page's readers draw on (shared by a house's pages).
+    let slots: StreamSlots
 
-    /// 16 streams (a tab each) leave the page's 64 connections room for the requests of the rest.
-    init(maxReaders: Int = 16) { self.maxReaders = maxReaders }
+    init(slots: StreamSlots = StreamSlots()) { self.slots = slots }
 
     /// The status JSON (the status file's), as written after each frame, fire and reload.
     func status(_ json: JSON) {
@@ -118,11 +118,11 @@ final class WebState: @unchecked Sendable {
         return bytes
     }
 
-    /// A new reader, first given the status and the fires so far; nil when `maxReaders` already read.
+    /// A new reader, first given the status and the fires so far; nil when the server's streams are all open.
     func subscribe() -> Reader? {
         let reader = Reader()
         let (ok, status, fires, frame) = lock.withLock { () -> (Bool, String, [String], Int?) in
-            guard readers.count < maxReaders else { return (false, "", [], nil) }
+            guard slots.take() else { return (false, "", [], nil) }
             readers[ObjectIdentifier(reader)] = reader
             return (true, self.status, self.fires, picture?.index)
         }
@@ -133,7 +133,9 @@ final class WebState: @unchecked Sendable {
         return reader
     }
 
-    func unsubscribe(_ reader: Reader) { _ = lock.withLock { readers.removeValue(forKey: ObjectIdentifier(reader)) } }
+    func unsubscribe(_ reader: Reader) {
+        if lock.withLock({ readers.removeValue(forKey: ObjectIdentifier(reader)) }) != nil { slots.give() }
+    }
 
     /// Ends every stream (the watch is stopping).
     func closeAll() {
