@@ -81,13 +81,15 @@ final class ConnectionGuard: @unchecked Sendable {
         case AF_INET6:
             var v6 = withUnsafePointer(to: &storage) { $0.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee } }
             inet_ntop(AF_INET6, &v6.sin6_addr, &text, socklen_t(text.count))
-            let address = String(cString: text)
+            let address = Self.text(text)
             if address == "::1" || address.hasPrefix("::ffff:127.") { return "loopback" }
             return address
         default: return "?"
         }
-        return String(cString: text)
+        return Self.text(text)
     }
+
+    private static func text(_ chars: [CChar]) -> String { String(decoding: chars.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) }
 
     func stop() { lock.withLock { stopped = true } }
 
