@@ -12,7 +12,7 @@ public enum HistoryListing {
     public static let noneFound = "No history: no watch is running, and none is at ./\(HistoryStore.fileName) or \(servicePath)."
 
     /// The history to read when none is named: the running watch's (its status file names it), else
-    /// one in the current folder, else the service's. Nil when none exists; a sentence when several
+    /// one in the current folder, else the service's, else the last stopped watch's. Nil when none exists; a sentence when several
     /// running watches keep histories of their own (one is not picked for the user).
     public static func found() -> Result<String?, Ambiguous> {
         let running = Set(StatusFile.running().compactMap { $0.status["history"] as? String }).sorted()
@@ -20,8 +20,10 @@ public enum HistoryListing {
             return .failure(
                 Ambiguous(text: "Several watches are running, each with its history: \(running.joined(separator: ", ")); give --db FILE."))
         }
-        let newest = running.first ?? (try? StatusFile.read(explicit: nil))?.status["history"] as? String
-        return .success([newest, HistoryStore.fileName, servicePath].compactMap { $0 }.first(where: isHistoryFile))
+        // A running watch's first, then the current folder's, then the service's; a stopped watch's
+        // (its status file lingers) last, and only when none of those is there.
+        let stopped = (try? StatusFile.read(explicit: nil))?.status["history"] as? String
+        return .success([running.first, HistoryStore.fileName, servicePath, stopped].compactMap { $0 }.first(where: isHistoryFile))
     }
 
     /// Whether `path` can be a history: a regular file (a pipe, a device or a folder is never opened:

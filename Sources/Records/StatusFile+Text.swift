@@ -6,12 +6,14 @@ extension StatusFile {
         var lines: [String] = []
         let state = s["state"] as? String ?? "?"
         let updated = (s["updated"] as? String).flatMap(Timestamp.date).map { ago(now.timeIntervalSince($0)) } ?? "?"
+        // A camera of several says its name first (several cameras' statuses read alike otherwise).
+        let who = (s["camera"] as? String).map { "lookd camera \($0)" } ?? "lookd"
         if running {
             lines.append(
-                "lookd is \(state): \(s["source"] as? String ?? "?") · pid \(s["pid"] as? Int ?? 0) · frame \(s["frame"] as? Int ?? 0) · \(s["fires"] as? Int ?? 0) fires (updated \(updated) ago)"
+                "\(who) is \(state): \(s["source"] as? String ?? "?") · pid \(s["pid"] as? Int ?? 0) · frame \(s["frame"] as? Int ?? 0) · \(s["fires"] as? Int ?? 0) fires (updated \(updated) ago)"
             )
         } else {
-            lines.append("lookd is not running (last status, \(updated) ago: \(state), pid \(s["pid"] as? Int ?? 0))")
+            lines.append("\(who) is not running (last status, \(updated) ago: \(state), pid \(s["pid"] as? Int ?? 0))")
         }
         if let engine = s["engine"] as? String { lines.append("engine: \(engine)") }
         if let pace = answerPace(s, now: now) { lines.append("answers: \(pace)") }

@@ -219,6 +219,13 @@ public enum StatusFile {
         return .success(first.path)
     }
 
+    /// The status file of the camera `name` of a watch of several (a running one's first, else the
+    /// newest), when one is found among the candidates and the service's.
+    public static func camera(_ name: String) -> String? {
+        let files = candidates().compactMap { try? read(explicit: $0, trusting: false) }.filter { $0.status["camera"] as? String == name }
+        return (files.first(where: \.running) ?? files.first)?.path
+    }
+
     /// The instances that have a status file, by name, sorted.
     public static func instances(environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
         let root = environment["LOOKD_RUN_DIR"] ?? "/run"

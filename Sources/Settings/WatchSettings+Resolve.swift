@@ -36,7 +36,9 @@ extension WatchSettings {
         var setup = try declared.resolve(given, over: WatchSetup())
         if case .frames = setup.watch.sourceOptions.pace { setup.watch.sourceOptions.pace = .frames(every: setup.every) }
         if needsSource && setup.watch.source.isEmpty {
-            throw SettingProblem("watch needs \(SettingName.source) /dev/video0|FILE|URL|DIR (or source: in the rules file's settings:)")
+            throw SettingProblem(
+                "watch needs \(SettingName.source) /dev/video0|FILE|URL|DIR, or cameras: \(SettingName.camera) NAME=SOURCE (or source: or cameras: in the rules file's settings:)"
+            )
         }
         setup.watch.statePath = statePath(setup.state, source: setup.watch.source, recordDir: setup.watch.recordDir)
         setup.outputs.historyPath =

@@ -14,7 +14,7 @@ enum HistoryCommand {
         P(yes), the description, the snapshot and the clip. It reads --db FILE, else the history of the
         instance lookd@NAME, else the running watch's (its status file names it; when several run with
         their own, it asks for --db), else ./lookd-history.sqlite, else the service's
-        /var/lib/lookd/lookd-history.sqlite. A watch keeps its history where its \(SettingName.history) says (by
+        /var/lib/lookd/lookd-history.sqlite, else the last stopped watch's. A watch keeps its history where its \(SettingName.history) says (by
         default lookd-history.sqlite in its \(SettingName.record) folder).
           --rule WORDS          fires of the rules whose words hold WORDS (any case)
           \(SettingName.camera) NAME         fires of one camera (a watch of several cameras keeps one history)

@@ -14,7 +14,8 @@ enum StatusCommand {
         watch's: the service's $RUNTIME_DIRECTORY/status.json, each watch started by hand has its own
         status-<pid>.json in $XDG_RUNTIME_DIR/lookd or /tmp/lookd-<uid>, and the service's
         /run/lookd/status.json; with none running, the newest of them.
-          NAME      the instance lookd@NAME (/run/lookd-NAME/status.json; a line a camera for one of several)
+          NAME      the instance lookd@NAME (/run/lookd-NAME/status.json; a line a camera for one of several),
+                    else the camera NAME of a watch of several cameras
           --json    print the status file as it is
         With no NAME and no \(SettingName.status), when several watches run or instances of lookd@ have status
         files, lists them (and the plain service, when it has one), one line each: a line a camera for a
@@ -31,7 +32,12 @@ enum StatusCommand {
             guard explicit == nil else { throw usage("give an instance NAME or \(SettingName.status) FILE, not both") }
             switch StatusFile.instance(name) {
             case .success(let path): explicit = path
-            case .failure(let why): throw why.isBadInput ? usage(why.description) : CommandFailure(code: .failure, message: why.description)
+            case .failure(let why):
+                // Not an instance: a camera of a running watch (or the service's) of that name.
+                guard let camera = StatusFile.camera(name) else {
+                    throw why.isBadInput ? usage(why.description) : CommandFailure(code: .failure, message: why.description)
+                }
+                explicit = camera
             }
             // An instance of several cameras: a line a camera.
             let cameras = StatusFile.serviceFiles(in: ((explicit ?? "") as NSString).deletingLastPathComponent).filter { $0.camera != nil }

@@ -11,6 +11,8 @@ enum WatchCommand {
     static var help: String {
         """
         Usage: lookd watch \(SettingName.source) /dev/video0|FILE|URL|DIR \(SettingName.rules) FILE|"a=b|…" [options]
+               lookd watch \(SettingName.camera) NAME=SOURCE [\(SettingName.camera) NAME=SOURCE …] \(SettingName.rules) FILE|"a=b|…" [options]
+               lookd watch \(SettingName.rules) FILE     (the file's settings: hold source: or cameras:)
 
         Shows the model one frame at a time and asks one numbered yes/no question covering every rule.
         A rule fires when its answer turns yes (not yes on the frame before, and not fired in the last

@@ -11,6 +11,7 @@ let help = """
     Usage:
       lookd ask PHOTO "QUESTION" [options]   answer one question about one photo (lookd ask --help)
       lookd watch \(SettingName.source) S \(SettingName.rules) R [options]   watch a video, stream or photos (lookd watch --help)
+      lookd watch \(SettingName.camera) N=S … \(SettingName.rules) R   watch several cameras with one model (docs/cameras.md)
       lookd check FILE [\(SettingName.truth) FILE]        check a rules file (and a truth file) and print the rules as understood
       lookd eval \(SettingName.source) CLIP \(SettingName.rules) R \(SettingName.truth) T   score rules against a labelled clip (lookd eval --help)
       lookd tune \(SettingName.record) RUN.json \(SettingName.truth) T  replay a run's answers to choose firing settings
