@@ -73,7 +73,8 @@ final class SlowSource: LiveSource, @unchecked Sendable {
         reopen: @escaping @Sendable () throws(CaptureError) -> any FrameSource
     ) {
         self.info = info
-        reason = "\(info.name) did not open within \(Quantity.number(limit)) s (a pipe with no writer, a stalled mount or a device "
+        reason =
+            "\(info.name) did not open within \(Quantity.number(limit)) s (a pipe with no writer, a stalled mount or a device "
             + "that does not answer?); lookd waits for it"
         (self.pending, self.clock, self.reopen) = (pending, clock, reopen)
     }

@@ -50,7 +50,9 @@ public struct KeptState: Equatable, Sendable {
         case .foreign(let why):
             // A file lookd did not write is never replaced: it is kept aside under a new name.
             guard let aside = setAside(path) else {
-                return (KeptState(), "\(path) \(why), and it cannot be moved aside; it is left as it is, and switches and counts are kept in memory only")
+                return (
+                    KeptState(), "\(path) \(why), and it cannot be moved aside; it is left as it is, and switches and counts are kept in memory only"
+                )
             }
             return (KeptState(), "\(path) \(why): it was kept aside as \(aside), and switches and counts start afresh")
         }
@@ -132,7 +134,9 @@ public final class KeptStateWriter: WatchOutput, @unchecked Sendable {
         let state = KeptState(snapshot, keeping: initial)
         guard state != written else { return }
         if case .foreign(let why) = KeptState.parse(path) {
-            if outage.failed(why) { Log.shared.warning("the state (switches, counts): \(path) \(why), and lookd does not replace it; it is kept in memory") }
+            if outage.failed(why) {
+                Log.shared.warning("the state (switches, counts): \(path) \(why), and lookd does not replace it; it is kept in memory")
+            }
             return
         }
         do throws(SafeFile.Failure) {

@@ -1,3 +1,4 @@
+import Config
 import Foundation
 import LookCore
 import Outputs
@@ -63,13 +64,7 @@ public struct CameraSetup {
                 throw SettingProblem("the camera \(camera.name): \(error.text)")
             }
             setup.watch.camera = camera.name
-            // The watch's folders of snapshots, frames and effects hold one a camera (a camera's own is its own).
-            let folders: [(SettingName, WritableKeyPath<WatchSetup, String?>)] = [
-                (.snapshots, \.watch.snapshotsDir), (.frames, \.watch.framesDir), (.effects, \.watch.effectsDir),
-            ]
-            for (name, path) in folders where camera.settings[name.key] == nil {
-                setup[keyPath: path] = setup[keyPath: path].map { ($0 as NSString).appendingPathComponent(camera.name) }
-            }
+            setup.watch.placeFolders(of: camera)
             setup.cameras = []
             setup.outputs.name = "\(base.outputs.name)-\(camera.name)"
             guard OutputSettings.isName(setup.outputs.name) else {
@@ -90,5 +85,18 @@ public struct CameraSetup {
     /// What a camera's settings have of their own place: its source, its folder and the event log.
     static func place(in given: [String: GivenSetting]) -> [String: GivenSetting] {
         given.filter { [SettingName.source.key, SettingName.record.key, SettingName.log.key].contains($0.key) }
+    }
+}
+
+extension WatchConfig {
+    /// The watch's folders of snapshots, frames and effects hold one a camera (a camera's own is its
+    /// own): at the start and at each reload.
+    mutating func placeFolders(of camera: CameraEntry) {
+        let folders: [(SettingName, WritableKeyPath<WatchConfig, String?>)] = [
+            (.snapshots, \.snapshotsDir), (.frames, \.framesDir), (.effects, \.effectsDir),
+        ]
+        for (name, path) in folders where camera.settings[name.key] == nil {
+            self[keyPath: path] = self[keyPath: path].map { ($0 as NSString).appendingPathComponent(camera.name) }
+        }
     }
 }

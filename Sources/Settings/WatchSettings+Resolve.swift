@@ -146,6 +146,7 @@ public struct FileSettingsReader: SettingsRereader {
         let changed = declared.changed(from: current, to: try WatchSettings.setup(given))
         var config = try WatchSettings.setup(kept).watch
         (config.settingsReader, config.camera) = (running.settingsReader, running.camera)
+        if let camera { config.placeFolders(of: camera) }
         return SettingsReread(
             config: config, applied: changed.filter(\.reloadable).map(\.name), needRestart: changed.filter { !$0.reloadable }.map(\.name))
     }

@@ -25,8 +25,7 @@ public final class WatchLoop {
         events: any EventSink, epoch: Int, reactor: any ReactionPerformer, stop: StopSignal? = nil,
         reloads: ReloadRequest = ReloadRequest(), commands: RuleCommands = RuleCommands(), turns: ModelTurns? = nil, clock: any Clock
     ) {
-        let stop = stop ?? StopSignal(clock: clock)
-        let turn = ModelTurn(shared: config.camera == nil ? nil : turns, camera: config.camera ?? "", stop: stop)
+        let stop = stop ?? StopSignal(clock: clock), turn = ModelTurn(shared: config.camera == nil ? nil : turns, camera: config.camera ?? "")
         let parts = LoopParts(model: model, reactor: reactor, events: events, clock: clock, stop: stop, turn: turn)
         (self.source, self.parts, self.config) = (source, parts, config)
         book = RuleBook(rules: rules, source: rulesSource, cooldown: config.cooldown, commands: commands)
@@ -146,6 +145,6 @@ public final class WatchLoop {
         config = inForce.config
         book.take(cooldown: config.cooldown, disabled: inForce.disabled)
         stages.gate.take(config.gate, masks: inForce.gateMasks)
+        parts.turn.gateMax(config.gate.maxSeconds)
     }
-
 }

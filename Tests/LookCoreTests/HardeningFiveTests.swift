@@ -148,7 +148,10 @@ final class HardeningSixSecretsTests: XCTestCase {
     }
 
     func testACommandGetsNoSettingOfLookdsNorASecretNamedVariable() {
-        for name in ["LOOKD_ENGINE", "LOOKD_NOTIFY_USER", "LOOKD_HTTP_TOKEN", "HF_TOKEN", "GITHUB_TOKEN", "DB_PASSWORD", "AWS_SECRET_ACCESS_KEY", "OPENAI_API_KEY"] {
+        for name in [
+            "LOOKD_ENGINE", "LOOKD_NOTIFY_USER", "LOOKD_HTTP_TOKEN", "HF_TOKEN", "GITHUB_TOKEN", "DB_PASSWORD", "AWS_SECRET_ACCESS_KEY",
+            "OPENAI_API_KEY",
+        ] {
             XCTAssertFalse(Secrets.isPassedOn(environment: name), name)
         }
         for name in ["PATH", "HOME", "LANG", "XDG_RUNTIME_DIR", "PULSE_SERVER"] { XCTAssertTrue(Secrets.isPassedOn(environment: name), name) }

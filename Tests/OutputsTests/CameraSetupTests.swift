@@ -33,6 +33,27 @@ final class CameraSetupTests: XCTestCase {
             StatusFile.path(explicit: "/run/lookd/status.json", camera: "door"), "/run/lookd/status-door.json", "a status file a camera")
     }
 
+    /// Hardening 6 (found by reading, test first): a reload keeps each camera's own folders of frames,
+    /// effects and snapshots (the watch's, a folder of its name below), and its own gate settings.
+    func testAReloadKeepsEachCamerasOwnFoldersAndGate() throws {
+        let file = [
+            CameraEntry(name: "door", source: "/dev/video0", line: 3, column: 5),
+            CameraEntry(
+                name: "yard", source: "/dev/video2", settings: ["gate-max": GivenSetting("9", from: .file("r.yaml", line: 6))], line: 5, column: 5),
+        ]
+        let flags = ["frames": "/srv/frames", "effects": "/srv/effects", "snapshots": "/srv/snaps", "gate-max": "40"]
+        let setups = try cameras(flags: flags, file: file)
+        for setup in setups {
+            let name = setup.name ?? "?"
+            let reread = try XCTUnwrap(setup.setup.watch.settingsReader).reread(file: [:], running: setup.setup.watch)
+            XCTAssertEqual(reread.config.framesDir, "/srv/frames/\(name)", name)
+            XCTAssertEqual(reread.config.effectsDir, "/srv/effects/\(name)", name)
+            XCTAssertEqual(reread.config.snapshotsDir, "/srv/snaps/\(name)", name)
+            XCTAssertEqual(reread.config.gate.maxSeconds, name == "yard" ? 9 : 40, name)
+            XCTAssertEqual(reread.config.camera, name)
+        }
+    }
+
     func testACameraOfTheFileKeepsItsOwnSettingsAndTheRestAreTheWatchs() throws {
         let file = [
             CameraEntry(name: "door", source: "/dev/video0", line: 3, column: 5),

@@ -244,6 +244,7 @@ final class ArchitectureTests: XCTestCase {
             where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
                 for match in line.matches(of: /(?:^|[^-\w])--([a-z][a-z0-9-]+)/) where !declared.contains(String(match.1)) {
                     if match.1 == "list-devices" { continue } // v4l2-ctl's, in the camera's advice
+                    if match.1 == "user", file == "LookCore/Secrets.swift" { continue } // curl's, whose value run:'s masking hides
                     unknown.append("\(file):\(n + 1): --\(match.1)")
                 }
             }

@@ -100,7 +100,9 @@ final class MQTTClient: @unchecked Sendable {
             // A command is a word or two: a larger payload is dropped by its size, never copied.
             guard count <= MQTTClient.payloadLimit else {
                 client.lock.withLock { client.droppedPayloads += 1 }
-                return Log.shared.warning("MQTT: a message of \(Quantity.bytes(Int64(count))) on \(String(cString: topic)) was dropped (over \(MQTTClient.payloadLimit >> 10) KB)")
+                return Log.shared.warning(
+                    "MQTT: a message of \(Quantity.bytes(Int64(count))) on \(String(cString: topic)) was dropped (over \(MQTTClient.payloadLimit >> 10) KB)"
+                )
             }
             let payload = count > 0 ? [UInt8](UnsafeRawBufferPointer(start: message.pointee.payload, count: count)) : []
             client.onMessage?(String(cString: topic), payload, message.pointee.retain)

@@ -72,7 +72,9 @@ public final class ServiceOutput: WatchOutput, @unchecked Sendable {
         self.notifier = notifier
         self.source = source
         // Whole paths: the status is read from other folders (lookd status, lookd history).
-        let whole = { (path: String) in path.hasPrefix("/") ? path : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(path) }
+        let whole = { (path: String) in
+            path.hasPrefix("/") ? path : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(path)
+        }
         self.eventsPath = eventsPath.map(whole)
         self.historyPath = historyPath.map(whole)
         (self.clock, self.camera) = (clock, camera)

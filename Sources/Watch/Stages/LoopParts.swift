@@ -1,3 +1,4 @@
+import Gate
 import LookCore
 import Reactions
 import Records
@@ -13,6 +14,11 @@ struct LoopParts {
     let stop: StopSignal
     /// This camera's turn with the model (always its own when no other camera shares it).
     let turn: ModelTurn
+
+    init(model: any VisionLanguageModel, reactor: any ReactionPerformer, events: any EventSink, clock: any Clock, stop: StopSignal, turn: ModelTurn) {
+        (self.model, self.reactor, self.events, self.clock, self.stop, self.turn) = (model, reactor, events, clock, stop, turn)
+        turn.stop = stop
+    }
 
     /// Runs `body` as a declared wait: the watchdog takes the loop as alive until `wait`'s bound.
     func waiting<T, E: Error>(_ wait: LoopWait, _ body: () throws(E) -> T) throws(E) -> T {

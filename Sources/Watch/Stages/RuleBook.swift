@@ -104,7 +104,8 @@ final class RuleBook {
         } else {
             // Every command obeyed has its journal line, as a fire has (who paused the camera, and when).
             switch command {
-            case .watch(let on, let by): Log.shared.notice(on ? "watching again (resumed by \(by))" : "paused by \(by): no rule is asked until resumed")
+            case .watch(let on, let by):
+                Log.shared.notice(on ? "watching again (resumed by \(by))" : "paused by \(by): no rule is asked until resumed")
             case .switchRule(let condition, let on, let by): Log.shared.notice("\"\(condition)\" switched \(on ? "on" : "off") by \(by)")
             case .resetCount(let condition, let by): Log.shared.notice("\"\(condition)\": its count reset by \(by)")
             }
