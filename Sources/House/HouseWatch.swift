@@ -131,6 +131,9 @@ public enum HouseWatch {
             let names = failed.map { run, error in run.camera.name.map { "the camera \($0): \(error.description)" } ?? error.description }
             throw .source(names.joined(separator: "; "))
         }
+        // A camera not watched is how its part of the watch ended: the others go on, and the watch
+        // says so at its end (its exit code the source's).
+        let unopened = failed.map { run, error in Ended(camera: run.camera.name, result: .failure(.notOpened("the camera \(run.name) was not watched: \(error.description)"))) }
         watching.set()
         for (run, _) in open { house.quorum?.join(run.name) } // every camera is ready before systemd hears READY=1
         for (run, source) in open where !house.start(run, source: source, model: model, rulesSource: first.source) {
@@ -147,6 +150,6 @@ public enum HouseWatch {
             if reloaded, plan.reloadsCameras { changes.take() }
             if house.allEnded && !reloaded { break }
         }
-        return house.endings
+        return unopened + house.endings
     }
 }

@@ -3,6 +3,8 @@
 public enum WatchError: Error, CustomStringConvertible, Equatable {
     /// The source failed while running (a file that broke, a stream that ended in an error).
     case source(String)
+    /// A camera of several whose source could not be opened (the others were watched).
+    case notOpened(String)
     /// The model failed on a frame's question, or on a fired rule's place question.
     case model(frame: Int, reason: String)
     case place(frame: Int, reason: String)
@@ -17,7 +19,7 @@ public enum WatchError: Error, CustomStringConvertible, Equatable {
 
     public var description: String {
         switch self {
-        case .source(let reason), .record(let reason), .rules(let reason), .output(let reason): return reason
+        case .source(let reason), .notOpened(let reason), .record(let reason), .rules(let reason), .output(let reason): return reason
         case .model(let frame, let reason): return "FAILED: the model failed on frame \(frame): \(reason)"
         case .place(let frame, let reason): return "FAILED: the model failed on frame \(frame)'s place question: \(reason)"
         case .failedInARow(let count, let reason): return "FAILED: the model failed on \(count) frames in a row; the last: \(reason)"

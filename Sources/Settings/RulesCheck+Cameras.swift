@@ -1,3 +1,4 @@
+import Foundation
 import LookCore
 import Rules
 
@@ -27,12 +28,25 @@ extension RulesCheck {
         return lines
     }
 
+    /// A file or folder a source names (the one source's, or a camera's) that is not there: a typo
+    /// the watch would find only when it starts. A camera device or a stream may come later, and is
+    /// not looked for.
+    public var missingSource: String? {
+        let sources = cameras.isEmpty ? [(nil, source)] : cameras.map { ($0.name, $0.setup.watch.source) }
+        for case (let name, let spec?) in sources
+        where !spec.hasPrefix("/dev/") && !spec.contains("://") && !FileManager.default.fileExists(atPath: spec) {
+            return "\(name.map { "the camera \($0)'s source" } ?? "the source") \(spec) does not exist"
+        }
+        return nil
+    }
+
     /// `lookd check --json`'s `cameras`: each camera's name, rules (numbers) and own settings.
     var camerasJSON: JSON {
         .array(
             cameras.map { camera in
                 .object([
                     ("name", .optional(camera.name)), ("rules", .ints(numbers(camera))), ("settings", SettingsShown.json(own(camera))),
+                    ("prompt", .string(WatchPrompt.text(for: set.forCamera(camera.name).rules))),
                 ])
             })
     }

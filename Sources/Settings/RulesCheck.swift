@@ -17,9 +17,12 @@ public struct RulesCheck {
     public let modelNote: String?
     /// The cameras of a watch of several, each with its settings in force (empty: one source).
     public var cameras: [CameraSetup] = []
+    /// The one source's, when the settings name one.
+    let source: String?
 
     public init(spec: String, set: RuleSet, setup: WatchSetup, settings: [SettingInForce]) {
         (self.spec, self.set, self.settings, context) = (spec, set, settings, setup.model.options.contextSize)
+        source = setup.watch.source.isEmpty ? nil : setup.watch.source
         modelNote = setup.model.catalogEntry?.rulesNote(set.rules.count)
         prompt = WatchPrompt.text(for: set.rules)
         input = AnswerBudget.estimatedTokens(prompt) + AnswerBudget.estimatedImageTokens
@@ -44,7 +47,17 @@ public struct RulesCheck {
 
     public var text: String {
         var lines = ["\(Quantity.count(set.rules.count, "rule")) in \(Secrets.maskedPasswords(in: spec)):"] + set.lines
-        lines.append("\nEach frame asks:\n" + prompt.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
+        if cameras.isEmpty {
+            lines.append("\nEach frame asks:\n" + prompt.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
+        } else {
+            // Each camera asks its own rules: its question, not one no camera asks.
+            for camera in cameras {
+                let asked = WatchPrompt.text(for: set.forCamera(camera.name).rules)
+                lines.append(
+                    "\nEach frame of the camera \(camera.name ?? "") asks:\n" + asked.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
+                )
+            }
+        }
         lines += (set.warnings + (modelNote.map { [$0] } ?? [])).map { "warning: \($0)" }
         lines += cameraLines
         lines.append("\nEach frame needs about \(input) tokens of question and picture and \(answer) of answer; the context is \(context).")

@@ -19,7 +19,9 @@ enum CheckCommand {
         those a reload changes at once. A setting given without what it needs is refused.
         --json prints the same as one JSON object (rules, prompt, token estimates, settings), for scripts.
         \(SettingName.truth) checks a truth file for lookd eval against the rules (spans in order, rules that exist).
-        Exit status: 0 when the rules (and the truth) are valid, 2 when they are not.
+        A source that is a file or folder (the one source's, or a camera's) must exist.
+        Exit status: 0 when the rules (and the truth) are valid, 2 when they are not, 7 when a source's
+        file or folder does not exist.
         """
 
     static func run(_ words: [String]) throws(CommandFailure) {
@@ -48,6 +50,7 @@ enum CheckCommand {
         }
         print(args.has("json") ? check.json.text(indent: 1) : check.text)
         if let problem = check.budgetProblem { throw CommandFailure(code: .usage, message: problem) }
+        if let problem = check.missingSource { throw CommandFailure(code: .badSource, message: problem) }
         guard let path = args.value(.truth) else { return }
         do throws(RulesError) {
             let truth = try TruthFile.load(path: path)

@@ -16,7 +16,8 @@ enum ExitCode: Int32, CaseIterable {
         case .noQuestion: return "empty question"
         case .unreadablePhoto: return "the photo could not be read"
         case .modelFailed: return "the model did not load (or could not be downloaded)"
-        case .badSource: return "the source cannot be opened (watch)"
+        case .badSource:
+            return "the source cannot be opened (watch: no source, or a camera of several, was watched; check: a source's file is not there)"
         case .stopped: return "stopped by Ctrl-C while answering (the answer so far is printed)"
         }
     }

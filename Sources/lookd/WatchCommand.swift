@@ -82,6 +82,7 @@ enum WatchCommand {
     /// A watch's error as the command's failure (exit 1, runtime failure).
     private static func failure(_ error: WatchError) -> CommandFailure {
         if case .rules = error { return CommandFailure(code: .usage, message: error.description) }
+        if case .notOpened = error { return CommandFailure(code: .badSource, message: error.description) }
         return CommandFailure(code: .failure, message: error.description)
     }
 }
