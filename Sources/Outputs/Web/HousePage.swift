@@ -74,7 +74,8 @@ enum HousePage {
             const lost = c.not_watched ? "absent" : s.source_up === false ? "lost" : "";
             t.className = "tile " + lost;
             t.querySelector(".state").textContent = c.not_watched ? "not watched: " + c.not_watched
-              : (s.state || "starting") + " · frame " + (c.frame || 0) + " · " + (s.fires || 0) + " fires";
+              : (c.ended ? "ended" : s.state || "starting") + " · frame " + (c.frame || 0) + " · " + (s.fires || 0) + " fires"
+                + (c.ended ? " (" + c.ended + ")" : "");
             const img = t.querySelector("img.frame");
             img.hidden = !c.frame;
             if (c.frame && shown[c.camera] !== c.frame) img.src = withToken(c.page + "frame.jpg", { n: c.frame });

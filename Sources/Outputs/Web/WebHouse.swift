@@ -18,6 +18,8 @@ public final class WebHouse: @unchecked Sendable {
     /// The cameras' pages, by name, and the names in the order they first came.
     private var pages: [String: WebOutput] = [:]
     private var order: [String] = []
+    /// The cameras whose watch ended (a video's end, a failure), with their last page.
+    private var ended: [String: WebOutput] = [:]
     /// The event streams of every camera's page, counted together.
     let streams = StreamSlots()
     /// The cameras that are not watched (their source did not open), and why.
@@ -59,14 +61,16 @@ public final class WebHouse: @unchecked Sendable {
         defer { lock.unlock() }
         try serve()
         if !order.contains(name) { order.append(name) }
-        (pages[name], absent[name]) = (page, nil)
+        (pages[name], absent[name], ended[name]) = (page, nil, nil)
     }
 
-    /// The camera of `page` stopped (a reload that reopens it joins again with its new page).
+    /// The camera of `page` stopped (a reload that reopens it joins again with its new page): its
+    /// tile stays, with its last status and frame, and says its watch ended (a reload that takes
+    /// the camera out of the file takes the tile away).
     func leave(_ page: WebOutput) {
         lock.withLock {
             let name = page.camera ?? "main"
-            if pages[name] === page { pages[name] = nil }
+            if pages[name] === page { (pages[name], ended[name]) = (nil, page) }
         }
     }
 
@@ -84,6 +88,7 @@ public final class WebHouse: @unchecked Sendable {
         lock.withLock {
             order = names + order.filter { !names.contains($0) }
             absent = absent.filter { names.contains($0.key) }
+            ended = ended.filter { names.contains($0.key) }
         }
     }
 
@@ -98,7 +103,13 @@ public final class WebHouse: @unchecked Sendable {
 
     /// The cameras in order: each one's page, or why it is not watched.
     private var cameras: [(name: String, page: WebOutput?, absent: String?)] {
-        lock.withLock { order.compactMap { name in pages[name] != nil || absent[name] != nil ? (name, pages[name], absent[name]) : nil } }
+        lock.withLock {
+            order.compactMap { name in
+                if let page = pages[name] { return (name, page, nil) }
+                if let page = ended[name] { return (name, page, "its watch ended; its last status and picture are shown") }
+                return absent[name].map { (name, nil, $0) }
+            }
+        }
     }
 
     func answer(_ request: WebServer.Request) -> WebServer.Response {
@@ -153,7 +164,8 @@ public final class WebHouse: @unchecked Sendable {
                 "\"camera\":" + JSON.string(camera.name).text(), "\"page\":" + JSON.string(base(of: camera.name) + "/").text(),
                 "\"status\":" + (camera.page?.state.statusText ?? "null"),
                 "\"frame\":" + (camera.page?.state.frameIndex.map(String.init) ?? "null"),
-                "\"not_watched\":" + JSON.optional(camera.absent).text(),
+                "\"not_watched\":" + JSON.optional(camera.page == nil ? camera.absent : nil).text(),
+                "\"ended\":" + JSON.optional(camera.page != nil ? camera.absent : nil).text(),
             ]
             return "{" + fields.joined(separator: ",") + "}"
         }
