@@ -133,7 +133,9 @@ public enum HouseWatch {
         }
         // A camera not watched is how its part of the watch ended: the others go on, and the watch
         // says so at its end (its exit code the source's).
-        let unopened = failed.map { run, error in Ended(camera: run.camera.name, result: .failure(.notOpened("the camera \(run.name) was not watched: \(error.description)"))) }
+        let unopened = failed.map { run, error in
+            Ended(camera: run.camera.name, result: .failure(.notOpened("the camera \(run.name) was not watched: \(error.description)")))
+        }
         watching.set()
         for (run, _) in open { house.quorum?.join(run.name) } // every camera is ready before systemd hears READY=1
         for (run, source) in open where !house.start(run, source: source, model: model, rulesSource: first.source) {

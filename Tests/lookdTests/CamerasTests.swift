@@ -89,7 +89,7 @@ final class CamerasTests: XCTestCase {
     func testACameraThatCannotBeOpenedDoesNotStopTheOthersAndTheLogStays() throws {
         let lines = try watch(
             ["--camera", "door=\(example("shapes.mp4"))", "--camera", "attic=\(path("no-such.mp4"))", "--rules", "a green triangle=log"],
-            record: "one-lost", status: 7)  // the others watched to their end, and the exit code says one camera was not
+            record: "one-lost", status: 7) // the others watched to their end, and the exit code says one camera was not
         let error = try XCTUnwrap(lines.first { $0["event"] as? String == "error" }, "the lost camera's error line")
         XCTAssertEqual(error["camera"] as? String, "attic")
         XCTAssertEqual(error["stage"] as? String, "source")
