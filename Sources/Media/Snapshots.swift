@@ -26,6 +26,9 @@ public final class Snapshots {
     public let dir: String
     public let keep: Retention
     private var outage = Outage()
+    /// The folder, opened at the first snapshot and written through its descriptor from then on: a
+    /// folder swapped for a link afterwards cannot redirect a snapshot.
+    private var folder: Folder?
 
     public init(dir: String, keep: Retention) {
         self.dir = dir
@@ -35,22 +38,18 @@ public final class Snapshots {
     /// Writes the snapshot of fire `number`; its path, or nil when it could not be written (said once
     /// per outage).
     public func save(_ image: RGBImage, fire number: Int, epoch: Int, now: Date) -> String? {
-        // A name no other run has taken (two runs started in one second share a snapshots folder).
-        let path: String
-        do throws(SafeFile.Failure) {
-            path = try SafeFile.claim(in: dir, stem: "fire-\(epoch)-\(String(format: "%05d", number))", ext: "jpg")
+        do throws(Folder.Failure) {
+            if folder == nil { folder = try Folder(dir) }
+            guard let folder else { return nil }
+            let bytes: Data
+            do { bytes = try JPEGWriter.encode(image) } catch { throw Folder.Failure(path: dir, reason: error.reason) }
+            // A name no other run has taken (two runs started in one second share a snapshots folder).
+            let name = try folder.create(stem: "fire-\(epoch)-\(String(format: "%05d", number))", ext: "jpg", bytes: [UInt8](bytes))
+            if let lost = outage.succeeded() { Log.shared.notice("Snapshots are written to \(dir) again; \(lost) were not.") }
+            prune(now: now, sparing: name)
+            return folder.path(of: name)
         } catch {
             if outage.failed(error.reason) { Log.shared.warning("A snapshot in \(dir) could not be written: \(error.reason).") }
-            return nil
-        }
-        do throws(PNGWriter.Failure) {
-            try JPEGWriter.write(image, to: path)
-            if let lost = outage.succeeded() { Log.shared.notice("Snapshots are written to \(dir) again; \(lost) were not.") }
-            prune(now: now, sparing: path)
-            return path
-        } catch {
-            unlink(path)
-            if outage.failed(error.reason) { Log.shared.warning("The snapshot \(path) could not be written: \(error.reason).") }
             return nil
         }
     }
@@ -58,18 +57,14 @@ public final class Snapshots {
     /// Removes the oldest snapshots past the count, or those past the age; never `sparing` (the
     /// snapshot just taken, whatever its file's time says).
     public func prune(now: Date, sparing: String? = nil) {
-        let fm = FileManager.default
-        let files = ((try? fm.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasPrefix("fire-") && $0.hasSuffix(".jpg") }
-        let dated = files.compactMap { name -> (String, Date)? in
-            let path = (dir as NSString).appendingPathComponent(name)
-            return ((try? fm.attributesOfItem(atPath: path))?[.modificationDate] as? Date).map { (path, $0) }
-        }
-        .sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }
-        let doomed: [(String, Date)]
+        guard let folder = folder ?? (try? Folder(dir)) else { return }
+        let dated = folder.files().filter { $0.name.hasPrefix("fire-") && $0.name.hasSuffix(".jpg") }
+            .sorted { $0.modified != $1.modified ? $0.modified < $1.modified : $0.name < $1.name }
+        let doomed: [(name: String, modified: Date)]
         switch keep {
         case .count(let n): doomed = Array(dated.dropLast(n))
-        case .age(let seconds): doomed = dated.filter { now.timeIntervalSince($0.1) > seconds }
+        case .age(let seconds): doomed = dated.filter { now.timeIntervalSince($0.modified) > seconds }
         }
-        for (path, _) in doomed where path != sparing { try? fm.removeItem(atPath: path) }
+        for file in doomed where file.name != sparing && folder.path(of: file.name) != sparing { folder.remove(file.name) }
     }
 }
