@@ -32,7 +32,7 @@ final class CameraRun: @unchecked Sendable {
         config.settingsInForce = SettingsShown.json(WatchSettings.declared.inForce(setup, given: camera.given))
         config.takeSnapshots(for: rules.rules)
         let outputs: [any WatchOutput] =
-            [TerminalLine(isTerminal: Terminal.stderrIsTTY)]
+            [TerminalLine(isTerminal: Terminal.stderrIsTTY, camera: camera.name)]
             + outputSettings.outputs(
                 source: config.source, eventsPath: config.eventLogPath, snapshotsDir: config.snapshotsDir, notifier: notifier, clock: clock)
         (self.camera, self.rules, stop) = (camera, rules, StopSignal(clock: clock))

@@ -3,7 +3,7 @@ import LookCore
 import Platform
 import Records
 
-/// What `lookd watch` shows while it runs: on a terminal, one line written over after each frame
+/// What `lookd watch` shows while it runs: on a terminal, one line (a camera) written over after each frame
 /// (frames answered, how far through a file or a folder of photos of known length, the latest
 /// answers, fires, the model's time a frame); otherwise (a pipe, the journal) the same as a line
 /// every `every` frames, and at each tenth of a known length. A line break once the run stops.
@@ -26,8 +26,11 @@ public final class TerminalLine: WatchOutput, @unchecked Sendable {
     /// Where the lines off a terminal go (the journal).
     private let log: Log
 
-    public init(isTerminal: Bool, every: Int = 100, log: Log = .shared) {
-        self.log = log
+    /// The camera, in a watch of several: its line is its own, named.
+    private let camera: String?
+
+    public init(isTerminal: Bool, every: Int = 100, log: Log = .shared, camera: String? = nil) {
+        (self.log, self.camera) = (log, camera)
         self.isTerminal = isTerminal
         self.every = max(1, every)
     }
@@ -45,8 +48,10 @@ public final class TerminalLine: WatchOutput, @unchecked Sendable {
         var line = Self.line(frames: answered, answers: frame.shownAnswers, fires: snapshot.fires, modelTimes: modelTimes)
         if let progress = Self.progress(at: frame.sourceT, index: frame.index, of: length) { line = progress + " · " + line }
         let tenth = Self.tenth(frame.sourceT, frame.index, length)
+        if let camera { line = "\(camera): " + line }
         if isTerminal {
-            StandardStream.error.write("\u{1B}[2K\r\(line)")
+            // One line a camera, each written over in place, below what the journal says meanwhile.
+            StandardStream.error.live(camera ?? "", line)
             shown = true
         } else if answered % every == 0 || (tenth > tenths && frame.captureT >= lastLine + 10) {
             log.notice(line)
@@ -79,5 +84,5 @@ public final class TerminalLine: WatchOutput, @unchecked Sendable {
         return 0
     }
 
-    public func stop() { if shown { StandardStream.error.write("\n") } }
+    public func stop() { if shown { StandardStream.error.endLive(camera ?? "") } }
 }

@@ -31,13 +31,57 @@ public final class StandardStream: @unchecked Sendable {
         if let reason { handler(reason) }
     }
 
+    /// The live lines on a terminal (`live`), one a key in the order they came, and how many are drawn.
+    private var board: [(key: String, line: String, done: Bool)] = []
+    private var drawn = 0
+
+    /// Shows `line` as `key`'s live line on a terminal, written over in place: one line a key (a
+    /// camera each), redrawn below whatever else is written meanwhile.
+    public func live(_ key: String, _ line: String) {
+        // A line wider than the terminal would wrap, and the board could not be drawn over in place.
+        var size = winsize()
+        let width = ioctl(fd, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 1 ? Int(size.ws_col) - 1 : Int.max
+        let line = line.count > width ? String(line.prefix(width)) : line
+        lock.withLock {
+            if let i = board.firstIndex(where: { $0.key == key }) { board[i].line = line } else { board.append((key, line, false)) }
+            _ = FileOutput.write(fd, erase + drawing)
+        }
+    }
+
+    /// `key`'s live line is final; once every key's is, the board stays as drawn and what follows
+    /// is written below it.
+    public func endLive(_ key: String) {
+        lock.withLock {
+            guard let i = board.firstIndex(where: { $0.key == key }) else { return }
+            board[i].done = true
+            guard board.allSatisfy(\.done) else { return }
+            if drawn > 0 { _ = FileOutput.write(fd, "\n") }
+            (board, drawn) = ([], 0)
+        }
+    }
+
+    /// The lock held: the sequence that takes the drawn board off the screen (the cursor ends where
+    /// its first line began).
+    private var erase: String {
+        guard drawn > 0 else { return "" }
+        return "\r" + (drawn > 1 ? "\u{1B}[\(drawn - 1)A" : "") + "\u{1B}[J"
+    }
+
+    /// The lock held: the board's lines, each cleared first, the cursor left at the last one's end.
+    private var drawing: String {
+        drawn = board.count
+        return board.map { "\u{1B}[2K" + $0.line }.joined(separator: "\n")
+    }
+
     /// Writes `text`; false when it could not be written (the stream is closed, or the write failed).
+    /// On a terminal with live lines, the text goes above them and they are drawn again below it.
     @discardableResult
     public func write(_ text: String) -> Bool {
         guard !text.isEmpty else { return true }
         let (result, fire): (FileOutput.Result?, [@Sendable (String) -> Void]) = lock.withLock {
             guard closedReason == nil else { return (nil, []) }
-            let result = FileOutput.write(fd, text)
+            let live = drawn > 0
+            let result = FileOutput.write(fd, live ? erase + text + (text.hasSuffix("\n") ? "" : "\n") + drawing : text)
             guard result.error == EPIPE else { return (result, []) }
             closedReason = result.reason
             defer { handlers = [] }
