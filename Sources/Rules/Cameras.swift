@@ -127,11 +127,12 @@ extension RuleSet {
         return set
     }
 
-    /// A rule that names a camera not among `cameras` is refused, at its line and column, and so is
-    /// a camera that no rule is asked on.
+    /// A rule that names a camera not among `cameras` (nor among the file's own, which `--camera`
+    /// flags may leave out: a watch of one of them) is refused, at its line and column, and so is a
+    /// camera that no rule is asked on.
     public func checkCameras(_ cameras: [String], source: String) throws(RulesError) {
         for rule in rules + disabled {
-            for name in rule.settings.cameras ?? [] where !cameras.contains(name) {
+            for name in rule.settings.cameras ?? [] where !cameras.contains(name) && !self.cameras.contains(where: { $0.name == name }) {
                 throw RulesError(
                     source: source, line: rule.line, column: rule.column,
                     problem:

@@ -18,9 +18,12 @@ enum EvalCommand {
           fires     true fires (inside a span, or within --tolerance after it ends), false fires an
                     hour, spans missed, and the delay from a span's start to its first fire
         --events FILE scores a service's event log instead (spans are then times of day, h:mm:ss).
-        The run record stays in \(SettingName.record) DIR (default: the current folder) for lookd tune.
+        The run record stays in \(SettingName.record) DIR (default: the current folder) for lookd tune; the
+        watch keeps no history and leaves no status file.
 
           \(SettingName.truth) FILE              the spans each rule's thing is in view (required)
+          \(SettingName.camera) NAME             with a rules file of several cameras: the one scored (its clip, its
+                                    rules), against its own truth; a table a camera is a run a camera
           --tolerance S             seconds after a span in which a fire still counts (default 3)
           --json FILE               the figures as JSON
           --html FILE               a self-contained report with a timeline a rule
@@ -41,7 +44,14 @@ enum EvalCommand {
     static let valued: Set<String> = [SettingName.truth.key, "tolerance", "json", "html", "min-recall", "max-false-per-hour", "events"]
 
     static func run(_ words: [String]) throws(CommandFailure) {
-        // Eval's own options; the rest are the watch's.
+        // Eval's own options; the rest are the watch's. `--camera NAME` (no source) is eval's: the
+        // camera of the rules file it scores; `--camera NAME=SOURCE` is the watch's.
+        var words = words
+        var picked: String?
+        if let i = words.firstIndex(of: "\(SettingName.camera)"), i + 1 < words.count, !words[i + 1].contains("=") {
+            picked = words[i + 1]
+            words.removeSubrange(i...(i + 1))
+        }
         let (own, watch) = CommandWords.split(words, taking: valued)
         let args = try Arguments(own, valued: valued, switches: [])
         guard let truthPath = args.value(.truth) else { throw usage("eval needs \(SettingName.truth) FILE (the spans each rule's thing is in view)") }
@@ -56,7 +66,9 @@ enum EvalCommand {
             do throws(SafeFile.Failure) { try SafeFile.check(path) } catch { throw CommandFailure(code: .usage, message: error.description) }
         }
         let rulesSpec = value(.rules, in: watch)
-        let rules = try rulesSpec.map { spec throws(CommandFailure) in try loadRules(spec, against: truth) }
+        // A rules file of several cameras: eval scores one of them (its rules, its clip) against the truth.
+        let (camera, cameraWords) = try oneCamera(rulesSpec, named: picked, watch: watch)
+        let rules = try rulesSpec.map { spec throws(CommandFailure) in try loadRules(spec, against: truth, camera: camera) }
         let recording: Recording
         if let events = args.value("events") {
             guard watch.allSatisfy({ $0 == "\(SettingName.rules)" || $0 == rulesSpec }) else {
@@ -65,8 +77,14 @@ enum EvalCommand {
             recording = try load(events, code: .usage)
         } else {
             guard rules != nil else { throw usage("eval needs \(SettingName.rules) FILE, as a watch does") }
-            var run = watch
-            for (name, given) in [(SettingName.pace, "frames"), (.state, "off")] where value(name, in: run) == nil { run += ["\(name)", given] }
+            var run = watch + cameraWords
+            // Eval's watch keeps no history and leaves no status behind.
+            for (name, given) in [(SettingName.pace, "frames"), (.state, "off"), (.history, "off")] where value(name, in: run) == nil {
+                run += ["\(name)", given]
+            }
+            let status = (NSTemporaryDirectory() as NSString).appendingPathComponent("lookd-eval-\(getpid())-status.json")
+            if value(.status, in: run) == nil { run += ["\(SettingName.status)", status] }
+            defer { try? FileManager.default.removeItem(atPath: status) }
             if !run.contains("\(SettingName.noSound)") { run.append("\(SettingName.noSound)") }
             // The watch's page (with --http) draws the truth's spans on its timelines.
             run += ["\(SettingName.truth)", truthPath]
@@ -129,12 +147,40 @@ enum EvalCommand {
     }
 
     /// The rules of `spec`, which `truth` must name rule by rule.
-    private static func loadRules(_ spec: String, against truth: TruthFile) throws(CommandFailure) -> [Rule] {
-        let rules: [Rule]
-        do { rules = try RuleSpec.load(spec).rules.rules } catch { throw CommandFailure(code: .usage, message: error.description) }
-        let problems = truth.problems(against: rules)
+    private static func loadRules(_ spec: String, against truth: TruthFile, camera: String? = nil) throws(CommandFailure) -> [Rule] {
+        let (rules, all): ([Rule], [Rule])
+        let set: RuleSet
+        do { set = try RuleSpec.load(spec).rules } catch { throw CommandFailure(code: .usage, message: error.description) }
+        (all, rules) = (set.rules, set.forCamera(camera).rules)
+        // A truth names what its clip shows: a thing another camera's rule looks for is no typo.
+        let problems = truth.problems(against: all)
         guard problems.isEmpty else { throw CommandFailure(code: .usage, message: problems.map(\.description).joined(separator: "\n")) }
         return rules
+    }
+
+    /// With a rules file of several cameras and no source of the user's: the camera eval scores
+    /// (`--camera NAME`, one of the file's) and the watch's words that watch it alone.
+    private static func oneCamera(_ spec: String?, named name: String?, watch: [String]) throws(CommandFailure) -> (String?, [String]) {
+        let given = [SettingName.source, .camera].contains { value($0, in: watch) != nil }
+        guard let spec, !given, let set = try? RuleSpec.load(spec).rules, !set.cameras.isEmpty else {
+            if let name { throw usage("eval \(SettingName.camera) \(name) picks a camera of the rules file's cameras:, and it has none") }
+            return (nil, [])
+        }
+        let names = set.cameras.map(\.name).joined(separator: ", ")
+        guard let name else {
+            throw usage(
+                "the rules file has cameras (\(names)): eval scores one against its truth: give \(SettingName.camera) NAME (or \(SettingName.source) CLIP)"
+            )
+        }
+        guard let entry = set.cameras.first(where: { $0.name == name }) else {
+            throw usage("the rules file has no camera \(name) (its cameras: \(names))")
+        }
+        // A relative source in the file is the file's folder's, as the watch reads it.
+        let folder = (spec as NSString).deletingLastPathComponent
+        let source =
+            entry.source.hasPrefix("/") || entry.source.contains("://") || folder.isEmpty
+            ? entry.source : (folder as NSString).appendingPathComponent(entry.source)
+        return (name, ["\(SettingName.camera)", "\(name)=\(source)"])
     }
 
     /// A recording from a log (its lines from byte `offset`: this run's) or a run record; one that

@@ -129,4 +129,29 @@ final class EvalCommandTests: XCTestCase {
         let rules = try XCTUnwrap(json["rules"] as? [[String: Any]])
         XCTAssertEqual(rules.map { $0["answered"] as? Int }, [6, 6])
     }
+
+    /// Hardening 6: a rules file of several cameras is scored a camera at a time (`--camera NAME`:
+    /// its clip, its rules, its truth); eval keeps no history and leaves no status behind.
+    func testARulesFileOfCamerasIsScoredOneCameraAtATime() throws {
+        let example = { (name: String) in Fixtures.root.appendingPathComponent("examples/\(name)").path }
+        try "truth:\n  - when: a green triangle\n    spans: [\"0:05.5-0:15.9\"]\n  - when: a green ball\n    spans: [\"0:13.3-0:20.0\"]\n".write(
+            toFile: path("yard.truth.yaml"), atomically: true, encoding: .utf8)
+        let env = ["LOOKD_MODELS": path("models"), "GGML_NO_BACKTRACE": "1"]
+        let none = try Subprocess.run(
+            Fixtures.lookd, ["eval", "--rules", example("cameras.yaml"), "--truth", path("yard.truth.yaml"), "--model", "shapes-tiny"],
+            environment: env)
+        XCTAssertEqual(none.status, 2, none.stderr)
+        XCTAssertTrue(none.stderr.contains("the rules file has cameras (door, yard)"), none.stderr)
+        let r = try Subprocess.run(
+            Fixtures.lookd,
+            [
+                "eval", "--rules", example("cameras.yaml"), "--truth", path("yard.truth.yaml"), "--camera", "yard", "--model", "shapes-tiny",
+                "--record", path("run"),
+            ], environment: env)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.contains("a green ball") && r.stdout.contains("a yellow star"), r.stdout)
+        XCTAssertFalse(r.stdout.contains("a red square"), "the door's rule is not the yard's\n\(r.stdout)")
+        XCTAssertTrue(r.stdout.contains("20 frames answered"), "the yard's 20 s clip alone\n\(r.stdout)")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path("run/lookd-history.sqlite")), "eval keeps no history")
+    }
 }
