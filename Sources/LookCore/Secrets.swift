@@ -51,8 +51,8 @@ public enum Secrets {
     /// An outbound URL (a post's, a notification's, the engine's, MQTT's, a command's argument, a
     /// camera's stream) as it is shown: scheme, user, host and port, and its password, path and
     /// query masked whatever they look like (a webhook's token, a bot's key, an ntfy topic, a DVR's
-    /// `/user=admin&password=…` are where they are, not what they look like). A user with no
-    /// password is a token (`http://TOKEN@host/`) and is masked too.
+    /// `/user=admin&password=…` are where they are, not what they look like). A web URL's user with
+    /// no password is a token (`http://TOKEN@host/`) and is masked too.
     /// `https://discord.com/api/webhooks/1/xyz` shows as `https://discord.com/***`.
     public static func outbound(url: String) -> String {
         guard let parts = URLComponents(string: url), let scheme = parts.scheme, let host = parts.host, !host.isEmpty else {
@@ -61,7 +61,9 @@ public enum Secrets {
         let port = parts.port.map { ":\($0)" } ?? ""
         let bracketed = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
         let rest = parts.percentEncodedPath.isEmpty || parts.percentEncodedPath == "/" ? (parts.query == nil ? "" : "/\(mask)") : "/\(mask)"
-        let user = parts.percentEncodedUser.map { parts.password == nil ? "\(mask)@" : "\($0):\(mask)@" } ?? ""
+        // A web URL's user with no password is a token (`https://TOKEN@api…/`); MQTT's or a camera's is a name.
+        let token = parts.password == nil && ["http", "https"].contains(scheme.lowercased())
+        let user = parts.percentEncodedUser.map { token ? "\(mask)@" : "\($0)\(parts.password == nil ? "" : ":" + mask)@" } ?? ""
         return "\(scheme)://\(user)\(bracketed)\(port)\(rest)"
     }
 

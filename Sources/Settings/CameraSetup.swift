@@ -73,6 +73,9 @@ public struct CameraSetup {
             }
             // One history for every camera, each row naming its camera (`lookd history --camera NAME`).
             (setup.outputs.historyPath, setup.outputs.camera) = (base.outputs.historyPath, camera.name)
+            // The one rule for clips: a camera's are in its own folder (DIR/NAME/clips), wherever the
+            // history is (a --history FILE of all the cameras gathers no camera's clips beside it).
+            setup.outputs.clips?.folder = (setup.watch.recordDir as NSString).appendingPathComponent("clips")
             setup.watch.settingsReader = FileSettingsReader(flags: flags, started: mine, camera: camera)
             setups.append(CameraSetup(name: camera.name, setup: setup, given: mine, entry: camera))
         }

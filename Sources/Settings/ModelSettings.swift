@@ -18,6 +18,9 @@ public struct ModelSettings {
 
     public static let group = "Model"
 
+    /// The settings `lookd ask` takes: all but the cameras' (one question shares no server's slots).
+    public static var askInfos: [SettingInfo] { declared.infos.filter { $0.name != SettingName.engineParallel.key } }
+
     public static var declared: SettingList<ModelSettings> {
         let settings: [Setting<ModelSettings>] = [
             .text(

@@ -235,7 +235,7 @@ public enum WatchSettings {
                 .clips, \.clips, group: group,
                 help:
                     "write a clip of each fire (MP4, H.264): \(SettingName.preRoll) seconds before its frame and \(SettingName.postRoll) after, in the "
-                    + "history's folder, clips/ (clip: false on a rule: none of its fires)",
+                    + "history's folder, clips/ (a camera of several: its own folder's, DIR/NAME/clips/; clip: false on a rule: none of its fires)",
                 defaultWords: "on for the service, off otherwise"),
             .number(.preRoll, \.preRoll, in: 0...60, group: group, help: "seconds of a clip before the fire's frame"),
             .number(.postRoll, \.postRoll, in: 0...60, group: group, help: "seconds of a clip after the fire's frame"),

@@ -21,7 +21,7 @@ enum AskCommand {
             CPU · on-device
         Ctrl-C stops the answer: STOPPED, with the answer so far.
 
-        \(SettingCatalog(asking, defaults: ModelSettings.declared.defaults(ModelSettings())).help(groups: [ModelSettings.group]))
+        \(SettingCatalog(ModelSettings.askInfos, defaults: ModelSettings.declared.defaults(ModelSettings())).help(groups: [ModelSettings.group]))
         Asking:
           \(SettingName.tokens) N            the most answer tokens (default 256)
           --json FILE           write a record of the question and answer as JSON
@@ -32,11 +32,8 @@ enum AskCommand {
 
         """ + "\n" + ExitCode.table
 
-    /// The model's settings `ask` takes: all but the cameras' (one question has no cameras to share a server's slots).
-    static var asking: [SettingInfo] { ModelSettings.declared.infos.filter { $0.name != SettingName.engineParallel.key } }
-
     static func run(_ words: [String]) throws(CommandFailure) {
-        let model = Arguments.names(asking)
+        let model = Arguments.names(ModelSettings.askInfos)
         let args = try Arguments(
             words, valued: model.valued.union([SettingName.tokens.key, "json", "then"]), switches: model.switches.union(["plain", "encode-again"]))
         guard let photo = args.positional.first else {
@@ -48,7 +45,7 @@ enum AskCommand {
         let question = (args.positional.count > 1 ? args.positional[1] : "").trimmingCharacters(in: .whitespacesAndNewlines)
         let maxTokens = try args.integer(SettingName.tokens.key, default: 256, in: 1...8192)
         let settings: ModelSettings
-        do { settings = try ModelSettings.resolve(args.given(asking)) } catch { throw usage(error.text) }
+        do { settings = try ModelSettings.resolve(args.given(ModelSettings.askInfos)) } catch { throw usage(error.text) }
         guard !question.isEmpty else {
             throw CommandFailure(code: .noQuestion, message: "Type a question: lookd ask PHOTO \"QUESTION\".")
         }

@@ -47,11 +47,7 @@ enum EvalCommand {
         // Eval's own options; the rest are the watch's. `--camera NAME` (no source) is eval's: the
         // camera of the rules file it scores; `--camera NAME=SOURCE` is the watch's.
         var words = words
-        var picked: String?
-        if let i = words.firstIndex(of: "\(SettingName.camera)"), i + 1 < words.count, !words[i + 1].contains("=") {
-            picked = words[i + 1]
-            words.removeSubrange(i...(i + 1))
-        }
+        let picked = EvalCamera.take(&words)
         let (own, watch) = CommandWords.split(words, taking: valued)
         let args = try Arguments(own, valued: valued, switches: [])
         guard let truthPath = args.value(.truth) else { throw usage("eval needs \(SettingName.truth) FILE (the spans each rule's thing is in view)") }
@@ -67,7 +63,13 @@ enum EvalCommand {
         }
         let rulesSpec = value(.rules, in: watch)
         // A rules file of several cameras: eval scores one of them (its rules, its clip) against the truth.
-        let (camera, cameraWords) = try oneCamera(rulesSpec, named: picked, watch: watch)
+        let (camera, cameraWords): (String?, [String])
+        do throws(SettingProblem) {
+            (camera, cameraWords) = try EvalCamera.pick(
+                rulesSpec, named: picked, sourceGiven: [.source, .camera].contains { value($0, in: watch) != nil })
+        } catch {
+            throw usage(error.text)
+        }
         let rules = try rulesSpec.map { spec throws(CommandFailure) in try loadRules(spec, against: truth, camera: camera) }
         let recording: Recording
         if let events = args.value("events") {
@@ -79,11 +81,9 @@ enum EvalCommand {
             guard rules != nil else { throw usage("eval needs \(SettingName.rules) FILE, as a watch does") }
             var run = watch + cameraWords
             // Eval's watch keeps no history and leaves no status behind.
-            for (name, given) in [(SettingName.pace, "frames"), (.state, "off"), (.history, "off")] where value(name, in: run) == nil {
-                run += ["\(name)", given]
-            }
             let status = (NSTemporaryDirectory() as NSString).appendingPathComponent("lookd-eval-\(getpid())-status.json")
-            if value(.status, in: run) == nil { run += ["\(SettingName.status)", status] }
+            let defaults = [(SettingName.pace, "frames"), (.state, "off"), (.history, "off"), (.status, status)]
+            for (name, given) in defaults where value(name, in: run) == nil { run += ["\(name)", given] }
             defer { try? FileManager.default.removeItem(atPath: status) }
             if !run.contains("\(SettingName.noSound)") { run.append("\(SettingName.noSound)") }
             // The watch's page (with --http) draws the truth's spans on its timelines.
@@ -156,31 +156,6 @@ enum EvalCommand {
         let problems = truth.problems(against: all)
         guard problems.isEmpty else { throw CommandFailure(code: .usage, message: problems.map(\.description).joined(separator: "\n")) }
         return rules
-    }
-
-    /// With a rules file of several cameras and no source of the user's: the camera eval scores
-    /// (`--camera NAME`, one of the file's) and the watch's words that watch it alone.
-    private static func oneCamera(_ spec: String?, named name: String?, watch: [String]) throws(CommandFailure) -> (String?, [String]) {
-        let given = [SettingName.source, .camera].contains { value($0, in: watch) != nil }
-        guard let spec, !given, let set = try? RuleSpec.load(spec).rules, !set.cameras.isEmpty else {
-            if let name { throw usage("eval \(SettingName.camera) \(name) picks a camera of the rules file's cameras:, and it has none") }
-            return (nil, [])
-        }
-        let names = set.cameras.map(\.name).joined(separator: ", ")
-        guard let name else {
-            throw usage(
-                "the rules file has cameras (\(names)): eval scores one against its truth: give \(SettingName.camera) NAME (or \(SettingName.source) CLIP)"
-            )
-        }
-        guard let entry = set.cameras.first(where: { $0.name == name }) else {
-            throw usage("the rules file has no camera \(name) (its cameras: \(names))")
-        }
-        // A relative source in the file is the file's folder's, as the watch reads it.
-        let folder = (spec as NSString).deletingLastPathComponent
-        let source =
-            entry.source.hasPrefix("/") || entry.source.contains("://") || folder.isEmpty
-            ? entry.source : (folder as NSString).appendingPathComponent(entry.source)
-        return (name, ["\(SettingName.camera)", "\(name)=\(source)"])
     }
 
     /// A recording from a log (its lines from byte `offset`: this run's) or a run record; one that

@@ -360,7 +360,7 @@ final class CamerasTests: XCTestCase {
 
         kill(p.processIdentifier, SIGTERM)
         p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 0)
+        XCTAssertEqual(p.terminationStatus, 7, "the attic was not watched, and the exit code says so")
     }
 
     /// Two cameras whose every frame is asked, on llama-server with two slots: with the server's

@@ -32,14 +32,18 @@ public enum HistoryServer {
         clock.wait(upTo: .infinity, every: 0.2) { stop.isSet }
     }
 
-    /// The folder the newest fire's snapshot is in (a watch keeps them all in one), or none; only a
-    /// folder inside the history's own folder is served (a history another user wrote could name
-    /// any folder, and the page would serve its files to whoever asks).
+    /// The folder the newest fire's snapshot is in (a watch keeps them all in one), or none. Only a
+    /// folder of the history's own is served: inside the history's folder, or owned by the history
+    /// file's owner (a history another user wrote could name any folder, and the page would serve
+    /// its files to whoever asks).
     static func snapshots(_ path: String) -> String? {
         let newest = try? HistoryStore(path: path, readOnly: true).fires(HistoryQuery(limit: 20)).compactMap(\.snapshot).first
         guard let folder = newest.map({ ($0 as NSString).deletingLastPathComponent }), let real = realpath(folder),
-            let root = realpath((path as NSString).deletingLastPathComponent), real == root || real.hasPrefix(root == "/" ? "/" : root + "/")
+            let root = realpath((path as NSString).deletingLastPathComponent)
         else { return nil }
+        if real == root || real.hasPrefix(root == "/" ? "/" : root + "/") { return real }
+        var (history, snapshots) = (stat(), stat())
+        guard stat(path, &history) == 0, stat(real, &snapshots) == 0, history.st_uid == snapshots.st_uid else { return nil }
         return real
     }
 

@@ -55,10 +55,14 @@ final class ReloadStage {
             return .accepted(inForce)
         } catch {
             events.emit(.rules(.rejected(why: why, source: config.rulesSpec, error: error.description)))
-            Log.shared.error("rules not reloaded: \(error.description); the old rules stay")
+            // Every camera reloads the one file: its problem is said once in the journal.
+            let text = "rules not reloaded: \(error.description); the old rules stay"
+            if Self.said.first(text, at: parts.clock.now(), within: 10) { Log.shared.error(text) }
             return .rejected
         }
     }
+
+    private static let said = RecentlySaid()
 
     static func modified(_ path: String) -> Date? {
         (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
