@@ -186,6 +186,25 @@ public final class HistoryStore {
         return names
     }
 
+    /// The path of a fire's snapshot (`clip: false`) or clip its row names, by the file's name and
+    /// the fire's camera (nil: a fire of one source); the newest when several rows name one.
+    public func file(named name: String, camera: String?, clip: Bool) throws(SQLiteError) -> String? {
+        let column = clip ? "clip" : "snapshot"
+        let cameraMatch = hasCamera ? " AND camera IS ?" : ""
+        let statement = try db.prepare("SELECT \(column) FROM fires WHERE \(column) LIKE ?\(cameraMatch) ORDER BY id DESC LIMIT 1")
+        try statement.bind([.text("%/" + name)] + (hasCamera ? [camera.map { .text($0) } ?? .null] : []))
+        return try statement.step() ? statement.text(0) : nil
+    }
+
+    /// The cameras the history has fires of, in order.
+    public func cameras() throws(SQLiteError) -> [String] {
+        guard hasCamera else { return [] }
+        let statement = try db.prepare("SELECT DISTINCT camera FROM fires WHERE camera IS NOT NULL ORDER BY camera")
+        var names: [String] = []
+        while try statement.step() { names.append(statement.text(0) ?? "") }
+        return names
+    }
+
     private static func box(_ text: String) -> Box? {
         let n = text.split(separator: ",").compactMap { Int($0) }
         return n.count == 4 ? Box(left: n[0], top: n[1], right: n[2], bottom: n[3]) : nil

@@ -21,8 +21,7 @@ public enum HistoryServer {
             throw OutputFailure("\(SettingName.http) \(text) is reachable from other machines: set a token (LOOKD_HTTP_TOKEN)")
         }
         let page = WebOutput(
-            listen: listen, token: token, snapshotsDir: snapshots(path), history: path,
-            clipsFolder: ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent("clips"), historyOnly: true, clock: clock)
+            listen: listen, token: token, snapshotsDir: nil, history: path, historyOnly: true, clock: clock)
         try page.start(events: EventStream([]))
         defer { page.stop() }
         started("The history of \(path) at \(page.address)history")
@@ -32,19 +31,54 @@ public enum HistoryServer {
         clock.wait(upTo: .infinity, every: 0.2) { stop.isSet }
     }
 
-    /// The folder the newest fire's snapshot is in (a watch keeps them all in one), or none. Only a
-    /// folder of the history's own is served: inside the history's folder, or owned by the history
-    /// file's owner (a history another user wrote could name any folder, and the page would serve
-    /// its files to whoever asks).
-    static func snapshots(_ path: String) -> String? {
-        let newest = try? HistoryStore(path: path, readOnly: true).fires(HistoryQuery(limit: 20)).compactMap(\.snapshot).first
-        guard let folder = newest.map({ ($0 as NSString).deletingLastPathComponent }), let real = realpath(folder),
-            let root = realpath((path as NSString).deletingLastPathComponent)
-        else { return nil }
-        if real == root || real.hasPrefix(root == "/" ? "/" : root + "/") { return real }
-        var (history, snapshots) = (stat(), stat())
-        guard stat(path, &history) == 0, stat(real, &snapshots) == 0, history.st_uid == snapshots.st_uid else { return nil }
-        return real
+    /// The review page's answer for a history alone (nil: not the history's to answer): `/` and
+    /// `/history`, `/api/history` with a camera filter when the fires came from several cameras,
+    /// and each fire's snapshot and clip found by its row (`/camera/NAME/snapshots/…` for a camera's
+    /// fire), so every camera's files are served from wherever its watch kept them, and one camera's
+    /// fire never shows another's picture.
+    static func answer(_ request: WebServer.Request, history path: String?, now: Date) -> WebServer.Response? {
+        guard let path else { return nil }
+        var rest = Substring(request.path)
+        var camera: String?
+        if rest.hasPrefix("/camera/") {
+            let name = rest.dropFirst("/camera/".count).prefix { $0 != "/" }
+            (camera, rest) = (String(name), rest.dropFirst("/camera/".count + name.count))
+        }
+        let cameras = (try? HistoryStore(path: path, readOnly: true).cameras()) ?? []
+        let json = { HistoryPage.json(path: path, query: request.query, now: now, cameras: cameras) { $0.map { "/camera/" + $0 } ?? "" } }
+        switch rest {
+        case "/", "/index.html",
+            "/history" where camera == nil:
+            return .text(200, HistoryPage.html(initial: json().body), type: "text/html; charset=utf-8")
+        case "/api/history" where camera == nil:
+            let (status, body) = json()
+            return .text(status, body, type: "application/json")
+        default:
+            for (folder, stem, ext, type, limit) in [
+                ("/snapshots/", "fire-", ".jpg", "image/jpeg", 64 << 20), ("/clips/", "clip-", ".mp4", "video/mp4", 512 << 20),
+            ]
+            where rest.hasPrefix(folder) {
+                let name = String(rest.dropFirst(folder.count))
+                let valid =
+                    name.hasPrefix(stem) && name.hasSuffix(ext)
+                    && name.dropFirst(stem.count).dropLast(ext.count).allSatisfy { $0.isASCII && ($0.isNumber || $0 == "-") }
+                guard valid, let file = try? HistoryStore(path: path, readOnly: true).file(named: name, camera: camera, clip: ext == ".mp4"),
+                    isOwn(folder: (file as NSString).deletingLastPathComponent, of: path), let bytes = RegularFile.read(file, limit: limit)
+                else { return .text(404, "no such \(ext == ".mp4" ? "clip" : "snapshot")\n") }
+                let response = WebServer.Response.bytes(status: 200, type: type, body: bytes)
+                return ext == ".mp4" ? response.ranged(request.range) : response
+            }
+            return nil
+        }
+    }
+
+    /// Whether `folder` is the history's own: inside its folder, or owned by the history file's
+    /// owner (a history another user wrote could name any folder).
+    static func isOwn(folder: String, of path: String) -> Bool {
+        guard let real = realpath(folder), let root = realpath((path as NSString).deletingLastPathComponent) else { return false }
+        if real == root || real.hasPrefix(root == "/" ? "/" : root + "/") { return true }
+        var (history, files) = (stat(), stat())
+        return stat(path, &history) == 0 && stat(real, &files) == 0 && history.st_uid == files.st_uid
     }
 
     private static func realpath(_ path: String) -> String? {

@@ -75,12 +75,12 @@ public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
     /// Serves on `listen` once started; `states` are the other outputs whose drops `/metrics` counts.
     init(
         listen: Listen, token: String?, snapshotsDir: String?, history: String? = nil, states: [any OutputState] = [], truth: TruthFile? = nil,
-        clips: ClipPlan? = nil, clipFeed: ClipFeed? = nil, clipsFolder: String? = nil, historyOnly: Bool = false, clock: any Clock,
+        clips: ClipPlan? = nil, clipFeed: ClipFeed? = nil, historyOnly: Bool = false, clock: any Clock,
         sockets: (any Clock)? = nil, house: WebHouse? = nil, camera: String? = nil
     ) {
         (self.clock, self.sockets, self.house, self.camera) = (clock, sockets ?? clock, house, camera)
         state = WebState(slots: house?.streams ?? StreamSlots())
-        (self.listen, self.history, clipsDir, self.historyOnly) = (listen, history, clips?.folder ?? clipsFolder, historyOnly)
+        (self.listen, self.history, clipsDir, self.historyOnly) = (listen, history, clips?.folder, historyOnly)
         timeline = LiveTimeline(truth: truth)
         self.token = token
         self.snapshotsDir = snapshotsDir
@@ -163,6 +163,7 @@ public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
     /// The answer to a request let in, by its path below the page's base. A camera's page in a
     /// house shows that camera's history only.
     func route(_ request: WebServer.Request) -> WebServer.Response {
+        if historyOnly, let answer = HistoryServer.answer(request, history: history, now: clock.date()) { return answer }
         var request = request
         if let camera, house != nil { request.query["camera"] = camera }
         let base = house?.base(of: camera) ?? ""
