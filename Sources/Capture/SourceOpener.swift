@@ -15,7 +15,7 @@ public enum SourceOpener {
         /// Where a video, a stream or a camera keeps what its clips are cut from (`--clips`); nil: no clips.
         public var clips: ClipFeed?
         /// How long an open may take before the run goes on without it (a pipe with no writer, a
-        /// stalled mount): the source is then waited for as a lost camera is (`SlowSource`).
+        /// stalled mount): the source is then waited for as a lost camera is (`AwaitedSource`).
         public var openSeconds: Double = 10
         public init() {}
     }
@@ -29,25 +29,24 @@ public enum SourceOpener {
     /// Opens `spec`; with `awaitLive`, a camera or stream that cannot be opened yet is waited for
     /// (`AwaitedSource`) instead of refused: the service's way. An open that takes longer than
     /// `options.openSeconds` never holds up the caller: the source is waited for as a lost one
-    /// (`SlowSource`), its open going on meanwhile.
+    /// (`AwaitedSource`), its open going on meanwhile.
     public static func open(_ spec: String, options: Options = Options(), clock: any Clock, awaitLive: Bool)
         throws(CaptureError) -> any FrameSource
     {
         let live = isLive(spec)
         let attempt = { @Sendable () throws(CaptureError) -> any FrameSource in try open(spec, options: options, clock: clock) }
         let pending = PendingOpen(attempt)
+        let kind = spec.hasPrefix("/dev/") ? "camera" : live ? "stream" : "video"
         switch pending.wait(upTo: options.openSeconds, clock: clock) {
         case .success(let source)?:
             return source
         case .failure(let error)?:
             guard awaitLive, live else { throw error }
-            return AwaitedSource(
-                kind: spec.hasPrefix("/dev/") ? "camera" : "stream", name: spec, failure: error.description, expectedSide: options.maxSide,
-                clock: clock, open: attempt)
+            return AwaitedSource(kind: kind, name: spec, failure: error.description, expectedSide: options.maxSide, clock: clock, open: attempt)
         case nil:
-            let kind = spec.hasPrefix("/dev/") ? "camera" : live ? "stream" : "video"
-            let info = SourceInfo(kind: kind, name: spec, width: options.maxSide, height: options.maxSide * 9 / 16, pace: "live")
-            return SlowSource(info: info, pending: pending, limit: options.openSeconds, clock: clock, reopen: attempt)
+            return AwaitedSource(
+                kind: kind, name: spec, start: .pending(pending, limit: options.openSeconds), expectedSide: options.maxSide, clock: clock,
+                open: attempt)
         }
     }
 
