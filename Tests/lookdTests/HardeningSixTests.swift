@@ -87,20 +87,8 @@ final class HardeningSixTests: XCTestCase {
             "--snapshots", path("snaps"), "--pace", "frames", "--seconds", "2",
         ])
         XCTAssertEqual(r.status, 0, r.stderr)
-        let port = LoopbackPort.free()
-        let page = Process()
-        page.executableURL = URL(fileURLWithPath: Fixtures.lookd)
-        page.arguments = ["history", "--db", path("run/lookd-history.sqlite"), "--http", "127.0.0.1:\(port)"]
-        page.standardError = FileHandle.nullDevice
-        try page.run()
-        defer { if page.isRunning { page.terminate() } }
-        XCTAssertTrue(Poll.until(within: 10, every: 0.05) { LoopbackPort.accepts(port) })
-        func get(_ what: String) throws -> (code: String, body: String) {
-            let out = try Subprocess.run("/usr/bin/curl", ["-s", "--max-time", "5", "-w", "\n%{http_code}", "http://127.0.0.1:\(port)\(what)"]).stdout
-            let cut = out.range(of: "\n", options: .backwards)!
-            return (String(out[cut.upperBound...]), String(out[..<cut.lowerBound]))
-        }
-        let api = try get("/api/history")
+        let page = try ReviewPage(db: path("run/lookd-history.sqlite"))
+        let api = try page.get("/api/history")
         let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(api.body.utf8)) as? [String: Any])
         XCTAssertEqual(json["cameras"] as? [String], ["door", "yard"], "the camera filter")
         let fires = try XCTUnwrap(json["fires"] as? [[String: Any]])
@@ -109,15 +97,15 @@ final class HardeningSixTests: XCTestCase {
             let camera = try XCTUnwrap(fire["camera"] as? String)
             let url = try XCTUnwrap(fire["snapshot_url"] as? String)
             XCTAssertTrue(url.hasPrefix("/camera/\(camera)/snapshots/fire-"), url)
-            let got = try get(url)
+            let got = try page.get(url)
             XCTAssertEqual(got.code, "200", url)
             pictures[camera] = got.body
         }
         XCTAssertEqual(Set(pictures.keys), ["door", "yard"])
         XCTAssertNotEqual(pictures["door"], pictures["yard"], "each fire shows its own camera's picture")
-        let door = try get("/api/history?camera=door")
+        let door = try page.get("/api/history?camera=door")
         XCTAssertFalse(door.body.contains("\"camera\":\"yard\""), door.body)
-        XCTAssertEqual(try get("/metrics").code, "404", "no /metrics where no watch runs")
-        XCTAssertTrue(try get("/").body.contains("<html"), "/ is the history")
+        XCTAssertEqual(try page.get("/metrics").code, "404", "no /metrics where no watch runs")
+        XCTAssertTrue(try page.get("/").body.contains("<html"), "/ is the history")
     }
 }

@@ -56,29 +56,16 @@ final class HistoryCommandTests: XCTestCase {
     func testTheReviewPageServesAHistoryWithNoWatchRunning() throws {
         try FileManager.default.createDirectory(atPath: path("records"), withIntermediateDirectories: true)
         XCTAssertEqual(try watch(["1. Yes\\n2. No"], extra: ["--seconds", "1"]).status, 0)
-        let port = LoopbackPort.free()
-        let page = Process()
-        page.executableURL = URL(fileURLWithPath: Fixtures.lookd)
-        page.arguments = ["history", "--db", path("records/lookd-history.sqlite"), "--http", "127.0.0.1:\(port)"]
-        page.standardError = FileHandle.nullDevice
-        try page.run()
-        defer { if page.isRunning { page.terminate() } }
-        func get(_ what: String) throws -> Subprocess {
-            try Subprocess.run("/usr/bin/curl", ["-s", "--max-time", "5", "-w", "\n%{http_code}", "http://127.0.0.1:\(port)\(what)"])
-        }
-        Poll.until(within: 10, every: 0.05) { LoopbackPort.accepts(port) }
-        let api = try get("/api/history")
-        XCTAssertTrue(api.stdout.hasSuffix("\n200"), api.stdout)
-        let fires = try XCTUnwrap(api.stdout.split(separator: "\n").first)
-        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(fires.utf8)) as? [String: Any])
-        let first = try XCTUnwrap((json["fires"] as? [[String: Any]])?.first, api.stdout)
+        let page = try ReviewPage(db: path("records/lookd-history.sqlite"))
+        let api = try page.get("/api/history")
+        XCTAssertEqual(api.code, "200", api.body)
+        let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(api.body.utf8)) as? [String: Any])
+        let first = try XCTUnwrap((json["fires"] as? [[String: Any]])?.first, api.body)
         XCTAssertEqual(first["condition"] as? String, "a test card")
         let snapshot = try XCTUnwrap(first["snapshot_url"] as? String)
-        XCTAssertTrue(try get(snapshot).stdout.hasSuffix("\n200"), "its snapshot is served")
-        XCTAssertTrue(try get("/").stdout.contains("<html"), "/ is the review page")
-        page.terminate()
-        page.waitUntilExit()
-        XCTAssertEqual(page.terminationStatus, 0)
+        XCTAssertEqual(try page.get(snapshot).code, "200", "its snapshot is served")
+        XCTAssertTrue(try page.get("/").body.contains("<html"), "/ is the review page")
+        XCTAssertEqual(page.stop(), 0)
     }
 
     func testBadInputIsRefusedInASentence() throws {
