@@ -60,7 +60,7 @@ let package = Package(
             name: "Settings",
             dependencies: [
                 "LookCore", "Media", "Capture", "VLM", "ModelStore", "Rules", "Grounding", "Records", "Config", "Outputs", "History",
-                "ReactionDomain",
+                "ReactionDomain", "Platform",
             ],
             path: "Sources/Settings"
         ),

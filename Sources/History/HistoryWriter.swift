@@ -1,5 +1,6 @@
 import Foundation
 import LookCore
+import Platform
 import Records
 
 /// The history as an output: every fire (and its description and clip when they come) goes into the
@@ -130,7 +131,7 @@ public final class HistoryWriter: AheadOfTheLog, @unchecked Sendable {
     private func remove(_ file: String) {
         let name = (file as NSString).lastPathComponent
         let own = (name.hasPrefix("fire-") && name.hasSuffix(".jpg")) || (name.hasPrefix("clip-") && name.hasSuffix(".mp4"))
-        guard own, folders.contains(((file as NSString).deletingLastPathComponent as NSString).standardizingPath) else { return }
+        guard own, folders.contains((FilePath.folder(of: file) as NSString).standardizingPath) else { return }
         unlink(file)
     }
 

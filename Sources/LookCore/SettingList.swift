@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 /// A setting in force: its value (nil: none) and where it came from.
 public struct SettingInForce: Sendable, Equatable {
@@ -47,7 +48,7 @@ public struct SettingList<Target> {
             !text.isEmpty, !text.hasPrefix("/"), !text.hasPrefix("~"), text != "off", text != "-",
             !text.contains(":"), !text.contains("=")
         else { return text }
-        let folder = (file as NSString).deletingLastPathComponent
+        let folder = FilePath.folder(of: file)
         return folder.isEmpty ? text : (folder as NSString).appendingPathComponent(text)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import HTTP
 import LookCore
+import Platform
 
 /// Fetches a Hub listing and downloads files into the cache: into `NAME.part`, resumed with HTTP
 /// Range after an interruption, checked for size and sha256, and moved into place only when whole.
@@ -62,7 +63,7 @@ public final class Downloader: @unchecked Sendable {
     /// Downloads `url` to `destination` unless it is there already with the right size.
     func download(_ url: String, to destination: String, size: Int?, sha256: String?, cache: String) throws(PullError) {
         let name = (destination as NSString).lastPathComponent
-        let lock = FileLock(path: (destination as NSString).deletingLastPathComponent + "/.\(name).lock")
+        let lock = FileLock(path: FilePath.folder(of: destination) + "/.\(name).lock")
         guard lock.acquire() else { throw .disk(file: destination, reason: "its lock file cannot be made") }
         defer { lock.release() }
         if let size, fileSize(destination) == size { return } // another pull finished it meanwhile

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 extension ModelCache {
     /// What `lookd models inspect` was given that names no pair it can read, in words; `notPulled`:
@@ -30,7 +31,7 @@ extension ModelCache {
     /// The one mmproj in a language model's folder (a `.gguf` with `mmproj` in its name: the Hub's
     /// `mmproj-….gguf`, lookd's own `shapes-tiny-mmproj-F16.gguf`), or why there is none to take.
     static func mmproj(beside model: String) -> Result<String, InspectProblem> {
-        let folder = (model as NSString).deletingLastPathComponent
+        let folder = FilePath.folder(of: model)
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? [])
             .filter { $0.lowercased().contains("mmproj") && $0.hasSuffix(".gguf") && !$0.hasPrefix(".") }.sorted()
         guard names.count == 1 else {

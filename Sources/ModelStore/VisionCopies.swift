@@ -74,7 +74,7 @@ public struct VisionCopies: Sendable {
     }
 
     private func make(_ path: String, from mmproj: String, progress: (Int64, Int64) -> Void) throws(VisionQuantizer.Failure) -> String {
-        let parent = (folder as NSString).deletingLastPathComponent
+        let parent = FilePath.folder(of: folder)
         if let problem = SafePath.problem(parent, what: "model cache") { throw VisionQuantizer.Failure(reason: problem) }
         try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
         if let problem = PrivateFolder.problem(folder, otherwise: "LOOKD_MODELS=FOLDER") { throw VisionQuantizer.Failure(reason: problem) }

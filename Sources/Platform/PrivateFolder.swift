@@ -8,7 +8,7 @@ public enum PrivateFolder {
     /// Makes or checks `path`; the reason it cannot be used, or nil. `otherwise` says what the user
     /// may give instead (`--status FILE`), for the message.
     public static func problem(_ path: String, otherwise: String? = nil) -> String? {
-        do throws(SafeFile.Failure) { try SafePath.check((path as NSString).deletingLastPathComponent) } catch {
+        do throws(SafeFile.Failure) { try SafePath.check(FilePath.folder(of: path)) } catch {
             return "\(path) cannot be made: \(error.reason)"
         }
         if mkdir(path, 0o700) == 0 { return nil }

@@ -92,7 +92,7 @@ public enum SafeFile {
             var st = stat()
             guard lstat(current, &st) == 0, st.st_mode & S_IFMT == S_IFLNK else { return current }
             guard let next = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else { return current }
-            current = next.hasPrefix("/") ? next : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(next)
+            current = next.hasPrefix("/") ? next : (FilePath.folder(of: current) as NSString).appendingPathComponent(next)
         }
         return nil
     }
@@ -171,7 +171,7 @@ public enum SafeFile {
     public static func check(_ path: String) throws(Failure) { _ = try plan(path) }
 
     private static func replace(_ target: String, with bytes: [UInt8], mode: mode_t, named path: String) throws(Failure) {
-        let folder = (target as NSString).deletingLastPathComponent
+        let folder = FilePath.folder(of: target)
         let name = (target as NSString).lastPathComponent
         var template = Array(((folder.isEmpty ? "." : folder) + "/." + name + ".XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }

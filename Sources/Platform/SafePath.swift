@@ -16,7 +16,7 @@ public enum SafePath {
             let name = pending.removeFirst()
             if name == "." { continue }
             if name == ".." {
-                resolved = (resolved as NSString).deletingLastPathComponent
+                resolved = FilePath.folder(of: resolved)
                 if resolved == "/" { resolved = "" }
                 continue
             }

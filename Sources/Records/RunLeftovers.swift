@@ -22,7 +22,7 @@ public struct RunLeftovers: Sendable {
             var up = (dir as NSString).standardizingPath
             while !up.isEmpty, up != "/", up != ".", !FileManager.default.fileExists(atPath: up) {
                 missing.insert(up, at: 0)
-                up = (up as NSString).deletingLastPathComponent
+                up = FilePath.folder(of: up)
             }
             made += missing
             if let problem = WritableFolder.problem(dir, what: what) {
@@ -36,7 +36,7 @@ public struct RunLeftovers: Sendable {
     /// The folder a file at `path` goes in, when it is not there yet (the event log's, so that
     /// `--log DIR/x.jsonl` makes DIR as `--record DIR` does); nil when it is there or none is named.
     public static func missingFolder(of path: String?) -> String? {
-        guard let folder = path.map({ ($0 as NSString).deletingLastPathComponent }), !folder.isEmpty else { return nil }
+        guard let folder = path.map({ FilePath.folder(of: $0) }), !folder.isEmpty else { return nil }
         return FileManager.default.fileExists(atPath: folder) ? nil : folder
     }
 

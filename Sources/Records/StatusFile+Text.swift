@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 extension StatusFile {
     /// The status as lines for a person.
@@ -109,7 +110,7 @@ extension StatusFile {
             }
         }
         let plain = unit("lookd", "/run/lookd")
-        let instances = instances().flatMap { name in unit("lookd@\(name)", (instancePath(name) as NSString).deletingLastPathComponent) }
+        let instances = instances().flatMap { name in unit("lookd@\(name)", FilePath.folder(of: instancePath(name))) }
         // Watches started by hand: each by its process and its status file.
         let service = Set((plain + instances).map(\.1.path))
         let byHand = running().filter { !service.contains($0.path) }.map { ("pid \($0.status["pid"] as? Int ?? 0) (\($0.path))", $0) }

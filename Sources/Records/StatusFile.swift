@@ -51,9 +51,11 @@ public enum StatusFile {
         return found.filter { FileManager.default.fileExists(atPath: $0) && seen.insert($0).inserted }
     }
 
-    /// A service's status files in its runtime `folder`: its own (`status.json`), or its cameras'
+    /// A service's status files in its runtime `folder` (or the folder of `file`): its own (`status.json`), or its cameras'
     /// (`status-<camera>.json`) in a watch of several, by camera. A file named by a process is a
     /// watch's by hand, not the service's.
+    public static func serviceFiles(beside file: String) -> [(camera: String?, path: String)] { serviceFiles(in: FilePath.folder(of: file)) }
+
     public static func serviceFiles(in folder: String) -> [(camera: String?, path: String)] {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter {
             $0 == name || (isStatusName($0) && pid(ofStatusFile: $0) == nil)
@@ -87,7 +89,7 @@ public enum StatusFile {
     /// Removes the status files in `path`'s folder that watches which are no longer running left
     /// (`status-<pid>.json`), all but the newest `keep` (what `lookd status` shows of the last run).
     public static func pruneStale(near path: String, keep: Int = 3) {
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = FilePath.folder(of: path)
         // Only a watch's own files, which name its process; a service's cameras' name none.
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { pid(ofStatusFile: $0) != nil }
         let stale = names.map { (folder as NSString).appendingPathComponent($0) }.filter { $0 != path }
@@ -108,7 +110,7 @@ public enum StatusFile {
     /// watch matters more than its status.
     public static func write(_ status: JSON, to path: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
         if let problem = problem(path, environment: environment) { return problem }
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = FilePath.folder(of: path)
         do {
             if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
         } catch {
@@ -125,7 +127,7 @@ public enum StatusFile {
     /// Why a status file cannot be kept at `path` (its folder made private, or checked, first); nil
     /// when it can. The start line says so rather than name a file that will never be there.
     public static func problem(_ path: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = FilePath.folder(of: path)
         // The default folders are made private (mode 0700) and checked to be this user's own.
         if folders(environment).dropFirst(environment["RUNTIME_DIRECTORY"] == nil ? 0 : 1).contains(folder) {
             if let problem = PrivateFolder.problem(folder, otherwise: "\(SettingName.status) FILE") { return "The status file's folder: \(problem)." }
@@ -171,7 +173,7 @@ public enum StatusFile {
         guard FileManager.default.fileExists(atPath: path) else { throw .noStatus(path) }
         // In /tmp, where every user may make /tmp/lookd-<uid> first, only this user's own private
         // folder and file are read: another user's would tell `lookd status` what they choose.
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = FilePath.folder(of: path)
         if !trusting, folder == "/tmp/lookd-\(getuid())" {
             var st = stat()
             if let problem = PrivateFolder.notOwn(folder)
@@ -214,7 +216,7 @@ public enum StatusFile {
         else { return .failure(.badInstance(name.withVisibleControls())) }
         let path = instancePath(name)
         // An instance of several cameras has one a camera: the first stands for it (they share the history).
-        let files = serviceFiles(in: (path as NSString).deletingLastPathComponent)
+        let files = serviceFiles(in: FilePath.folder(of: path))
         guard let first = files.first else { return .failure(.noInstance(name: name, path: path, known: instances())) }
         return .success(first.path)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import LookCore
+import Platform
 import Rules
 
 /// `lookd eval` over a rules file of several cameras: it scores one camera at a time (its clip, its
@@ -29,7 +30,7 @@ public enum EvalCamera {
             throw SettingProblem("the rules file has no camera \(name) (its cameras: \(names))")
         }
         // A relative source in the file is the file's folder's, as the watch reads it.
-        let folder = (spec as NSString).deletingLastPathComponent
+        let folder = FilePath.folder(of: spec)
         let source =
             entry.source.hasPrefix("/") || entry.source.contains("://") || folder.isEmpty
             ? entry.source : (folder as NSString).appendingPathComponent(entry.source)

@@ -4,6 +4,7 @@ import History
 import LookCore
 import Media
 import Outputs
+import Platform
 import Rules
 
 extension WatchSettings {
@@ -78,7 +79,7 @@ extension WatchSettings {
         if photos {
             throw SettingProblem("\(SettingName.clips) needs a video, a stream or a camera: a folder of photos has no seconds before a fire")
         }
-        let home = setup.outputs.historyPath.map { ($0 as NSString).deletingLastPathComponent } ?? setup.watch.recordDir
+        let home = setup.outputs.historyPath.map { FilePath.folder(of: $0) } ?? setup.watch.recordDir
         // What waits for a clip (wait: clip) waits for the post-roll, a late live source and the writing.
         setup.watch.posts.clipWait = setup.postRoll + ClipOutput.patience + 15
         // A keyframe interval's slack (4 s) before the pre-roll, so that a clip can start on one.

@@ -119,7 +119,7 @@ public enum VisionQuantizer {
         defer { try? input.close() }
         guard let header = GGUFHeader(path: source) else { throw Failure(reason: "\(source) is not a GGUF file llama.cpp can read") }
         let plan = try Plan(source: header, stamp: stamp(of: source))
-        let folder = (destination as NSString).deletingLastPathComponent
+        let folder = FilePath.folder(of: destination)
         let temporary: String
         do {
             temporary = try SafeFile.claim(in: folder, stem: ".\((destination as NSString).lastPathComponent).partial-\(getpid())", ext: "tmp")

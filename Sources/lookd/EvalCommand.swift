@@ -55,7 +55,7 @@ enum EvalCommand {
         let tolerance = try args.number("tolerance", default: 3, in: 0...3600)
         // The reports' paths are checked before the watch, which can take long, not after it.
         for path in [args.value("json"), args.value("html")].compactMap({ $0 }) {
-            let folder = (path as NSString).deletingLastPathComponent
+            let folder = FilePath.folder(of: path)
             if let problem = WritableFolder.problem(folder.isEmpty ? "." : folder, what: "folder for \(path)", create: false) {
                 throw CommandFailure(code: .usage, message: problem)
             }

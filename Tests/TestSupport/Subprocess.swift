@@ -7,14 +7,15 @@ public struct Subprocess {
     public let stderr: String
 
     /// Runs `path` with `arguments`; `environment` entries are added to this process's environment.
-    /// `onStart` gets the running process (to signal it, say).
+    /// `onStart` gets the running process (to signal it, say); `directory` is its working folder.
     @discardableResult
     public static func run(
-        _ path: String, _ arguments: [String], environment: [String: String] = [:],
+        _ path: String, _ arguments: [String], environment: [String: String] = [:], directory: String? = nil,
         onStart: ((Process) -> Void)? = nil
     ) throws -> Subprocess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let out = Pipe(), err = Pipe()

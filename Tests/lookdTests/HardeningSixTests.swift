@@ -78,6 +78,75 @@ final class HardeningSixTests: XCTestCase {
         XCTAssertGreaterThan(during.count, 5, "the yard was asked while the door held (\(during.count) answers)")
     }
 
+    /// Cameras that reloads add and remove leave nothing behind: the process has as many threads
+    /// after 25 add/remove cycles as after 2 (espeak-ng's thread, once one a camera, is the process's).
+    func testCamerasAddedAndRemovedByReloadsLeaveNoThreadBehind() throws {
+        let photos = try TestMedia.photoFolder(in: dir)
+        try "!wait 0.1 1. Yes".write(toFile: path("answers.txt"), atomically: true, encoding: .utf8)
+        let rules = path("rules.yaml")
+        func write(porch: Bool) throws {
+            let cameras = "settings:\n  cameras:\n    door: \(photos)\n" + (porch ? "    porch: \(photos)\n" : "")
+            try (cameras + "rules:\n  - when: a cat\n    say: a cat\n").write(toFile: rules, atomically: true, encoding: .utf8)
+        }
+        try write(porch: false)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Fixtures.lookd)
+        p.arguments = [
+            "watch", "--rules", rules, "--model", "script:\(path("answers.txt"))", "--photo-seconds", "0.2", "--record", path("run"),
+            "--seconds", "300",
+        ]
+        p.environment = ProcessInfo.processInfo.environment.merging(["PULSE_SERVER": "unix:\(path("no-pulse"))", "GGML_NO_BACKTRACE": "1"]) {
+            $1
+        }
+        p.standardError = FileHandle(forWritingAtPath: "/dev/null")
+        try p.run()
+        defer { if p.isRunning { p.terminate() } }
+        let log = path("run/lookd-events.jsonl")
+        func count(_ event: String, _ camera: String = "porch") -> Int {
+            ((try? EventLogFile.read(log)) ?? []).filter { $0["camera"] as? String == camera && $0["event"] as? String == event }.count
+        }
+        XCTAssertTrue(Poll.until(within: 30) { count("watch", "door") > 0 }, "the door is watched")
+        func threads() throws -> Int { try FileManager.default.contentsOfDirectory(atPath: "/proc/\(p.processIdentifier)/task").count }
+        var after: [Int: Int] = [:]
+        for cycle in 1...25 {
+            try write(porch: true)
+            kill(p.processIdentifier, SIGHUP)
+            XCTAssertTrue(Poll.until(within: 30) { count("watch") > 0 && count("start") == cycle }, "cycle \(cycle): the porch is watched")
+            try write(porch: false)
+            kill(p.processIdentifier, SIGHUP)
+            XCTAssertTrue(Poll.until(within: 30) { count("done") == cycle }, "cycle \(cycle): the porch stopped")
+            after[cycle] = try threads()
+        }
+        let (early, late) = (try XCTUnwrap(after[2]), try XCTUnwrap(after[25]))
+        XCTAssertLessThanOrEqual(late, early + 2, "threads after 2 cycles: \(early), after 25: \(late)")
+        kill(p.processIdentifier, SIGTERM)
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0)
+    }
+
+    /// Every file a watch writes named by a bare relative name, in the working folder (Swift 6.3's
+    /// Foundation trapped on the folder of such a path): the watch runs, and the tools read them.
+    func testFilesNamedByBareRelativeNames() throws {
+        let photos = try TestMedia.photoFolder(in: dir)
+        try "!wait 0.05 1. Yes".write(toFile: path("answers.txt"), atomically: true, encoding: .utf8)
+        let r = try Subprocess.run(
+            Fixtures.lookd,
+            [
+                "watch", "--source", photos, "--rules", "a cat=log", "--model", "script:answers.txt", "--record", "r", "--log", "ev.jsonl",
+                "--status", "st.json", "--state", "state.json", "--snapshots", "snaps", "--history", "h.sqlite", "--seconds", "1",
+                "--no-sound",
+            ], environment: ["GGML_NO_BACKTRACE": "1"], directory: dir.path)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        for name in ["r", "ev.jsonl", "st.json", "snaps", "h.sqlite"] {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: path(name)), name)
+        }
+        let history = try Subprocess.run(Fixtures.lookd, ["history", "--db", "h.sqlite"], directory: dir.path)
+        XCTAssertEqual(history.status, 0, history.stderr)
+        XCTAssertTrue(history.stdout.contains("1 fire from h.sqlite"), history.stdout)
+        let status = try Subprocess.run(Fixtures.lookd, ["status", "--status", "st.json"], directory: dir.path)
+        XCTAssertTrue(status.stdout.contains("stopped"), status.stdout + status.stderr)
+    }
+
     /// `lookd history --http` over the history of two cameras whose snapshots share a name (each
     /// camera's first fire): each fire's picture is its own camera's, found by its row; the fires can
     /// be filtered by camera; no live page or /metrics where no watch runs.

@@ -56,7 +56,7 @@ public final class ClipOutput: WatchOutput, @unchecked Sendable {
     /// Makes the clips' folder (this user's only) and starts the writing thread. A folder it cannot
     /// use turns clips off with a warning; the watch goes on.
     public func start(events: any EventSink) throws(OutputFailure) {
-        let parent = (folder as NSString).deletingLastPathComponent
+        let parent = FilePath.folder(of: folder)
         if SafePath.problem(parent, what: "clips folder") == nil {
             try? FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
         }

@@ -63,7 +63,7 @@ public enum HistoryServer {
                     name.hasPrefix(stem) && name.hasSuffix(ext)
                     && name.dropFirst(stem.count).dropLast(ext.count).allSatisfy { $0.isASCII && ($0.isNumber || $0 == "-") }
                 guard valid, let file = try? HistoryStore(path: path, readOnly: true).file(named: name, camera: camera, clip: ext == ".mp4"),
-                    isOwn(folder: (file as NSString).deletingLastPathComponent, of: path), let bytes = RegularFile.read(file, limit: limit)
+                    isOwn(folder: FilePath.folder(of: file), of: path), let bytes = RegularFile.read(file, limit: limit)
                 else { return .text(404, "no such \(ext == ".mp4" ? "clip" : "snapshot")\n") }
                 let response = WebServer.Response.bytes(status: 200, type: type, body: bytes)
                 return ext == ".mp4" ? response.ranged(request.range) : response
@@ -75,7 +75,7 @@ public enum HistoryServer {
     /// Whether `folder` is the history's own: inside its folder, or owned by the history file's
     /// owner (a history another user wrote could name any folder).
     static func isOwn(folder: String, of path: String) -> Bool {
-        guard let real = realpath(folder), let root = realpath((path as NSString).deletingLastPathComponent) else { return false }
+        guard let real = realpath(folder), let root = realpath(FilePath.folder(of: path)) else { return false }
         if real == root || real.hasPrefix(root == "/" ? "/" : root + "/") { return true }
         var (history, files) = (stat(), stat())
         return stat(path, &history) == 0 && stat(real, &files) == 0 && history.st_uid == files.st_uid
