@@ -8,7 +8,7 @@ import Platform
 /// so a reader never sees half of one.
 public final class APNGWriter {
     private let path: String
-    private let partial: String
+    private let partial: PartialFile
     private let width: Int
     private let height: Int
     private let muxer: OutputFormat
@@ -21,18 +21,17 @@ public final class APNGWriter {
     private var codec: UnsafeMutablePointer<AVCodecContext> { encoder.pointer }
     private var packet: UnsafeMutablePointer<AVPacket> { packetHandle.pointer }
     private var index: Int64 = 0
-    private var finished = false
 
     /// Opens `path` for pictures of `width` × `height` shown `fps` a second, played round and round.
     public init(path: String, width: Int, height: Int, fps: Int) throws(PNGWriter.Failure) {
         self.path = path
-        self.partial = path + ".part"
         self.width = width
         self.height = height
         do {
+            partial = try PartialFile(path)
             packetHandle = try Packet()
             frame = try RGBFrame(width: width, height: height)
-            muxer = try OutputFormat(format: "apng", path: partial)
+            muxer = try OutputFormat(format: "apng", path: partial.writingPath)
         } catch {
             throw PNGWriter.Failure(path: path, reason: error.reason)
         }
@@ -53,15 +52,12 @@ public final class APNGWriter {
         stream = s
         s.pointee.time_base = c.pointee.time_base
         avcodec_parameters_from_context(s.pointee.codecpar, c)
-        do { file = try OutputFile(muxer, path: partial) } catch { throw PNGWriter.Failure(path: path, reason: error.reason) }
+        do { file = try OutputFile(muxer, path: partial.writingPath) } catch { throw PNGWriter.Failure(path: path, reason: error.reason) }
         var options: OpaquePointer?
         av_dict_set(&options, "plays", "0", 0)
         defer { av_dict_free(&options) }
         guard avformat_write_header(ctx, &options) >= 0 else { throw PNGWriter.Failure(path: path, reason: "the APNG header failed") }
     }
-
-    /// The half-written file goes; the contexts free themselves.
-    deinit { if !finished { unlink(partial) } }
 
     /// Adds the next picture (the size given at the start).
     public func add(_ image: RGBImage) throws(PNGWriter.Failure) {
@@ -82,12 +78,7 @@ public final class APNGWriter {
         // Closing flushes the last bytes: a full disk shows here.
         let closed = file.close()
         guard closed >= 0 else { throw PNGWriter.Failure(path: path, reason: "the file was not completed (\(FFmpegLogging.describe(closed)))") }
-        finished = true
-        do throws(SafeFile.Failure) {
-            try SafeFile.place(partial, at: path)
-        } catch {
-            throw PNGWriter.Failure(path: path, reason: error.reason)
-        }
+        do { try partial.place() } catch { throw PNGWriter.Failure(path: path, reason: error.reason) }
     }
 
     private func send(_ frame: UnsafeMutablePointer<AVFrame>?) throws(PNGWriter.Failure) {

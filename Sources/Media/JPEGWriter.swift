@@ -62,12 +62,12 @@ public enum JPEGWriter {
         return Data(bytes: packet.pointee.data, count: Int(packet.pointee.size))
     }
 
-    /// Writes `image` as JPEG to `path` (whole or not at all).
+    /// Writes `image` as JPEG to `path` (whole or not at all; written in its folder's descriptor, never through a link).
     public static func write(_ image: RGBImage, to path: String, quality: Int = 3) throws(PNGWriter.Failure) {
         let data: Data
         do { data = try encode(image, quality: quality) } catch { throw PNGWriter.Failure(path: path, reason: error.reason) }
-        do throws(SafeFile.Failure) {
-            try SafeFile.write(data, to: path)
+        do throws(Folder.Failure) {
+            try Folder(folder: path).replace((path as NSString).lastPathComponent, bytes: [UInt8](data))
         } catch {
             throw PNGWriter.Failure(path: path, reason: error.reason)
         }

@@ -40,12 +40,12 @@ public enum PNGWriter {
         return Data(bytes: packet.pointee.data, count: Int(packet.pointee.size))
     }
 
-    /// Writes `image` to `path` (whole or not at all).
+    /// Writes `image` to `path` (whole or not at all; written in its folder's descriptor, never through a link).
     public static func write(_ image: RGBImage, to path: String) throws(Failure) {
         let data: Data
         do { data = try encode(image) } catch { throw Failure(path: path, reason: error.reason) }
-        do throws(SafeFile.Failure) {
-            try SafeFile.write(data, to: path)
+        do throws(Folder.Failure) {
+            try Folder(folder: path).replace((path as NSString).lastPathComponent, bytes: [UInt8](data))
         } catch {
             throw Failure(path: path, reason: error.reason)
         }

@@ -28,6 +28,12 @@ public final class Folder: @unchecked Sendable {
         self.fd = fd
     }
 
+    /// Opens the folder that the file at `path` goes in (the working folder for a bare name).
+    public convenience init(folder path: String) throws(Failure) {
+        let dir = FilePath.folder(of: path)
+        try self.init(dir.isEmpty ? "." : dir)
+    }
+
     deinit { close(fd) }
 
     /// The path a name in it is shown as.
@@ -61,7 +67,7 @@ public final class Folder: @unchecked Sendable {
         guard file >= 0 else { throw Failure(path: path(of: name), reason: String(cString: strerror(errno))) }
         var reason = FileOutput.write(file, bytes).reason
         close(file)
-        if reason == nil, renameat(fd, temporary, fd, name) != 0 { reason = String(cString: strerror(errno)) }
+        if reason == nil, renameat(fd, temporary, fd, name) != 0 { reason = errno == EISDIR ? "it is a folder" : String(cString: strerror(errno)) }
         if let reason {
             unlinkat(fd, temporary, 0)
             throw Failure(path: path(of: name), reason: reason)
@@ -86,4 +92,39 @@ public final class Folder: @unchecked Sendable {
 
     /// Removes the file `name` from it.
     public func remove(_ name: String) { unlinkat(fd, name, 0) }
+
+    /// A hidden name, not there now, for a file written in it under `name` before it is put in place.
+    public func partialName(for name: String) -> String {
+        while true {
+            let partial = ".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).part"
+            var st = stat()
+            if fstatat(fd, partial, &st, AT_SYMLINK_NOFOLLOW) != 0 { return partial }
+        }
+    }
+
+    /// `name` in it as a path that goes through its descriptor (`/proc/self/fd/N/name`), for a C
+    /// library that opens files by path (FFmpeg's muxers): a swap of the folder after it was opened
+    /// cannot redirect what is written there.
+    public func pathThroughDescriptor(of name: String) -> String { "/proc/self/fd/\(fd)/\(name)" }
+
+    /// The size of the regular file `name` in it (nil when it is not one).
+    public func size(of name: String) -> Int? {
+        var st = stat()
+        guard fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0, st.st_mode & S_IFMT == S_IFREG else { return nil }
+        return Int(st.st_size)
+    }
+
+    /// Puts the regular file `temporary` in place as `name` (`renameat`: a link of that name is
+    /// replaced, never followed); `temporary` is gone either way.
+    public func place(_ temporary: String, as name: String) throws(Failure) {
+        guard size(of: temporary) != nil else {
+            remove(temporary)
+            throw Failure(path: path(of: name), reason: "what was written is not a regular file")
+        }
+        guard renameat(fd, temporary, fd, name) == 0 else {
+            let reason = errno == EISDIR ? "it is a folder" : String(cString: strerror(errno))
+            remove(temporary)
+            throw Failure(path: path(of: name), reason: reason)
+        }
+    }
 }

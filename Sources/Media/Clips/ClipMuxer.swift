@@ -5,17 +5,16 @@ import Platform
 
 /// One H.264 video stream written as MP4 with its index at the front (`movflags +faststart`: a
 /// phone, a browser or Home Assistant plays it before it has all of it). The file is written
-/// beside its name and moved in place at the end, so no half clip is ever found under its name.
+/// beside its name and moved in place at the end (`PartialFile`), so no half clip is ever found
+/// under its name.
 final class ClipMuxer {
-    private let path: String
-    private let partial: String
+    private let partial: PartialFile
     private let muxer: OutputFormat
     private let file: OutputFile
     private let stream: UnsafeMutablePointer<AVStream>
     private let packetHandle: Packet
     /// The time base the caller's ticks are in.
     private let ticks: AVRational
-    private var finished = false
 
     /// Whether the MP4 muxer wants an encoder's headers in its parameters, not in the stream.
     static var wantsGlobalHeader: Bool {
@@ -26,26 +25,22 @@ final class ClipMuxer {
     /// Opens `path` for a stream with `parameters` (the source's, or an encoder's), whose packets
     /// come with times in `ticks`.
     init(path: String, parameters: UnsafePointer<AVCodecParameters>, ticks: AVRational) throws(MediaError) {
-        self.path = path
-        self.partial = path + ".part"
+        partial = try PartialFile(path)
         self.ticks = ticks
         packetHandle = try Packet()
-        muxer = try OutputFormat(format: "mp4", path: partial)
+        muxer = try OutputFormat(format: "mp4", path: partial.writingPath)
         guard let s = avformat_new_stream(muxer.pointer, nil) else { throw .failed("out of memory") }
         stream = s
         guard avcodec_parameters_copy(s.pointee.codecpar, parameters) >= 0 else { throw .failed("out of memory") }
         s.pointee.codecpar.pointee.codec_tag = 0
         s.pointee.time_base = ticks
-        file = try OutputFile(muxer, path: partial)
+        file = try OutputFile(muxer, path: partial.writingPath)
         var options: OpaquePointer?
         av_dict_set(&options, "movflags", "+faststart", 0)
         defer { av_dict_free(&options) }
         let rc = avformat_write_header(muxer.pointer, &options)
         guard rc >= 0 else { throw .failed("the MP4 header was not written (\(FFmpegLogging.describe(rc)))") }
     }
-
-    /// The half-written file goes; the contexts free themselves.
-    deinit { if !finished { unlink(partial) } }
 
     /// Writes one packet of `bytes` with its times in the caller's ticks.
     func write(_ bytes: [UInt8], pts: Int64, dts: Int64, duration: Int64, key: Bool) throws(MediaError) {
@@ -73,14 +68,8 @@ final class ClipMuxer {
         // Closing flushes the last bytes: a full disk shows here.
         let closed = file.close()
         guard closed >= 0 else { throw .failed("the file was not completed (\(FFmpegLogging.describe(closed)))") }
-        finished = true
-        var st = stat()
-        let size = lstat(partial, &st) == 0 ? Int(st.st_size) : 0
-        do throws(SafeFile.Failure) {
-            try SafeFile.place(partial, at: path)
-        } catch {
-            throw .failed(error.reason)
-        }
+        let size = partial.size
+        try partial.place()
         return size
     }
 }
