@@ -38,7 +38,8 @@ public final class LiveStreamSource: LiveSource, @unchecked Sendable {
         do {
             file = try Self.open(url, stallTimeout: stallTimeout, pictures: pictures, clips: clips)
         } catch {
-            throw .unopenableVideo(source: url, reason: error.reason)
+            let silent = "it sent no picture within \(Quantity.number(stallTimeout)) s"
+            throw .unopenableVideo(source: url, reason: pictures.cutOff ? silent : error.reason)
         }
         self.url = url
         self.maxSide = maxSide

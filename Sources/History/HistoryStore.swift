@@ -1,5 +1,6 @@
 import Foundation
 import LookCore
+import Platform
 import ReactionDomain
 
 /// The history of fires in SQLite (`lookd-history.sqlite`): one row a fire, its description and
@@ -54,6 +55,12 @@ public final class HistoryStore {
     /// Opens the history at `path`; one that is damaged or locked is set aside and a new one made.
     /// Returns the store (nil when none can be opened) and what happened, in words, when not plain.
     public static func open(_ path: String, clock: any Clock) -> (HistoryStore?, note: String?) {
+        // Another user's history (or its journal) is never written, nor set aside.
+        for file in ["", "-wal", "-shm", "-journal"].map({ path + $0 }) {
+            if let refusal = RegularFile.refusal(toWrite: file) {
+                return (nil, "the history \(path) cannot be used: \(file == path ? "" : file + ": ")\(refusal)")
+            }
+        }
         do {
             return (try HistoryStore(path: path), nil)
         } catch  where error.isCorrupt || error.isLocked {

@@ -59,7 +59,7 @@ public final class HistoryWriter: AheadOfTheLog, @unchecked Sendable {
         started = clock.date()
     }
 
-    public var note: String? { "history in \(path)" }
+    public var note: String? { RegularFile.refusal(toWrite: path) == nil ? "history in \(path)" : "no history (\(path) cannot be used)" }
 
     /// Opens the history at `path` once, made when missing, before the writers of several cameras
     /// open it together (two making one at once race: one sets the other's aside as locked).

@@ -132,10 +132,10 @@ public enum HouseWatch {
             throw .source(names.joined(separator: "; "))
         }
         // A camera not watched is how its part of the watch ended: the others go on, and the watch
-        // says so at its end (its exit code the source's).
-        let unopened = failed.map { run, error in
-            Ended(camera: run.camera.name, result: .failure(.notOpened("the camera \(run.name) was not watched: \(error.description)")))
-        }
+        // says so at its end, naming every such camera (its exit code the source's).
+        let said = failed.map { run, error in "the camera \(run.name) was not watched: \(error.description)" }.joined(separator: " ")
+        let unopened =
+            failed.first.map { run, _ in [Ended(camera: failed.count == 1 ? run.camera.name : nil, result: .failure(.notOpened(said)))] } ?? []
         watching.set()
         for (run, _) in open { house.quorum?.join(run.name) } // every camera is ready before systemd hears READY=1
         for (run, source) in open where !house.start(run, source: source, model: model, rulesSource: first.source) {

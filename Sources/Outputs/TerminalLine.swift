@@ -48,10 +48,9 @@ public final class TerminalLine: WatchOutput, @unchecked Sendable {
         var line = Self.line(frames: answered, answers: frame.shownAnswers, fires: snapshot.fires, modelTimes: modelTimes)
         if let progress = Self.progress(at: frame.sourceT, index: frame.index, of: length) { line = progress + " · " + line }
         let tenth = Self.tenth(frame.sourceT, frame.index, length)
-        if let camera { line = "\(camera): " + line }
         if isTerminal {
             // One line a camera, each written over in place, below what the journal says meanwhile.
-            StandardStream.error.live(camera ?? "", line)
+            StandardStream.error.live(camera ?? "", camera.map { "\($0): " + line } ?? line)
             shown = true
         } else if answered % every == 0 || (tenth > tenths && frame.captureT >= lastLine + 10) {
             log.notice(line)

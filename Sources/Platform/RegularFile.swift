@@ -20,6 +20,17 @@ public enum RegularFile {
         return read(path, limit: limit)
     }
 
+    /// Why a file that a library opens by path to write (SQLite's history and its journal) may not
+    /// be written: it is there and is not a regular file of this user's (reached through no link of
+    /// another user's). nil when it may: missing, or this user's own.
+    public static func refusal(toWrite path: String) -> String? {
+        do { try SafePath.check(path) } catch { return error.reason }
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        guard st.st_mode & S_IFMT == S_IFREG else { return "it is not a regular file" }
+        return st.st_uid == geteuid() ? nil : SafeFile.notOwn(st.st_uid)
+    }
+
     /// Whether `path` is a regular file (not a link) of this user's, of `size` bytes when given.
     public static func isOwn(_ path: String, size: Int64? = nil) -> Bool {
         var st = stat()

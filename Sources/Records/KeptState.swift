@@ -43,6 +43,10 @@ public struct KeptState: Equatable, Sendable {
         if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
             return (KeptState(), "\(path) is a folder, not lookd's state file; switches and counts are kept in memory only")
         }
+        // Another user's file is neither trusted (her switches could silence a rule) nor written.
+        if let refusal = RegularFile.refusal(toWrite: path) {
+            return (KeptState(), "the state \(path) cannot be used: \(refusal); switches and counts start afresh and are kept in memory only")
+        }
         let object: [String: Any]
         switch parse(path) {
         case .missing: return (KeptState(), nil)

@@ -113,6 +113,27 @@ final class HistoryStoreTests: XCTestCase {
         try holder.execute("COMMIT")
     }
 
+    /// A history (or its journal) of another user's (`nobody`; the tests run as root) is neither
+    /// written nor set aside: refused with a sentence, and left as it was.
+    func testAnotherUsersHistoryIsNeitherWrittenNorSetAside() throws {
+        _ = try HistoryStore(path: path)
+        XCTAssertEqual(chown(path, 65534, 65534), 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let (store, note) = HistoryStore.open(path, clock: ManualClock())
+        XCTAssertNil(store)
+        XCTAssertTrue(note?.contains("belongs to another user (nobody)") == true, note ?? "")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains("set-aside") }, [])
+        // Her journal beside a history of one's own is refused as well.
+        let mine = dir.appendingPathComponent("mine.sqlite").path
+        _ = try HistoryStore(path: mine)
+        FileManager.default.createFile(atPath: mine + "-wal", contents: Data())
+        XCTAssertEqual(chown(mine + "-wal", 65534, 65534), 0)
+        let (other, why) = HistoryStore.open(mine, clock: ManualClock())
+        XCTAssertNil(other)
+        XCTAssertTrue(why?.contains("mine.sqlite-wal: it belongs to another user") == true, why ?? "")
+    }
+
     func testALinkIsNotFollowed() throws {
         let target = dir.appendingPathComponent("elsewhere.sqlite").path
         _ = try HistoryStore(path: target)

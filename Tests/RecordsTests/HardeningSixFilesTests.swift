@@ -71,4 +71,16 @@ final class HardeningSixFilesTests: XCTestCase {
         writer.receive(.watching(WatchSnapshot(rows: [], rulesSource: "inline", paused: true)))
         XCTAssertEqual(text(state), "not json at all\n")
     }
+
+    /// A state file of another user's, lookd's form or not, is not trusted (her switches could
+    /// silence a rule), not set aside, and not written.
+    func testAnotherUsersStateIsNotTrusted() throws {
+        let state = try hers("state.json", "{\"switched_off\":[\"a fire\"],\"counts\":{\"a cat\":40},\"paused\":true}\n")
+        let (loaded, problem) = KeptState.load(state)
+        XCTAssertEqual(loaded.switchedOff, [])
+        XCTAssertEqual(loaded.counts, [:])
+        XCTAssertFalse(loaded.paused)
+        XCTAssertTrue(problem?.contains("belongs to another user (nobody)") == true, problem ?? "")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), ["state.json"], "nothing set aside")
+    }
 }
