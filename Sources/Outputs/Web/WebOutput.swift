@@ -170,7 +170,7 @@ public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
         switch request.path {
         case "/" where !historyOnly, "/index.html" where !historyOnly:
             return .text(200, WebPage.html(state: state.pageState, base: base), type: "text/html; charset=utf-8")
-        case _ where historyOnly && ["/api/status", "/api/fires", "/metrics", "/frame.jpg", "/timeline.svg", "/api/events"].contains(request.path):
+        case _ where historyOnly:
             return .text(404, "404: no watch runs here; lookd history \(SettingName.http) serves /history, /api/history, /snapshots/ and /clips/\n")
         case "/api/status": return .text(200, state.statusText, type: "application/json")
         case "/api/fires": return .text(200, state.firesText, type: "application/json")
