@@ -45,6 +45,10 @@ public struct WatchConfig: Sendable {
     /// `gateMode` nil: the gate is on for cameras, streams and real-time video (`gateEnabled(for:)`).
     public var gate = ChangeGate.Settings()
     public var gateMode: Bool?
+    /// The vision tower recomputes only what changed in a camera's picture (`TowerReuse`); off:
+    /// every picture is encoded whole.
+    public var reuseOn = true
+    public var reuse = TowerReuse()
     /// This instance's name: `LOOKD_INSTANCE` for commands (and MQTT's topics, in the outputs' settings).
     public var name = WatchConfig.defaultName
     /// Where a fire is reviewed (the page's `/history`, or the page), when `--http` is on.

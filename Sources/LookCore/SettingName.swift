@@ -52,6 +52,10 @@ public enum SettingName: String, CaseIterable, Sendable, CustomStringConvertible
     case postTimeout = "post-timeout"
     case preRoll = "pre-roll"
     case record
+    case reuse
+    case reuseBound = "reuse-bound"
+    case reuseRefresh = "reuse-refresh"
+    case reuseThreshold = "reuse-threshold"
     case rules
     case runTimeout = "run-timeout"
     case seconds

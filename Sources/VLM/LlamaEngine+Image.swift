@@ -27,6 +27,16 @@ extension LlamaEngine {
         return try encodeLocked(image)
     }
 
+    public func makeTowerCache(_ reuse: TowerReuse) -> (any TowerCache)? { LlamaTowerCache(owner: ObjectIdentifier(self), reuse: reuse) }
+
+    /// A cache made by another engine is never used here: the picture is encoded whole.
+    public func encode(_ image: RGBImage, cache: (any TowerCache)?) throws -> EncodedImage {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let own = cache as? LlamaTowerCache, own.owner == ObjectIdentifier(self) else { return try encodeLocked(image) }
+        return try encodeLocked(image, cache: own)
+    }
+
     /// The tokens a picture of this size takes (libmtmd's slicing and framing), without running the
     /// vision tower. Called with the lock held.
     func imageTokenCount(width: Int, height: Int) throws(VLMError) -> Int {
@@ -57,7 +67,7 @@ extension LlamaEngine {
         return chunks
     }
 
-    func encodeLocked(_ image: RGBImage) throws(VLMError) -> EncodedImage {
+    func encodeLocked(_ image: RGBImage, cache: LlamaTowerCache? = nil) throws(VLMError) -> EncodedImage {
         let started = clock.now()
         let chunks = try tokenizeImage(image)
         defer { mtmd_input_chunks_free(chunks) }
@@ -65,6 +75,8 @@ extension LlamaEngine {
         let width = Int(llama_model_n_embd_inp(model))
         var pieces: [ImagePieces.Piece] = []
         var tokens = 0
+        var parts = 0
+        var figures = cache.map { _ in TowerReuseFigures(computed: 0, tokens: 0, reused: false, bytes: 0) }
         for i in 0..<mtmd_input_chunks_size(chunks) {
             let chunk = mtmd_input_chunks_get(chunks, i)!
             tokens += Int(mtmd_input_chunk_get_n_tokens(chunk))
@@ -74,7 +86,13 @@ extension LlamaEngine {
                 let tokens = mtmd_input_chunk_get_tokens_text(chunk, &n)
                 pieces.append(.text(Array(UnsafeBufferPointer(start: tokens, count: n))))
             case MTMD_INPUT_CHUNK_TYPE_IMAGE:
-                let code = mtmd_encode_chunk(vision, chunk)
+                let code = cache.map { $0.using(vision, part: parts) { mtmd_encode_chunk(vision, chunk) } } ?? mtmd_encode_chunk(vision, chunk)
+                if let last = cache?.last(), var sum = figures {
+                    (sum.computed, sum.tokens, sum.bytes) = (sum.computed + last.computed, sum.tokens + last.tokens, last.bytes)
+                    sum.reused = sum.reused || last.reused
+                    figures = sum
+                }
+                parts += 1
                 guard code == 0, let out = mtmd_get_output_embd(vision) else {
                     throw .imageFailed(reason: "the vision tower failed (code \(code))")
                 }
@@ -89,6 +107,6 @@ extension LlamaEngine {
         }
         return EncodedImage(
             image: image, encodeSeconds: clock.now() - started, tokenCount: tokens,
-            payload: ImagePieces(pieces: pieces))
+            payload: ImagePieces(pieces: pieces), reuse: figures)
     }
 }

@@ -11,6 +11,13 @@ public protocol VisionLanguageModel: AnyObject, Sendable {
     /// question about the same frame does not pay for encoding it again.
     func encode(_ image: RGBImage) throws -> EncodedImage
 
+    /// A cache for one camera's pictures, so that a picture costs what changed since the camera's
+    /// last one (`TowerReuse`); nil for an engine that keeps none.
+    func makeTowerCache(_ reuse: TowerReuse) -> (any TowerCache)?
+
+    /// Prepares `image` with `cache`'s kept results, which it then holds (plain `encode` when nil).
+    func encode(_ image: RGBImage, cache: (any TowerCache)?) throws -> EncodedImage
+
     /// Answers `prompt` about `image`: at most `maxTokens` tokens, each piece of whole UTF-8 characters
     /// handed to `onText` as it comes. `cancellation` stops it at the next token.
     func generate(
@@ -44,6 +51,8 @@ public protocol VisionLanguageModel: AnyObject, Sendable {
 }
 
 extension VisionLanguageModel {
+    public func makeTowerCache(_ reuse: TowerReuse) -> (any TowerCache)? { nil }
+    public func encode(_ image: RGBImage, cache: (any TowerCache)?) throws -> EncodedImage { try encode(image) }
     public func inputTokens(prompt: String, width: Int, height: Int) -> (input: Int, context: Int)? { nil }
     public func yesNo(image: EncodedImage, prompt: String, count: Int, cancellation: Cancellation?) throws -> YesNoAnswers? { nil }
     public var endsRunAfterFailures: Bool { true }
@@ -74,12 +83,15 @@ public final class EncodedImage: @unchecked Sendable {
     /// How many prompt positions the picture takes.
     public let tokenCount: Int
     let payload: AnyObject?
+    /// What its encode did with its camera's kept tower results; nil when it had none.
+    public let reuse: TowerReuseFigures?
 
-    public init(image: RGBImage, encodeSeconds: Double, tokenCount: Int, payload: AnyObject? = nil) {
+    public init(image: RGBImage, encodeSeconds: Double, tokenCount: Int, payload: AnyObject? = nil, reuse: TowerReuseFigures? = nil) {
         self.image = image
         self.encodeSeconds = encodeSeconds
         self.tokenCount = tokenCount
         self.payload = payload
+        self.reuse = reuse
     }
 }
 

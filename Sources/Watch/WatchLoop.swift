@@ -50,7 +50,7 @@ public final class WatchLoop {
             let (active, woke) = book.active(at: clock.date())
             if woke { stages.gate.force(.schedule) }
             guard !active.isEmpty else {
-                parts.pause(1)
+                stages.ask.idle()
                 continue
             }
             guard let gated = stages.gate.judge(frame, runT: clock.now() - runStart, clock: clock) else {

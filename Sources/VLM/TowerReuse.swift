@@ -1,0 +1,35 @@
+import Foundation
+
+/// How a camera's vision tower reuses what it computed for the parts of its picture that did not
+/// change (docs/performance.md, "A frame costs what changed"): a token is computed again when its
+/// patch moved by more than `threshold` (the mean absolute change of its pixels, in the model's
+/// normalised units, about 2/255 of the pixel range per unit of 0.0157) since it was last computed;
+/// the encode is whole when more than `bound` of the tokens moved, and every `refresh` encodes.
+public struct TowerReuse: Sendable, Equatable {
+    public var threshold: Double
+    public var bound: Double
+    public var refresh: Int
+
+    public init(threshold: Double = 0.04, bound: Double = 0.5, refresh: Int = 16) {
+        (self.threshold, self.bound, self.refresh) = (threshold, bound, refresh)
+    }
+}
+
+/// What one encode of a picture did with its camera's kept results.
+public struct TowerReuseFigures: Sendable, Equatable {
+    /// Tokens computed, of all the picture's tokens (over its image parts).
+    public var computed: Int
+    public var tokens: Int
+    /// Whether any part reused kept results.
+    public var reused: Bool
+    /// Bytes the camera's cache keeps.
+    public var bytes: Int
+}
+
+/// A camera's kept vision-tower results: made by the engine that fills it (`makeTowerCache`), used
+/// only by that engine, for one camera's pictures. `drop` forgets them (the next encode is whole).
+public protocol TowerCache: AnyObject, Sendable {
+    func drop()
+    /// Bytes it keeps now.
+    var bytes: Int { get }
+}
