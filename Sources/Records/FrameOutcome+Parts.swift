@@ -27,13 +27,15 @@ extension FrameOutcome {
         public var confidence: [Double?]?
         public var decodeSteps: Int?
         public var inactive: [Int]
+        /// The whole frame's tower tokens computed, of all, when the camera reuses its last encode.
+        public var tower: (computed: Int, tokens: Int)?
 
         public init(
             prompt: Double, model: Double, generation: Generation, answers: [Answer], confidence: [Double?]?, decodeSteps: Int?,
-            inactive: [Int]
+            inactive: [Int], tower: (computed: Int, tokens: Int)? = nil
         ) {
             (self.prompt, self.model, self.generation, self.answers) = (prompt, model, generation, answers)
-            (self.confidence, self.decodeSteps, self.inactive) = (confidence, decodeSteps, inactive)
+            (self.confidence, self.decodeSteps, self.inactive, self.tower) = (confidence, decodeSteps, inactive, tower)
         }
     }
 
@@ -67,6 +69,7 @@ extension FrameOutcome {
             places: places,
             numbers: "first token \(NumbersLine.seconds(timings.firstToken ?? timings.total)) · total \(NumbersLine.seconds(asked.model))",
             place: place, truth: truth, png: png, confidence: asked.confidence, decodeSteps: asked.decodeSteps, heldBack: judged.heldBack,
-            inactive: asked.inactive, asked: gated.asked, change: gated.change, skipped: gated.skipped, gate: gated.seconds)
+            inactive: asked.inactive, asked: gated.asked, change: gated.change, skipped: gated.skipped, gate: gated.seconds,
+            tower: asked.tower)
     }
 }

@@ -55,6 +55,9 @@ public struct FrameOutcome: Sendable {
     public let change: Double?
     public let skipped: Int
     public let gate: Double
+    /// The vision tower's tokens computed for the whole frame, of all its tokens, when the camera
+    /// reuses its last encode (`--reuse`); nil when it does not.
+    public let tower: (computed: Int, tokens: Int)?
 
     public init(
         index: Int, captureT: Double, sourceT: Double?, label: String?, size: (width: Int, height: Int), age: Double,
@@ -62,7 +65,7 @@ public struct FrameOutcome: Sendable {
         answers: [Answer], parse: Double, done: Double, fired: [Int], suppressed: [Int], places: [Int: Place],
         numbers: String, place: String, truth: [Answer]?, png: String?, confidence: [Double?]? = nil, decodeSteps: Int? = nil,
         heldBack: [Int: String] = [:], inactive: [Int] = [], asked: String = "every", change: Double? = nil, skipped: Int = 0,
-        gate: Double = 0
+        gate: Double = 0, tower: (computed: Int, tokens: Int)? = nil
     ) {
         self.index = index
         self.captureT = captureT
@@ -88,7 +91,7 @@ public struct FrameOutcome: Sendable {
         self.truth = truth
         self.png = png
         (self.confidence, self.decodeSteps, self.heldBack, self.inactive) = (confidence, decodeSteps, heldBack, inactive)
-        (self.asked, self.change, self.skipped, self.gate) = (asked, change, skipped, gate)
+        (self.asked, self.change, self.skipped, self.gate, self.tower) = (asked, change, skipped, gate, tower)
     }
 
     /// The answers as records and the live line show them: `yes`, `no`, `?` (cannot be read), and
@@ -117,6 +120,8 @@ extension FrameOutcome {
             ("prompt_ms", .number(prompt * 1000, places: 2)),
             ("model_ms", .number(model * 1000, places: 1)),
             ("first_token_ms", .optional(timings.firstToken.map { $0 * 1000 }, places: 1)),
+            ("encode_ms", .number(timings.imageEncode * 1000, places: 1)),
+            ("tower", tower.map { .ints([$0.computed, $0.tokens]) } ?? .null),
             ("parse_ms", .number(parse * 1000, places: 2)),
             ("done_ms", .number(done * 1000, places: 1)),
             ("tokens_in", .int(timings.inputTokens)),

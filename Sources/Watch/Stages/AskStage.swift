@@ -46,11 +46,15 @@ struct AskStage {
         var generation = Generation(text: "", stop: .endOfText, timings: .none)
         var decodeSteps: Int?
         var afterYes = [String?](repeating: nil, count: rules.count)
+        var towerTokens: (computed: Int, tokens: Int)?
         do {
             for group in groups {
                 let picture = group.region.map { shown.image.cropped(x: $0.x, y: $0.y, w: $0.w, h: $0.h) } ?? shown.image
                 let encoded = try parts.model.encode(picture, cache: group.region == nil ? tower.cache(config) : nil)
-                if group.region == nil { shown.keep(encoded) }
+                if group.region == nil {
+                    shown.keep(encoded)
+                    towerTokens = encoded.reuse.map { ($0.computed, $0.tokens) }
+                }
                 let reply = try question(encoded, rules: group.rules.map { rules[$0] }, config: config)
                 for (k, i) in group.rules.enumerated() {
                     answers[i] = reply.answers[k]
@@ -71,7 +75,7 @@ struct AskStage {
         }
         let outcome = FrameOutcome.Asked(
             prompt: t1 - t0, model: clock.now() - t1, generation: generation, answers: answers, confidence: confidences,
-            decodeSteps: decodeSteps, inactive: rules.indices.filter { !active.contains($0) })
+            decodeSteps: decodeSteps, inactive: rules.indices.filter { !active.contains($0) }, tower: towerTokens)
         return Asked(outcome: outcome, afterYes: afterYes, shown: shown)
     }
 
