@@ -32,7 +32,8 @@ public struct CameraEntry: Sendable, Equatable {
 
     /// The settings a camera may have of its own: its picture, its gate, its pace, its clips and snapshots.
     public static let ownSettings: [SettingName] = [
-        .size, .cameraSize, .gate, .gateThreshold, .gateMax, .gateFps, .reuse, .reuseThreshold, .reuseBound, .reuseRefresh, .every, .pace, .clips, .preRoll, .postRoll, .snapshots,
+        .size, .cameraSize, .gate, .gateThreshold, .gateMax, .gateFps, .reuse, .reuseThreshold, .reuseBound, .reuseRefresh, .every, .pace, .clips,
+        .preRoll, .postRoll, .snapshots,
     ]
 
     /// Whether `name` can name a camera: 1 to 32 letters, digits, `-` and `_`, beginning with a

@@ -166,11 +166,12 @@ public enum WatchSettings {
             .number(.gateMax, \.watch.gate.maxSeconds, in: 1...86400, group: group, help: "ask at least this often, changed or not", reload: true),
             .onOff(
                 .reuse, \.watch.reuseOn, group: group,
-                help: "the vision tower computes again only the parts of a camera's picture that changed since its last answer (off: every picture whole)",
+                help: "the vision tower computes again only what changed in a camera's picture since its last answer (off: each picture whole)",
                 reload: true),
             .number(
                 .reuseThreshold, \.watch.reuse.threshold, in: 0...2, unit: "F", group: group,
-                help: "a patch whose pixels moved by more than this (mean, in the model's units: 0.04 is about 5/255) is computed again", reload: true),
+                help: "a patch whose pixels moved by more than this (mean, in the model's units: 0.04 is about 5/255) is computed again", reload: true
+            ),
             .number(
                 .reuseBound, \.watch.reuse.bound, in: 0...1, unit: "F", group: group,
                 help: "the picture is encoded whole when more than this share of it changed", reload: true),

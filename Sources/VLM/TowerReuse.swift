@@ -33,3 +33,24 @@ public protocol TowerCache: AnyObject, Sendable {
     /// Bytes it keeps now.
     var bytes: Int { get }
 }
+
+/// A camera's kept tower results, held for its loop: made by the model for the camera's whole
+/// frames, made again when the settings change (a reload of `--reuse`), dropped while the camera is
+/// paused. A region's crop is encoded whole: it is a picture of its own.
+public final class CameraTower {
+    private let model: any VisionLanguageModel
+    private var cache: (any TowerCache)?
+    private var made: TowerReuse?
+
+    public init(model: any VisionLanguageModel) { self.model = model }
+
+    /// The cache for a whole frame with `reuse` (nil: `--reuse off`, no cache); nil as well for an
+    /// engine that keeps none.
+    public func cache(_ reuse: TowerReuse?) -> (any TowerCache)? {
+        if reuse != made { (cache, made) = (reuse.flatMap { model.makeTowerCache($0) }, reuse) }
+        return cache
+    }
+
+    /// Forgets what is kept (the next whole frame is encoded whole).
+    public func drop() { cache?.drop() }
+}

@@ -49,8 +49,8 @@ public final class WatchLoop {
             // Rules outside their schedule leave the prompt; with none in it, there is nothing to ask.
             let (active, woke) = book.active(at: clock.date())
             if woke { stages.gate.force(.schedule) }
-            guard !active.isEmpty else {
-                stages.ask.idle()
+            guard !active.isEmpty else { // nothing asked now (paused, or out of schedule): the kept tower results go
+                (stages.ask.tower.drop(), parts.pause(1))
                 continue
             }
             guard let gated = stages.gate.judge(frame, runT: clock.now() - runStart, clock: clock) else {

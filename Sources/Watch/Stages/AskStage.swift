@@ -10,17 +10,9 @@ import VLM
 /// when the engine can and the cell is not asked inside the answer, else free text, read.
 struct AskStage {
     let parts: LoopParts
-    /// The camera's kept tower results, for its whole frames.
-    let tower: CameraTower
+    let tower: CameraTower // the camera's kept tower results, for its whole frames
 
     init(parts: LoopParts) { (self.parts, tower) = (parts, CameraTower(model: parts.model)) }
-
-    /// No rule is asked now (all paused, or out of their schedules): the kept tower results go,
-    /// and the loop waits a second.
-    func idle() {
-        tower.drop()
-        parts.pause(1)
-    }
 
     /// What a frame's questions gave: the answers, what each rule's line said after its Yes
     /// (`--cells batch`), and the frame as shown, for the stages after.
@@ -50,7 +42,7 @@ struct AskStage {
         do {
             for group in groups {
                 let picture = group.region.map { shown.image.cropped(x: $0.x, y: $0.y, w: $0.w, h: $0.h) } ?? shown.image
-                let encoded = try parts.model.encode(picture, cache: group.region == nil ? tower.cache(config) : nil)
+                let encoded = try parts.model.encode(picture, cache: group.region == nil ? tower.cache(config.reuseOn ? config.reuse : nil) : nil)
                 if group.region == nil {
                     shown.keep(encoded)
                     towerTokens = encoded.reuse.map { ($0.computed, $0.tokens) }
