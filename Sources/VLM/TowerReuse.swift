@@ -10,7 +10,7 @@ public struct TowerReuse: Sendable, Equatable {
     public var bound: Double
     public var refresh: Int
 
-    public init(threshold: Double = 0.04, bound: Double = 0.5, refresh: Int = 16) {
+    public init(threshold: Double = 0.04, bound: Double = 0.5, refresh: Int = 8) {
         (self.threshold, self.bound, self.refresh) = (threshold, bound, refresh)
     }
 }
