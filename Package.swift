@@ -95,6 +95,8 @@ let package = Package(
             dependencies: ["LookCore", "Capture", "VLM", "Rules", "Records", "Reactions", "Gate", "Config", "Watch", "Settings"],
             path: "Sources/bench-gate"
         ),
+        // The tower's reuse against a whole encode, frame by frame (tools/bench-reuse --embeddings).
+        .executableTarget(name: "bench-tower", dependencies: ["LookCore", "Capture", "VLM"], path: "Sources/bench-tower"),
         // The clips' benchmark (tools/bench-clips): what keeping and writing a clip costs.
         .executableTarget(name: "bench-clips", dependencies: ["LookCore", "Media", "Capture"], path: "Sources/bench-clips"),
 

@@ -54,3 +54,14 @@ public final class CameraTower {
     /// Forgets what is kept (the next whole frame is encoded whole).
     public func drop() { cache?.drop() }
 }
+
+extension EncodedImage {
+    /// What the vision tower gave for the picture, its image parts one after another (empty for an
+    /// engine that keeps no embeddings): for benches that compare two encodes.
+    public var imageEmbeddings: [Float] {
+        ((payload as? ImagePieces)?.pieces ?? []).flatMap { piece -> [Float] in
+            if case .image(_, let values) = piece { return values }
+            return []
+        }
+    }
+}

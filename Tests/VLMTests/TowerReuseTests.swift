@@ -89,4 +89,23 @@ final class TowerReuseTests: XCTestCase {
         cache.drop()
         XCTAssertEqual(try engine.encode(still, cache: cache).reuse?.reused, false)
     }
+
+    /// Two cameras on one engine, each with its own cache, taking turns: each camera's still picture
+    /// reuses its own kept results, never the other camera's.
+    func testEachCameraReusesOnlyItsOwnPictures() throws {
+        let engine = try Self.engine.get()
+        let (door, yard) = (try XCTUnwrap(engine.makeTowerCache(TowerReuse())), try XCTUnwrap(engine.makeTowerCache(TowerReuse())))
+        let (porch, drive) = (picture(448, 252, seed: 1), picture(448, 252, seed: 2))
+        let doorFirst = try engine.encode(porch, cache: door)
+        let yardFirst = try engine.encode(drive, cache: yard)
+        for _ in 0..<2 {
+            let doorAgain = try engine.encode(porch, cache: door)
+            let yardAgain = try engine.encode(drive, cache: yard)
+            XCTAssertEqual(doorAgain.reuse?.computed, 0)
+            XCTAssertEqual(yardAgain.reuse?.computed, 0)
+            XCTAssertEqual(embeddings(doorAgain), embeddings(doorFirst), "the door's picture is the door's")
+            XCTAssertEqual(embeddings(yardAgain), embeddings(yardFirst), "the yard's picture is the yard's")
+        }
+        XCTAssertNotEqual(embeddings(doorFirst), embeddings(yardFirst))
+    }
 }
