@@ -29,7 +29,8 @@ func cosine(_ a: [Float], _ b: [Float]) -> Double {
 }
 
 var (worstCosine, worstDifference, worstYes) = (1.0, Float(0), 0.0)
-print("frame  computed  cosine    largest diff  (of largest)  P(yes) largest diff")
+print("frame  computed  cosine    largest diff  (of largest)  P(yes) largest diff  whole vs the frame before: cosine")
+var before: [Float]?
 for (i, name) in pictures.enumerated() {
     let image = try PhotoDecoder.decode(path: (args[3] as NSString).appendingPathComponent(name))
     let reused = try engine.encode(image, cache: cache)
@@ -42,7 +43,9 @@ for (i, name) in pictures.enumerated() {
     let y = zip(yesA, yesB).map { abs($0 - $1) }.max() ?? 0
     (worstCosine, worstDifference, worstYes) = (min(worstCosine, c), max(worstDifference, d), max(worstYes, y))
     let figures = reused.reuse.map { "\($0.computed)/\($0.tokens)" } ?? "-"
+    let moved = before.map { cosine($0, b) } ?? 1
+    before = b
     print(
-        String(format: "%5d  %8@  %.6f  %12.4f  %12.4f  %.4f", i + 1, figures as NSString, c, d, b.map(abs).max() ?? 0, y))
+        String(format: "%5d  %8@  %.6f  %12.4f  %12.4f  %.4f  %.6f", i + 1, figures as NSString, c, d, b.map(abs).max() ?? 0, y, moved))
 }
 print(String(format: "worst: cosine %.6f, largest difference %.4f, P(yes) %.4f", worstCosine, worstDifference, worstYes))
