@@ -2,8 +2,8 @@ import Foundation
 
 /// How a camera's vision tower reuses what it computed for the parts of its picture that did not
 /// change (docs/performance.md, "A frame costs what changed"): a token is computed again when its
-/// patch moved by more than `threshold` (the mean absolute change of its pixels, in the model's
-/// normalised units, about 2/255 of the pixel range per unit of 0.0157) since it was last computed;
+/// patch moved by more than `threshold` (the mean absolute change of its pixels in the model's
+/// normalised units, where 1 is 127.5 of 255 levels: 0.04 is about 5 levels) since it was last computed;
 /// the encode is whole when more than `bound` of the tokens moved, and every `refresh` encodes.
 public struct TowerReuse: Sendable, Equatable {
     public var threshold: Double
