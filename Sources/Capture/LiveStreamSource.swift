@@ -118,7 +118,9 @@ public final class LiveStreamSource: LiveSource, @unchecked Sendable {
         do {
             let image = try scaler.rgb(current, width: size.width, height: size.height)
             let now = clock.now()
-            return Frame(image: image, captured: now, sourceTime: current.seconds, age: now - arrived, sourceSize: (w, h))
+            var frame = Frame(image: image, captured: now, sourceTime: current.seconds, age: now - arrived, sourceSize: (w, h))
+            frame.opening = reader.opening
+            return frame
         } catch {
             throw .unreadableVideo(source: url, reason: error.reason)
         }
@@ -170,7 +172,12 @@ public final class LiveStreamSource: LiveSource, @unchecked Sendable {
         }
 
         /// Opens the stream again, waiting longer after each failed try.
+        /// Which opening of the stream its pictures now come from (1, and one more a return).
+        var opening: Int { condition.withLock { openings } }
+        private var openings = 1
+
         private func reconnect() {
+            defer { if file != nil { condition.withLock { openings += 1 } } }
             file = LiveReopening(isStopped: { self.isStopped }, onEvent: onEvent, clock: clock).run {
                 () -> Result<(MediaFile, width: Int, height: Int, native: String), LiveReopening.Failure> in
                 do throws(MediaError) {

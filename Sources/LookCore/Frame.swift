@@ -21,6 +21,9 @@ public struct Frame: Sendable {
     /// A live source: how long the loop waited for a picture newer than the last (a lost camera's
     /// time away included).
     public var waitSeconds: Double?
+    /// A live source: which opening of it the picture came from (1, then one more each time a lost
+    /// camera or stream came back). A camera's kept tower results are of one opening.
+    public var opening = 1
 
     public init(
         image: RGBImage, captured: Double, sourceTime: Double? = nil, age: Double = 0,

@@ -36,18 +36,24 @@ public protocol TowerCache: AnyObject, Sendable {
 
 /// A camera's kept tower results, held for its loop: made by the model for the camera's whole
 /// frames, made again when the settings change (a reload of `--reuse`), dropped while the camera is
-/// paused. A region's crop is encoded whole: it is a picture of its own.
+/// paused and when a lost camera comes back. A region's crop is encoded whole: it is a picture of its own.
 public final class CameraTower {
     private let model: any VisionLanguageModel
     private var cache: (any TowerCache)?
     private var made: TowerReuse?
+    private var opening = 1
 
     public init(model: any VisionLanguageModel) { self.model = model }
 
-    /// The cache for a whole frame with `reuse` (nil: `--reuse off`, no cache); nil as well for an
-    /// engine that keeps none.
-    public func cache(_ reuse: TowerReuse?) -> (any TowerCache)? {
+    /// The cache for a whole frame with `reuse` (nil: `--reuse off`, no cache), of the source's
+    /// `opening` (`Frame.opening`: a camera that was lost and came back starts afresh); nil as well
+    /// for an engine that keeps none.
+    public func cache(_ reuse: TowerReuse?, opening: Int = 1) -> (any TowerCache)? {
         if reuse != made { (cache, made) = (reuse.flatMap { model.makeTowerCache($0) }, reuse) }
+        if opening != self.opening {
+            cache?.drop()
+            self.opening = opening
+        }
         return cache
     }
 

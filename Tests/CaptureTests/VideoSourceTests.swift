@@ -98,4 +98,23 @@ final class VideoSourceTests: XCTestCase {
         }
         XCTAssertGreaterThan(times[2] - times[0], 0.4, "the stream moved on between frames")
     }
+
+    /// A stream that ends and is served again: the frames after its return say they come from its
+    /// second opening (a camera's kept tower results are of one opening).
+    func testAStreamsFramesSayWhichOpeningTheyCameFrom() throws {
+        let port = Int.random(in: 20_000...40_000)
+        let serve = "ffmpeg -v error -re -f lavfi -i testsrc2=s=320x180:r=25 -t SECONDS -c:v mpeg1video -f mpegts -listen 1 http://127.0.0.1:\(port)/"
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/bin/sh")
+        server.arguments = ["-c", serve.replacingOccurrences(of: "SECONDS", with: "1") + "; " + serve.replacingOccurrences(of: "SECONDS", with: "3")]
+        try server.run()
+        defer { server.terminate(); server.waitUntilExit() }
+        usleep(500_000)
+        let source = try LiveStreamSource(url: "http://127.0.0.1:\(port)/", maxSide: 160, clock: MonotonicClock(), stallTimeout: 10)
+        XCTAssertEqual(try XCTUnwrap(try source.next()).opening, 1)
+        var openings: Set<Int> = []
+        let deadline = Date(timeIntervalSinceNow: 15)
+        while !openings.contains(2), Date() < deadline, let frame = try source.next() { openings.insert(frame.opening) }
+        XCTAssertTrue(openings.contains(2), "frames after the return: \(openings)")
+    }
 }

@@ -108,4 +108,20 @@ final class TowerReuseTests: XCTestCase {
         }
         XCTAssertNotEqual(embeddings(doorFirst), embeddings(yardFirst))
     }
+
+    /// A camera's tower: made for its settings, made again when they change, and dropped when the
+    /// source comes back after a loss (its next opening) or the camera is paused.
+    func testACamerasTowerStartsAfreshAfterALossAndASettingsChange() throws {
+        let engine = try Self.engine.get()
+        let tower = CameraTower(model: engine)
+        let still = picture(448, 252)
+        _ = try engine.encode(still, cache: tower.cache(TowerReuse(), opening: 1))
+        XCTAssertEqual(try engine.encode(still, cache: tower.cache(TowerReuse(), opening: 1)).reuse?.computed, 0)
+        XCTAssertEqual(try engine.encode(still, cache: tower.cache(TowerReuse(), opening: 2)).reuse?.reused, false, "a return: whole")
+        XCTAssertEqual(try engine.encode(still, cache: tower.cache(TowerReuse(), opening: 2)).reuse?.computed, 0)
+        XCTAssertEqual(try engine.encode(still, cache: tower.cache(TowerReuse(refresh: 3), opening: 2)).reuse?.reused, false, "new settings: whole")
+        tower.drop()
+        XCTAssertEqual(try engine.encode(still, cache: tower.cache(TowerReuse(refresh: 3), opening: 2)).reuse?.reused, false, "paused: whole")
+        XCTAssertNil(tower.cache(nil, opening: 2), "--reuse off keeps nothing")
+    }
 }

@@ -69,6 +69,7 @@ public final class CameraSource: LiveSource, @unchecked Sendable {
             sourceSize: (picture.image.width, picture.image.height))
         frame.scaleSeconds = now - scaleStart
         frame.waitSeconds = waited
+        frame.opening = reader.opening
         return frame
     }
 
@@ -156,7 +157,12 @@ public final class CameraSource: LiveSource, @unchecked Sendable {
         }
 
         /// Tries to open the camera again, waiting longer after each failed try.
+        /// Which opening of the camera its pictures now come from (1, and one more a return).
+        var opening: Int { condition.withLock { openings } }
+        private var openings = 1
+
         private func reopen() {
+            defer { if device != nil { condition.withLock { openings += 1 } } }
             device = LiveReopening(isStopped: { self.isStopped }, onEvent: onEvent, clock: clock).run {
                 () -> Result<(CameraDevice, width: Int, height: Int, native: String), LiveReopening.Failure> in
                 do throws(CaptureError) {

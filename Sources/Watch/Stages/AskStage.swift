@@ -42,7 +42,8 @@ struct AskStage {
         do {
             for group in groups {
                 let picture = group.region.map { shown.image.cropped(x: $0.x, y: $0.y, w: $0.w, h: $0.h) } ?? shown.image
-                let encoded = try parts.model.encode(picture, cache: group.region == nil ? tower.cache(config.reuseOn ? config.reuse : nil) : nil)
+                let kept = group.region == nil ? tower.cache(config.reuseOn ? config.reuse : nil, opening: frame.opening) : nil
+                let encoded = try parts.model.encode(picture, cache: kept)
                 if group.region == nil {
                     shown.keep(encoded)
                     towerTokens = encoded.reuse.map { ($0.computed, $0.tokens) }
