@@ -27,13 +27,13 @@ extension LlamaEngine {
         return try encodeLocked(image)
     }
 
-    public func makeTowerCache(_ reuse: TowerReuse) -> (any TowerCache)? { LlamaTowerCache(owner: ObjectIdentifier(self), reuse: reuse) }
+    public func makeTowerCache(_ reuse: TowerReuse) -> (any TowerCache)? { LlamaTowerCache(owner: self, reuse: reuse) }
 
     /// A cache made by another engine is never used here: the picture is encoded whole.
     public func encode(_ image: RGBImage, cache: (any TowerCache)?) throws -> EncodedImage {
         lock.lock()
         defer { lock.unlock() }
-        guard let own = cache as? LlamaTowerCache, own.owner == ObjectIdentifier(self) else { return try encodeLocked(image) }
+        guard let own = cache as? LlamaTowerCache, own.owner === self else { return try encodeLocked(image) }
         return try encodeLocked(image, cache: own)
     }
 

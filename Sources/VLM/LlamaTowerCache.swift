@@ -5,11 +5,11 @@ import Foundation
 /// for one engine: the engine refuses another's. Used under the engine's lock.
 final class LlamaTowerCache: TowerCache, @unchecked Sendable {
     let pointer: OpaquePointer
-    /// The engine it was made by (its identity only).
-    let owner: ObjectIdentifier
+    /// The engine it was made by (weak: an engine made later at the same address is not it).
+    weak var owner: LlamaEngine?
     private let lock = NSLock()
 
-    init(owner: ObjectIdentifier, reuse: TowerReuse) {
+    init(owner: LlamaEngine, reuse: TowerReuse) {
         pointer = mtmd_lookd_reuse_init(Float(reuse.threshold), Float(reuse.bound), Int32(reuse.refresh))
         self.owner = owner
     }
