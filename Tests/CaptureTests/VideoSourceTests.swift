@@ -109,8 +109,12 @@ final class VideoSourceTests: XCTestCase {
         server.arguments = ["-c", serve.replacingOccurrences(of: "SECONDS", with: "1") + "; " + serve.replacingOccurrences(of: "SECONDS", with: "3")]
         try server.run()
         defer { server.terminate(); server.waitUntilExit() }
-        usleep(500_000)
-        let source = try LiveStreamSource(url: "http://127.0.0.1:\(port)/", maxSide: 160, clock: MonotonicClock(), stallTimeout: 10)
+        var opened: LiveStreamSource?
+        Poll.until(within: 10, every: 0.1) {
+            opened = try? LiveStreamSource(url: "http://127.0.0.1:\(port)/", maxSide: 160, clock: MonotonicClock(), stallTimeout: 10)
+            return opened != nil
+        }
+        let source = try XCTUnwrap(opened, "the stream is served")
         XCTAssertEqual(try XCTUnwrap(try source.next()).opening, 1)
         var openings: Set<Int> = []
         let deadline = Date(timeIntervalSinceNow: 15)
