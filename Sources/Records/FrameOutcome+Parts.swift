@@ -27,12 +27,12 @@ extension FrameOutcome {
         public var confidence: [Double?]?
         public var decodeSteps: Int?
         public var inactive: [Int]
-        /// The whole frame's tower tokens computed, of all, when the camera reuses its last encode.
-        public var tower: (computed: Int, tokens: Int)?
+        /// The whole frame's tower work, when the camera reuses its last encode.
+        public var tower: TowerWork?
 
         public init(
             prompt: Double, model: Double, generation: Generation, answers: [Answer], confidence: [Double?]?, decodeSteps: Int?,
-            inactive: [Int], tower: (computed: Int, tokens: Int)? = nil
+            inactive: [Int], tower: TowerWork? = nil
         ) {
             (self.prompt, self.model, self.generation, self.answers) = (prompt, model, generation, answers)
             (self.confidence, self.decodeSteps, self.inactive, self.tower) = (confidence, decodeSteps, inactive, tower)
@@ -67,9 +67,20 @@ extension FrameOutcome {
             scale: frame.scaleSeconds, prompt: asked.prompt, model: asked.model, timings: timings, raw: asked.generation.text,
             answers: asked.answers, parse: judged.seconds, done: done, fired: judged.fired, suppressed: judged.suppressed,
             places: places,
-            numbers: "first token \(NumbersLine.seconds(timings.firstToken ?? timings.total)) · total \(NumbersLine.seconds(asked.model))",
+            numbers: "first token \(NumbersLine.seconds(timings.firstToken ?? timings.total)) · total \(NumbersLine.seconds(asked.model))"
+                + (asked.tower.map { " · tower \($0.computed) of \($0.tokens) tokens, \($0.keptBytes / 1_000_000) MB kept" } ?? ""),
             place: place, truth: truth, png: png, confidence: asked.confidence, decodeSteps: asked.decodeSteps, heldBack: judged.heldBack,
             inactive: asked.inactive, asked: gated.asked, change: gated.change, skipped: gated.skipped, gate: gated.seconds,
             tower: asked.tower)
     }
+}
+
+/// What the vision tower did for a camera's whole frame when the camera reuses its last encode
+/// (`--reuse`): the tokens it computed, of all the picture's, and the bytes the camera keeps.
+public struct TowerWork: Sendable, Equatable {
+    public var computed: Int
+    public var tokens: Int
+    public var keptBytes: Int
+
+    public init(computed: Int, tokens: Int, keptBytes: Int) { (self.computed, self.tokens, self.keptBytes) = (computed, tokens, keptBytes) }
 }

@@ -55,9 +55,9 @@ public struct FrameOutcome: Sendable {
     public let change: Double?
     public let skipped: Int
     public let gate: Double
-    /// The vision tower's tokens computed for the whole frame, of all its tokens, when the camera
-    /// reuses its last encode (`--reuse`); nil when it does not.
-    public let tower: (computed: Int, tokens: Int)?
+    /// The vision tower's work for the whole frame (tokens computed, of all; bytes kept) when the
+    /// camera reuses its last encode (`--reuse`); nil when it does not.
+    public let tower: TowerWork?
 
     public init(
         index: Int, captureT: Double, sourceT: Double?, label: String?, size: (width: Int, height: Int), age: Double,
@@ -65,7 +65,7 @@ public struct FrameOutcome: Sendable {
         answers: [Answer], parse: Double, done: Double, fired: [Int], suppressed: [Int], places: [Int: Place],
         numbers: String, place: String, truth: [Answer]?, png: String?, confidence: [Double?]? = nil, decodeSteps: Int? = nil,
         heldBack: [Int: String] = [:], inactive: [Int] = [], asked: String = "every", change: Double? = nil, skipped: Int = 0,
-        gate: Double = 0, tower: (computed: Int, tokens: Int)? = nil
+        gate: Double = 0, tower: TowerWork? = nil
     ) {
         self.index = index
         self.captureT = captureT
@@ -122,6 +122,7 @@ extension FrameOutcome {
             ("first_token_ms", .optional(timings.firstToken.map { $0 * 1000 }, places: 1)),
             ("encode_ms", .number(timings.imageEncode * 1000, places: 1)),
             ("tower", tower.map { .ints([$0.computed, $0.tokens]) } ?? .null),
+            ("tower_kept_mb", tower.map { .number(Double($0.keptBytes) / 1_000_000, places: 1) } ?? .null),
             ("parse_ms", .number(parse * 1000, places: 2)),
             ("done_ms", .number(done * 1000, places: 1)),
             ("tokens_in", .int(timings.inputTokens)),

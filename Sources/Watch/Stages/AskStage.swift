@@ -38,7 +38,7 @@ struct AskStage {
         var generation = Generation(text: "", stop: .endOfText, timings: .none)
         var decodeSteps: Int?
         var afterYes = [String?](repeating: nil, count: rules.count)
-        var towerTokens: (computed: Int, tokens: Int)?
+        var towerWork: TowerWork?
         do {
             for group in groups {
                 let picture = group.region.map { shown.image.cropped(x: $0.x, y: $0.y, w: $0.w, h: $0.h) } ?? shown.image
@@ -46,7 +46,7 @@ struct AskStage {
                 let encoded = try parts.model.encode(picture, cache: kept)
                 if group.region == nil {
                     shown.keep(encoded)
-                    towerTokens = encoded.reuse.map { ($0.computed, $0.tokens) }
+                    towerWork = encoded.reuse.map { TowerWork(computed: $0.computed, tokens: $0.tokens, keptBytes: $0.bytes) }
                 }
                 let reply = try question(encoded, rules: group.rules.map { rules[$0] }, config: config)
                 for (k, i) in group.rules.enumerated() {
@@ -68,7 +68,7 @@ struct AskStage {
         }
         let outcome = FrameOutcome.Asked(
             prompt: t1 - t0, model: clock.now() - t1, generation: generation, answers: answers, confidence: confidences,
-            decodeSteps: decodeSteps, inactive: rules.indices.filter { !active.contains($0) }, tower: towerTokens)
+            decodeSteps: decodeSteps, inactive: rules.indices.filter { !active.contains($0) }, tower: towerWork)
         return Asked(outcome: outcome, afterYes: afterYes, shown: shown)
     }
 
