@@ -74,13 +74,3 @@ extension FrameOutcome {
             tower: asked.tower)
     }
 }
-
-/// What the vision tower did for a camera's whole frame when the camera reuses its last encode
-/// (`--reuse`): the tokens it computed, of all the picture's, and the bytes the camera keeps.
-public struct TowerWork: Sendable, Equatable {
-    public var computed: Int
-    public var tokens: Int
-    public var keptBytes: Int
-
-    public init(computed: Int, tokens: Int, keptBytes: Int) { (self.computed, self.tokens, self.keptBytes) = (computed, tokens, keptBytes) }
-}

@@ -76,7 +76,7 @@ extension LlamaEngine {
         var pieces: [ImagePieces.Piece] = []
         var tokens = 0
         var parts = 0
-        var figures = cache.map { _ in TowerReuseFigures(computed: 0, tokens: 0, reused: false, bytes: 0) }
+        var figures = cache.map { _ in TowerWork(computed: 0, tokens: 0, reused: false, keptBytes: 0) }
         for i in 0..<mtmd_input_chunks_size(chunks) {
             let chunk = mtmd_input_chunks_get(chunks, i)!
             tokens += Int(mtmd_input_chunk_get_n_tokens(chunk))
@@ -88,7 +88,7 @@ extension LlamaEngine {
             case MTMD_INPUT_CHUNK_TYPE_IMAGE:
                 let code = cache.map { $0.using(vision, part: parts) { mtmd_encode_chunk(vision, chunk) } } ?? mtmd_encode_chunk(vision, chunk)
                 if let last = cache?.last(), var sum = figures {
-                    (sum.computed, sum.tokens, sum.bytes) = (sum.computed + last.computed, sum.tokens + last.tokens, last.bytes)
+                    (sum.computed, sum.tokens, sum.keptBytes) = (sum.computed + last.computed, sum.tokens + last.tokens, last.bytes)
                     sum.reused = sum.reused || last.reused
                     figures = sum
                 }

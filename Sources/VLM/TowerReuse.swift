@@ -15,17 +15,6 @@ public struct TowerReuse: Sendable, Equatable {
     }
 }
 
-/// What one encode of a picture did with its camera's kept results.
-public struct TowerReuseFigures: Sendable, Equatable {
-    /// Tokens computed, of all the picture's tokens (over its image parts).
-    public var computed: Int
-    public var tokens: Int
-    /// Whether any part reused kept results.
-    public var reused: Bool
-    /// Bytes the camera's cache keeps.
-    public var bytes: Int
-}
-
 /// A camera's kept vision-tower results: made by the engine that fills it (`makeTowerCache`), used
 /// only by that engine, for one camera's pictures. `drop` forgets them (the next encode is whole).
 public protocol TowerCache: AnyObject, Sendable {

@@ -84,9 +84,9 @@ public final class EncodedImage: @unchecked Sendable {
     public let tokenCount: Int
     let payload: AnyObject?
     /// What its encode did with its camera's kept tower results; nil when it had none.
-    public let reuse: TowerReuseFigures?
+    public let reuse: TowerWork?
 
-    public init(image: RGBImage, encodeSeconds: Double, tokenCount: Int, payload: AnyObject? = nil, reuse: TowerReuseFigures? = nil) {
+    public init(image: RGBImage, encodeSeconds: Double, tokenCount: Int, payload: AnyObject? = nil, reuse: TowerWork? = nil) {
         self.image = image
         self.encodeSeconds = encodeSeconds
         self.tokenCount = tokenCount

@@ -46,7 +46,7 @@ struct AskStage {
                 let encoded = try parts.model.encode(picture, cache: kept)
                 if group.region == nil {
                     shown.keep(encoded)
-                    towerWork = encoded.reuse.map { TowerWork(computed: $0.computed, tokens: $0.tokens, keptBytes: $0.bytes) }
+                    towerWork = encoded.reuse
                 }
                 let reply = try question(encoded, rules: group.rules.map { rules[$0] }, config: config)
                 for (k, i) in group.rules.enumerated() {
