@@ -54,8 +54,8 @@ public final class Snapshots {
         }
     }
 
-    /// Removes the oldest snapshots past the count, or those past the age; never `sparing` (the
-    /// snapshot just taken, whatever its file's time says).
+    /// Removes the oldest snapshots past the count, or those past the age; never the file named
+    /// `sparing` (the snapshot just taken, whatever its file's time says).
     public func prune(now: Date, sparing: String? = nil) {
         guard let folder = folder ?? (try? Folder(dir)) else { return }
         let dated = folder.files().filter { $0.name.hasPrefix("fire-") && $0.name.hasSuffix(".jpg") }
@@ -65,6 +65,6 @@ public final class Snapshots {
         case .count(let n): doomed = Array(dated.dropLast(n))
         case .age(let seconds): doomed = dated.filter { now.timeIntervalSince($0.modified) > seconds }
         }
-        for file in doomed where file.name != sparing && folder.path(of: file.name) != sparing { folder.remove(file.name) }
+        for file in doomed where file.name != sparing { folder.remove(file.name) }
     }
 }

@@ -62,16 +62,16 @@ public final class Folder: @unchecked Sendable {
 
     /// Writes `bytes` as `name`, in place of a regular file of that name (never through a link).
     public func replace(_ name: String, bytes: [UInt8]) throws(Failure) {
-        let temporary = ".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max))"
+        let temporary = partialName(for: name)
         let file = openat(fd, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard file >= 0 else { throw Failure(path: path(of: name), reason: String(cString: strerror(errno))) }
-        var reason = FileOutput.write(file, bytes).reason
+        let reason = FileOutput.write(file, bytes).reason
         close(file)
-        if reason == nil, renameat(fd, temporary, fd, name) != 0 { reason = errno == EISDIR ? "it is a folder" : String(cString: strerror(errno)) }
         if let reason {
-            unlinkat(fd, temporary, 0)
+            remove(temporary)
             throw Failure(path: path(of: name), reason: reason)
         }
+        try place(temporary, as: name)
     }
 
     /// The regular files in it, with their modification times.

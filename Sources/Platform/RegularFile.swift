@@ -24,11 +24,12 @@ public enum RegularFile {
     /// be written: it is there and is not a regular file of this user's (reached through no link of
     /// another user's). nil when it may: missing, or this user's own.
     public static func refusal(toWrite path: String) -> String? {
-        do { try SafePath.check(path) } catch { return error.reason }
-        var st = stat()
-        guard stat(path, &st) == 0 else { return nil }
-        guard st.st_mode & S_IFMT == S_IFREG else { return "it is not a regular file" }
-        return st.st_uid == geteuid() ? nil : SafeFile.notOwn(st.st_uid)
+        do throws(SafeFile.Failure) {
+            if case .into = try SafeFile.plan(path) { return "it is not a regular file" }
+            return nil
+        } catch {
+            return error.reason
+        }
     }
 
     /// Whether `path` is a regular file (not a link) of this user's, of `size` bytes when given.
