@@ -20,7 +20,7 @@ public struct RunHeader {
         let rules = set.rules
         let placeAsked = config.cells == .box || config.cells == .ask
         let masks = (config.gate.masks + set.gateMasks).map { JSON.array([$0.left, $0.top, $0.right, $0.bottom].map { .number($0) }) }
-        return (config.camera.map { [("camera", JSON.string($0))] } ?? []) + [
+        return config.camera.recordFields + [
             ("version", .string(version)),
             ("started", .string(ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(epoch))))),
             ("engine", .string(model.engineName)), ("model", model.recordFiles),

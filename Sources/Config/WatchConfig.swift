@@ -13,9 +13,9 @@ import VLM
 /// Sources/Settings (WatchSettings); tests build one directly.
 public struct WatchConfig: Sendable {
     public var source: String
-    /// The camera's name in a watch of several (its rules are those that name it or none; every
-    /// event line names it); nil: a watch of one source.
-    public var camera: String?
+    /// The camera it watches (its rules are those that name it or none; in a watch of cameras,
+    /// every event line names it); `CameraName.only`: a watch of one source.
+    public var camera = CameraName.only
     /// `--rules`: a rules file, or rules inline.
     public var rulesSpec: String
     public var sourceOptions = SourceOpener.Options()

@@ -20,10 +20,10 @@ public struct HistoryFire: Sendable, Equatable {
     public var snapshot: String?
     public var description: String?
     public var clip: String?
-    /// The camera it came from, in a watch of several (nil: one source).
-    public var camera: String?
+    /// The camera it came from (`CameraName.only`: a watch of one source, whose rows name none).
+    public var camera: CameraName
 
-    public init(run: Int64, fire context: FireContext, camera: String? = nil) {
+    public init(run: Int64, fire context: FireContext, camera: CameraName = .only) {
         (self.run, self.camera) = (run, camera)
         (fire, rule, condition, reaction) = (context.fire, context.rule, context.condition, context.reaction)
         (time, frame, edge, confidence) = (context.time, context.frame, context.edge, context.confidence)
@@ -38,6 +38,6 @@ public struct HistoryFire: Sendable, Equatable {
                 ("reaction", .string(reaction)), ("time", .string(Timestamp.text(time))), ("frame", .int(frame)), ("edge", .string(edge)),
                 ("confidence", .optional(confidence, places: 4)), ("box", box.map { .ints([$0.left, $0.top, $0.right, $0.bottom]) } ?? .null),
                 ("snapshot", .optional(snapshot)), ("description", .optional(description)), ("clip", .optional(clip)),
-            ] + (camera.map { [("camera", JSON.string($0))] } ?? []))
+            ] + camera.recordFields)
     }
 }

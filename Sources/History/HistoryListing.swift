@@ -70,9 +70,9 @@ public enum HistoryListing {
         let format = DateFormatter()
         (format.locale, format.timeZone, format.dateFormat) = (Locale(identifier: "en_US_POSIX"), zone, "yyyy-MM-dd HH:mm:ss")
         // The camera's column, when the fires came from several cameras.
-        let cameras = fires.contains { $0.camera != nil }
+        let cameras = fires.contains { $0.camera.isNamed }
         let rows = fires.map { fire in
-            ([format.string(from: fire.time)] + (cameras ? [fire.camera ?? ""] : []) + [
+            ([format.string(from: fire.time)] + (cameras ? [fire.camera.name] : []) + [
                 fire.condition, fire.reaction, fire.confidence.map { String(format: "%.2f", $0) } ?? "–", fire.description ?? "",
                 fire.snapshot ?? "", fire.clip ?? "",
             ]).map { $0.withVisibleControls() }

@@ -1,10 +1,10 @@
 import Foundation
 
-/// Which fires to list: those whose rule's words hold `rule` (any case), of `camera` (a watch of
-/// several), between `since` and `until`, newest first, `limit` of them after skipping `offset`.
+/// Which fires to list: those whose rule's words hold `rule` (any case), of the `cameras` named
+/// (every camera's when none is; a watch of one source names none), between `since` and `until`, newest first, `limit` of them after skipping `offset`.
 public struct HistoryQuery: Sendable, Equatable {
     public var rule: String?
-    public var camera: String?
+    public var cameras: Set<String> = []
     public var since: Date?
     public var until: Date?
     public var limit = 50

@@ -97,7 +97,7 @@ public final class HistoryStore {
                 .int(fire.run), .int(Int64(fire.fire)), .int(Int64(fire.rule)), .text(fire.condition), .text(fire.reaction),
                 .real(fire.time.timeIntervalSince1970), .int(Int64(fire.frame)), .text(fire.edge), fire.confidence.map { .real($0) } ?? .null,
                 box.map { .text($0) } ?? .null, fire.snapshot.map { .text($0) } ?? .null, fire.description.map { .text($0) } ?? .null,
-            ] + (hasCamera ? [fire.camera.map { .text($0) } ?? .null] : []))
+            ] + (hasCamera ? [fire.camera.written.map { .text($0) } ?? .null] : []))
         _ = try insert.step()
     }
 
@@ -126,9 +126,9 @@ public final class HistoryStore {
     /// Drops the fires from before `time` (`--keep-days`), of `camera` only in a watch of several
     /// (each camera's writer its own); the files their rows named (snapshots and clips), to remove
     /// with them, and how many rows went.
-    public func removeFires(before time: Date, camera: String? = nil) throws(SQLiteError) -> (files: [String], rows: Int) {
-        let statement = try db.prepare("DELETE FROM fires WHERE time < ?" + (camera == nil ? "" : " AND camera = ?") + " RETURNING snapshot, clip")
-        try statement.bind([.real(time.timeIntervalSince1970)] + (camera.map { [.text($0)] } ?? []))
+    public func removeFires(before time: Date, camera: CameraName = .only) throws(SQLiteError) -> (files: [String], rows: Int) {
+        let statement = try db.prepare("DELETE FROM fires WHERE time < ?" + (camera.isNamed ? " AND camera = ?" : "") + " RETURNING snapshot, clip")
+        try statement.bind([.real(time.timeIntervalSince1970)] + (camera.written.map { [.text($0)] } ?? []))
         var (files, rows) = ([String](), 0)
         while try statement.step() {
             rows += 1
@@ -143,10 +143,10 @@ public final class HistoryStore {
             "SELECT run, fire, rule, condition, reaction, time, frame, edge, confidence, box, snapshot, description, clip, "
             + (hasCamera ? "camera" : "NULL") + " FROM fires WHERE 1"
         var values: [SQLiteStatement.Value] = []
-        if let camera = query.camera {
+        if !query.cameras.isEmpty {
             // A history from before cameras has no fires of a named camera.
-            sql += hasCamera ? " AND camera = ?" : " AND 0"
-            if hasCamera { values.append(.text(camera)) }
+            sql += hasCamera ? " AND camera IN (\(query.cameras.map { _ in "?" }.joined(separator: ", ")))" : " AND 0"
+            if hasCamera { values += query.cameras.sorted().map { .text($0) } }
         }
         if let rule = query.rule {
             sql += " AND instr(lower(condition), lower(?)) > 0"
@@ -172,7 +172,7 @@ public final class HistoryStore {
                 time: Date(timeIntervalSince1970: statement.real(5) ?? 0), edge: statement.text(7) ?? "appear",
                 confidence: statement.real(8), snapshot: statement.text(10), box: statement.text(9).flatMap(Self.box), instance: "")
             var fire = HistoryFire(run: statement.int(0) ?? 0, fire: context)
-            (fire.description, fire.clip, fire.camera) = (statement.text(11), statement.text(12), statement.text(13))
+            (fire.description, fire.clip, fire.camera) = (statement.text(11), statement.text(12), statement.text(13).map { CameraName($0) } ?? .only)
             fires.append(fire)
         }
         return fires
@@ -194,12 +194,12 @@ public final class HistoryStore {
     }
 
     /// The path of a fire's snapshot (`clip: false`) or clip its row names, by the file's name and
-    /// the fire's camera (nil: a fire of one source); the newest when several rows name one.
-    public func file(named name: String, camera: String?, clip: Bool) throws(SQLiteError) -> String? {
+    /// the fire's camera; the newest when several rows name one.
+    public func file(named name: String, camera: CameraName, clip: Bool) throws(SQLiteError) -> String? {
         let column = clip ? "clip" : "snapshot"
         let cameraMatch = hasCamera ? " AND camera IS ?" : ""
         let statement = try db.prepare("SELECT \(column) FROM fires WHERE \(column) LIKE ?\(cameraMatch) ORDER BY id DESC LIMIT 1")
-        try statement.bind([.text("%/" + name)] + (hasCamera ? [camera.map { .text($0) } ?? .null] : []))
+        try statement.bind([.text("%/" + name)] + (hasCamera ? [camera.written.map { .text($0) } ?? .null] : []))
         return try statement.step() ? statement.text(0) : nil
     }
 

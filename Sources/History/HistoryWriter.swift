@@ -48,11 +48,11 @@ public final class HistoryWriter: AheadOfTheLog, @unchecked Sendable {
     /// name no other file it removes).
     private let folders: Set<String>
 
-    /// The camera whose fires it writes, in a watch of several (each camera's writer shares the file).
-    private let camera: String?
+    /// The camera whose fires it writes (each camera's writer shares the file; the only camera's rows name none).
+    private let camera: CameraName
 
     public init(
-        path: String, clock: any Clock, capacity: Int = 1000, keepAge: Double = .infinity, folders: [String] = [], camera: String? = nil
+        path: String, clock: any Clock, capacity: Int = 1000, keepAge: Double = .infinity, folders: [String] = [], camera: CameraName = .only
     ) {
         (self.path, self.clock, self.capacity, self.keepAge, self.camera) = (path, clock, capacity, keepAge, camera)
         self.folders = Set(folders.map { ($0 as NSString).standardizingPath })

@@ -20,7 +20,7 @@ struct CameraChanges {
     func take() {
         guard !house.isStopping, let read = try? plan.read() else { return }
         let now = house.watching
-        let wanted = Dictionary(read.cameras.map { ($0.name ?? "main", $0) }, uniquingKeysWith: { a, _ in a })
+        let wanted = Dictionary(read.cameras.map { ($0.name.name, $0) }, uniquingKeysWith: { a, _ in a })
         var (removed, changed, added) = ([String](), [String](), [CameraSetup]())
         for (name, run) in now.sorted(by: { $0.key < $1.key }) {
             guard let camera = wanted[name] else {
@@ -34,18 +34,18 @@ struct CameraChanges {
                 added.append(camera)
             }
         }
-        house.page?.expect(read.cameras.map { $0.name ?? "main" })
-        let fresh = read.cameras.filter { now[$0.name ?? "main"] == nil }
+        house.page?.expect(read.cameras.map(\.name.name))
+        let fresh = read.cameras.filter { now[$0.name.name] == nil }
         for camera in added + fresh { start(camera, rules: read.rules, rulesSource: read.source) }
         guard !(removed + changed).isEmpty || !fresh.isEmpty else { return }
-        let words = [("added", fresh.compactMap(\.name)), ("stopped", removed), ("reopened", changed)].filter { !$0.1.isEmpty }
+        let words = [("added", fresh.map(\.name.name)), ("stopped", removed), ("reopened", changed)].filter { !$0.1.isEmpty }
         Log.shared.notice("cameras reloaded: " + words.map { "\($0.0) \($0.1.joined(separator: ", "))" }.joined(separator: "; "))
     }
 
     /// Makes, opens and starts one camera; a camera that cannot be made or opened is said in the
     /// journal (and its event log's error line), and the others go on.
     private func start(_ camera: CameraSetup, rules: RuleSet, rulesSource: String) {
-        let name = camera.name ?? "main"
+        let name = camera.name.name
         let run: CameraRun
         do {
             run = try CameraRun(

@@ -14,7 +14,7 @@ import VLM
 /// keeps the house).
 final class CameraHouse: @unchecked Sendable {
     private let lock = NSLock()
-    /// Every camera's run made so far that has not ended, by name ("main" for one source).
+    /// Every camera's run made so far that has not ended, by name.
     private var running: [String: CameraRun] = [:]
     /// The runs made before the watch began, which a stop before it takes away.
     private var waiting: [CameraRun] = []
@@ -37,8 +37,8 @@ final class CameraHouse: @unchecked Sendable {
     /// The notifier a camera's service output tells: the manager's own for one source, else the
     /// camera's side of it.
     func notifier(for camera: CameraSetup) -> any ServiceNotifier {
-        guard let quorum, let name = camera.name else { return notifier }
-        return CameraNotifier(camera: name, shared: notifier, quorum: quorum, clock: clock)
+        guard let quorum, camera.name.isNamed else { return notifier }
+        return CameraNotifier(camera: camera.name.name, shared: notifier, quorum: quorum, clock: clock)
     }
 
     /// A camera's run made, before its watch (a stop now takes its records away).

@@ -44,8 +44,8 @@ final class CameraRun: @unchecked Sendable {
         try SourceOpener.open(watchRun.config.source, options: watchRun.config.sourceOptions, clock: clock, awaitLive: awaitLive)
     }
 
-    /// Its name among the cameras ("main" for one source).
-    var name: String { camera.name ?? "main" }
+    /// Its name among the cameras (`CameraName.only`'s for one source).
+    var name: String { camera.name.name }
 
     /// Watches `source` until it ends or its stop.
     func watch(source: any FrameSource, model: any VisionLanguageModel, rulesSource: String, turns: ModelTurns?) -> HouseWatch.Ended {

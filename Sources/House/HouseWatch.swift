@@ -24,9 +24,10 @@ public enum HouseWatch {
         case watch(WatchError)
     }
 
-    /// How each camera's watch ended (nil name: a watch of one source).
+    /// How each camera's watch ended (`CameraName.only`: a watch of one source, or cameras not
+    /// watched, which its words name).
     public struct Ended {
-        public let camera: String?
+        public let camera: CameraName
         public let result: Result<WatchEnding, WatchError>
     }
 
@@ -52,12 +53,12 @@ public enum HouseWatch {
         let watching = OnceFlag()
         // Named cameras take turns with the model (even one: a reload may add another), and tell
         // systemd together.
-        let named = first.cameras[0].name != nil
+        let named = first.cameras[0].name.isNamed
         let outputs = first.cameras[0].setup.outputs
         // Their pages are one page on the one address (a camera cannot have an address of its own).
         let page = named ? outputs.http.map { WebHouse(listen: $0, token: outputs.httpToken, history: outputs.historyPath, clock: clock) } : nil
         defer { page?.stop() }
-        page?.expect(first.cameras.map { $0.name ?? "main" })
+        page?.expect(first.cameras.map(\.name.name))
         // The page the cameras share is made once, before any camera: an address that cannot be had
         // fails the watch once.
         do throws(OutputFailure) { try page?.open() } catch { throw .watch(.output(error.description)) }
@@ -128,14 +129,14 @@ public enum HouseWatch {
             page?.notWatched(run.name, because: error.description)
         }
         guard !open.isEmpty else {
-            let names = failed.map { run, error in run.camera.name.map { "the camera \($0): \(error.description)" } ?? error.description }
+            let names = failed.map { run, error in run.camera.name.isNamed ? "the camera \(run.name): \(error.description)" : error.description }
             throw .source(names.joined(separator: "; "))
         }
         // A camera not watched is how its part of the watch ended: the others go on, and the watch
         // says so at its end, naming every such camera (its exit code the source's).
         let said = failed.map { run, error in "the camera \(run.name) was not watched: \(error.description)" }.joined(separator: " ")
         let unopened =
-            failed.first.map { run, _ in [Ended(camera: failed.count == 1 ? run.camera.name : nil, result: .failure(.notOpened(said)))] } ?? []
+            failed.first.map { run, _ in [Ended(camera: failed.count == 1 ? run.camera.name : .only, result: .failure(.notOpened(said)))] } ?? []
         watching.set()
         for (run, _) in open { house.quorum?.join(run.name) } // every camera is ready before systemd hears READY=1
         for (run, source) in open where !house.start(run, source: source, model: model, rulesSource: first.source) {

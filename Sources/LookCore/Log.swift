@@ -52,7 +52,7 @@ public final class Log: @unchecked Sendable {
         guard level <= threshold else { return }
         // One line per message, and nothing in it that drives a terminal.
         // … and no secret: a URL's password, token or key is masked (Secrets).
-        let named = Self.camera.map { "\($0): " } ?? ""
+        let named = Self.camera.lineStart
         let text = named + Secrets.maskedPasswords(in: message()).withVisibleControls(keepingNewlines: true)
         // On a terminal, the line first clears what is there: the watch's live line has no line
         // break until it is written over, and a message must not run into it.
@@ -66,9 +66,9 @@ public final class Log: @unchecked Sendable {
         }
     }
 
-    /// The camera the calling thread watches, in a watch of several: its lines begin with its name.
-    public static var camera: String? {
-        get { Thread.current.threadDictionary["lookd.camera"] as? String }
+    /// The camera the calling thread watches: in a watch of cameras, its lines begin with its name.
+    public static var camera: CameraName {
+        get { Thread.current.threadDictionary["lookd.camera"] as? CameraName ?? .only }
         set { Thread.current.threadDictionary["lookd.camera"] = newValue }
     }
 

@@ -15,8 +15,9 @@ public struct OutputSettings: Sendable {
     public var historyPath: String?
     /// This instance's name: MQTT topics and Home Assistant's device.
     public var name: String
-    /// The camera, in a watch of several: its fires' rows in the history (which the cameras share) name it.
-    public var camera: String?
+    /// The camera (`CameraName.only` in a watch of one source): in a watch of cameras, its fires'
+    /// rows in the history (which the cameras share), its status file and its page name it.
+    public var camera = CameraName.only
     /// The MQTT broker (`--mqtt`), Home Assistant's discovery prefix (nil: no discovery) and how many
     /// fire events wait while the broker is away.
     public var mqtt: MQTTBroker?
@@ -80,7 +81,7 @@ public struct OutputSettings: Sendable {
         let mqtt = self.mqtt.map {
             MQTTOutput(
                 broker: $0, name: name, discoveryPrefix: mqttDiscovery, capacity: mqttQueue, version: version,
-                page: http.map { $0.url + (page?.base(of: camera) ?? "") },
+                page: http.map { $0.url + (page == nil ? "" : camera.pagePath) },
                 snapshots: snapshotsDir != nil, clock: clock)
         }
         let states: [any OutputState] = mqtt.map { [$0] } ?? []

@@ -27,9 +27,9 @@ public final class TerminalLine: WatchOutput, @unchecked Sendable {
     private let log: Log
 
     /// The camera, in a watch of several: its line is its own, named.
-    private let camera: String?
+    private let camera: CameraName
 
-    public init(isTerminal: Bool, every: Int = 100, log: Log = .shared, camera: String? = nil) {
+    public init(isTerminal: Bool, every: Int = 100, log: Log = .shared, camera: CameraName = .only) {
         (self.log, self.camera) = (log, camera)
         self.isTerminal = isTerminal
         self.every = max(1, every)
@@ -50,7 +50,7 @@ public final class TerminalLine: WatchOutput, @unchecked Sendable {
         let tenth = Self.tenth(frame.sourceT, frame.index, length)
         if isTerminal {
             // One line a camera, each written over in place, below what the journal says meanwhile.
-            StandardStream.error.live(camera ?? "", camera.map { "\($0): " + line } ?? line)
+            StandardStream.error.live(camera.written ?? "", camera.lineStart + line)
             shown = true
         } else if answered % every == 0 || (tenth > tenths && frame.captureT >= lastLine + 10) {
             log.notice(line)
@@ -83,5 +83,5 @@ public final class TerminalLine: WatchOutput, @unchecked Sendable {
         return 0
     }
 
-    public func stop() { if shown { StandardStream.error.endLive(camera ?? "") } }
+    public func stop() { if shown { StandardStream.error.endLive(camera.written ?? "") } }
 }

@@ -21,12 +21,14 @@ public final class EventLog: @unchecked Sendable {
     private let report: @Sendable (Log.Level, String) -> Void
     /// The clock each line's time is read on.
     private let clock: any Clock
-    /// The camera every line names, in a watch of several (each camera's log shares the file).
-    private let camera: String?
+    /// The camera every line names, in a watch of cameras (each camera's log shares the file); the
+    /// only camera of a watch of one source is named by none.
+    private let camera: CameraName
 
     /// Opens `path` for appending (creating it); nil keeps no log.
     public init(
-        path: String?, camera: String? = nil, clock: any Clock, report: @escaping @Sendable (Log.Level, String) -> Void = { Log.shared.log($0, $1) }
+        path: String?, camera: CameraName = .only, clock: any Clock,
+        report: @escaping @Sendable (Log.Level, String) -> Void = { Log.shared.log($0, $1) }
     ) throws(RecordsError) {
         self.path = path
         self.report = report
@@ -110,7 +112,7 @@ public final class EventLog: @unchecked Sendable {
     }
 
     func line(_ event: String, _ fields: [(String, JSON)]) -> String {
-        let named = camera.map { [("camera", JSON.string($0))] } ?? []
+        let named = camera.recordFields
         return JSON.object([("t", .string(Timestamp.text(clock.date()))), ("event", .string(event))] + named + fields).text() + "\n"
     }
 }

@@ -106,7 +106,7 @@ extension StatusFile {
         // A service's line, or a line for each of its cameras (`lookd@yard camera door`).
         func unit(_ unit: String, _ folder: String) -> [(String, Reading)] {
             serviceFiles(in: folder).compactMap { file in
-                (try? read(explicit: file.path)).map { (unit + (file.camera.map { " camera \($0)" } ?? ""), $0) }
+                (try? read(explicit: file.path)).map { (unit + (file.camera.written.map { " camera \($0)" } ?? ""), $0) }
             }
         }
         let plain = unit("lookd", "/run/lookd")

@@ -17,7 +17,7 @@ public enum StatusFile {
     /// watch its own, so two watches never take turns in one file.
     /// In a watch of several cameras, each camera's is that path with `-CAMERA` before `.json`.
     public static func path(
-        explicit: String?, camera: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment
+        explicit: String?, camera: CameraName = .only, environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> String {
         let path: String
         if let explicit {
@@ -27,9 +27,9 @@ public enum StatusFile {
         } else {
             path = (folders(environment).first! as NSString).appendingPathComponent("status-\(getpid()).json")
         }
-        guard let camera else { return path }
+        guard camera.isNamed else { return path }
         let parts = path as NSString
-        return parts.deletingPathExtension + "-\(camera)." + (parts.pathExtension.isEmpty ? "json" : parts.pathExtension)
+        return parts.deletingPathExtension + camera.fileSuffix + "." + (parts.pathExtension.isEmpty ? "json" : parts.pathExtension)
     }
 
     /// Where `lookd status` looks, in order: the service's status, every watch's in this user's
@@ -54,14 +54,14 @@ public enum StatusFile {
     /// A service's status files in its runtime `folder` (or the folder of `file`): its own (`status.json`), or its cameras'
     /// (`status-<camera>.json`) in a watch of several, by camera. A file named by a process is a
     /// watch's by hand, not the service's.
-    public static func serviceFiles(beside file: String) -> [(camera: String?, path: String)] { serviceFiles(in: FilePath.folder(of: file)) }
+    public static func serviceFiles(beside file: String) -> [(camera: CameraName, path: String)] { serviceFiles(in: FilePath.folder(of: file)) }
 
-    public static func serviceFiles(in folder: String) -> [(camera: String?, path: String)] {
+    public static func serviceFiles(in folder: String) -> [(camera: CameraName, path: String)] {
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter {
             $0 == name || (isStatusName($0) && pid(ofStatusFile: $0) == nil)
         }
         return names.sorted().map { file in
-            (file == name ? nil : String(file.dropFirst(7).dropLast(5)), (folder as NSString).appendingPathComponent(file))
+            (file == name ? .only : CameraName(String(file.dropFirst(7).dropLast(5))), (folder as NSString).appendingPathComponent(file))
         }
     }
 

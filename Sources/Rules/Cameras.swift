@@ -116,12 +116,14 @@ public struct CameraEntry: Sendable, Equatable {
 extension Rule {
     /// Whether it is asked on `camera`: it names it, or it names no camera.
     public func isAsked(on camera: String) -> Bool { settings.cameras?.contains(camera) ?? true }
+
+    /// Whether it is asked on `camera`: every rule is asked on the only camera of a watch of one source.
+    public func isAsked(on camera: CameraName) -> Bool { !camera.isNamed || isAsked(on: camera.name) }
 }
 
 extension RuleSet {
     /// The rules a camera asks: those that name it, and those that name no camera.
-    public func forCamera(_ camera: String?) -> RuleSet {
-        guard let camera else { return self }
+    public func forCamera(_ camera: CameraName) -> RuleSet {
         var set = self
         set.rules = rules.filter { $0.isAsked(on: camera) }
         set.disabled = disabled.filter { $0.isAsked(on: camera) }
@@ -141,7 +143,7 @@ extension RuleSet {
                 )
             }
         }
-        if let idle = cameras.first(where: { forCamera($0).rules.isEmpty }) {
+        if let idle = cameras.first(where: { forCamera(CameraName($0)).rules.isEmpty }) {
             throw RulesError(
                 source: source,
                 problem: "no rule is asked on the camera \(idle): each names other cameras (a rule without cameras: is asked on every camera)")

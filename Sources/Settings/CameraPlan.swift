@@ -48,8 +48,8 @@ public struct CameraPlan: Sendable {
             if let entry = camera.entry { entry.maskSource() } else { Secrets.registerOutbound(camera.setup.watch.source) }
         }
         do throws(RulesError) {
-            if cameras[0].name != nil {
-                try set.checkCameras(cameras.compactMap(\.name), source: source)
+            if cameras[0].name.isNamed {
+                try set.checkCameras(cameras.map(\.name.name), source: source)
             } else {
                 try set.checkNoCameras(source: source)
             }

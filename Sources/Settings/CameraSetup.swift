@@ -9,8 +9,8 @@ import Rules
 /// source and its own settings in their place, its records in a folder of its name, and its name
 /// on the outputs (its status file, its Home Assistant device, its rows in the one history). A watch of one source has one, with no name.
 public struct CameraSetup {
-    /// nil: a watch of one source (`--source`).
-    public let name: String?
+    /// Its name (`CameraName.only`: a watch of one source, `--source`).
+    public let name: CameraName
     public var setup: WatchSetup
     public let given: [String: GivenSetting]
     /// Its entry (nil: a watch of one source).
@@ -27,7 +27,7 @@ public struct CameraSetup {
             if let problem = WatchSettings.catalog.unmetNeed(given) { throw SettingProblem(problem) }
             var setup = try WatchSettings.setup(given)
             setup.watch.settingsReader = FileSettingsReader(flags: flags, started: given)
-            return [CameraSetup(name: nil, setup: setup, given: given, entry: nil)]
+            return [CameraSetup(name: .only, setup: setup, given: given, entry: nil)]
         }
         let base = try WatchSettings.setup(given, needsSource: false)
         let cameras = base.cameras.isEmpty ? file : base.cameras
@@ -63,7 +63,7 @@ public struct CameraSetup {
             } catch {
                 throw SettingProblem("the camera \(camera.name): \(error.text)")
             }
-            setup.watch.camera = camera.name
+            setup.watch.camera = CameraName(camera.name)
             setup.watch.placeFolders(of: camera)
             setup.cameras = []
             setup.outputs.name = "\(base.outputs.name)-\(camera.name)"
@@ -72,12 +72,12 @@ public struct CameraSetup {
                     "the camera \(camera.name): \(SettingName.name) and the camera's name make \(setup.outputs.name), over 64 characters")
             }
             // One history for every camera, each row naming its camera (`lookd history --camera NAME`).
-            (setup.outputs.historyPath, setup.outputs.camera) = (base.outputs.historyPath, camera.name)
+            (setup.outputs.historyPath, setup.outputs.camera) = (base.outputs.historyPath, CameraName(camera.name))
             // The one rule for clips: a camera's are in its own folder (DIR/NAME/clips), wherever the
             // history is (a --history FILE of all the cameras gathers no camera's clips beside it).
             setup.outputs.clips?.folder = (setup.watch.recordDir as NSString).appendingPathComponent("clips")
             setup.watch.settingsReader = FileSettingsReader(flags: flags, started: mine, camera: camera)
-            setups.append(CameraSetup(name: camera.name, setup: setup, given: mine, entry: camera))
+            setups.append(CameraSetup(name: CameraName(camera.name), setup: setup, given: mine, entry: camera))
         }
         if let (_, none) = unmet.sorted(by: { $0.key < $1.key }).first(where: { $0.value.cameras == cameras.count }) {
             throw SettingProblem(none.problem)

@@ -14,11 +14,12 @@ public enum EvalCamera {
     }
 
     /// The camera eval scores (`--camera NAME`, one of the file's) and the watch's words that watch
-    /// it alone; none when the file has no cameras or the user gave a source of their own.
-    public static func pick(_ spec: String?, named name: String?, sourceGiven: Bool) throws(SettingProblem) -> (camera: String?, words: [String]) {
+    /// it alone; `CameraName.only` and no words when the file has no cameras or the user gave a
+    /// source of their own.
+    public static func pick(_ spec: String?, named name: String?, sourceGiven: Bool) throws(SettingProblem) -> (camera: CameraName, words: [String]) {
         guard let spec, !sourceGiven, let set = try? RuleSpec.load(spec).rules, !set.cameras.isEmpty else {
             if let name { throw SettingProblem("eval \(SettingName.camera) \(name) picks a camera of the rules file's cameras:, and it has none") }
-            return (nil, [])
+            return (.only, [])
         }
         let names = set.cameras.map(\.name).joined(separator: ", ")
         guard let name else {
@@ -34,6 +35,6 @@ public enum EvalCamera {
         let source =
             entry.source.hasPrefix("/") || entry.source.contains("://") || folder.isEmpty
             ? entry.source : (folder as NSString).appendingPathComponent(entry.source)
-        return (name, ["\(SettingName.camera)", "\(name)=\(source)"])
+        return (CameraName(name), ["\(SettingName.camera)", "\(name)=\(source)"])
     }
 }

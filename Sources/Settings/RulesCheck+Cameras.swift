@@ -13,7 +13,7 @@ extension RulesCheck {
 
     /// The rules a camera asks, by their numbers in the file.
     func numbers(_ camera: CameraSetup) -> [Int] {
-        set.rules.indices.filter { camera.name.map(set.rules[$0].isAsked(on:)) ?? true }.map { $0 + 1 }
+        set.rules.indices.filter { set.rules[$0].isAsked(on: camera.name) }.map { $0 + 1 }
     }
 
     /// `lookd check`'s lines for the cameras: each with the rules it asks and its own settings.
@@ -22,7 +22,7 @@ extension RulesCheck {
         var lines = ["\nCameras (one model; each asks only its rules, and keeps its records in its own folder):"]
         for camera in cameras {
             let rules = numbers(camera).map(String.init).joined(separator: ", ")
-            lines.append("  \(camera.name ?? "main"): asks rules \(rules)")
+            lines.append("  \(camera.name): asks rules \(rules)")
             lines += SettingsShown.lines(own(camera)).map { "  " + $0 }
         }
         return lines
@@ -32,10 +32,10 @@ extension RulesCheck {
     /// the watch would find only when it starts. A camera device or a stream may come later, and is
     /// not looked for.
     public var missingSource: String? {
-        let sources = cameras.isEmpty ? [(nil, source)] : cameras.map { ($0.name, $0.setup.watch.source) }
+        let sources = cameras.isEmpty ? [(CameraName.only, source)] : cameras.map { ($0.name, $0.setup.watch.source) }
         for case (let name, let spec?) in sources
         where !spec.hasPrefix("/dev/") && !spec.contains("://") && !FileManager.default.fileExists(atPath: spec) {
-            return "\(name.map { "the camera \($0)'s source" } ?? "the source") \(spec) does not exist"
+            return "\(name.isNamed ? "the camera \(name)'s source" : "the source") \(spec) does not exist"
         }
         return nil
     }
@@ -45,7 +45,7 @@ extension RulesCheck {
         .array(
             cameras.map { camera in
                 .object([
-                    ("name", .optional(camera.name)), ("rules", .ints(numbers(camera))), ("settings", SettingsShown.json(own(camera))),
+                    ("name", .optional(camera.name.written)), ("rules", .ints(numbers(camera))), ("settings", SettingsShown.json(own(camera))),
                     ("prompt", .string(WatchPrompt.text(for: set.forCamera(camera.name).rules))),
                 ])
             })

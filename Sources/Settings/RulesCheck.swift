@@ -54,7 +54,7 @@ public struct RulesCheck {
             for camera in cameras {
                 let asked = WatchPrompt.text(for: set.forCamera(camera.name).rules)
                 lines.append(
-                    "\nEach frame of the camera \(camera.name ?? "") asks:\n" + asked.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
+                    "\nEach frame of the camera \(camera.name) asks:\n" + asked.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n")
                 )
             }
         }

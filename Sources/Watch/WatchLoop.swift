@@ -25,7 +25,7 @@ public final class WatchLoop {
         events: any EventSink, epoch: Int, reactor: any ReactionPerformer, stop: StopSignal? = nil,
         reloads: ReloadRequest = ReloadRequest(), commands: RuleCommands = RuleCommands(), turns: ModelTurns? = nil, clock: any Clock
     ) {
-        let stop = stop ?? StopSignal(clock: clock), turn = ModelTurn(shared: config.camera == nil ? nil : turns, camera: config.camera ?? "")
+        let stop = stop ?? StopSignal(clock: clock), turn = ModelTurn(shared: turns, camera: config.camera.name)
         let parts = LoopParts(model: model, reactor: reactor, events: events, clock: clock, stop: stop, turn: turn)
         (self.source, self.parts, self.config) = (source, parts, config)
         book = RuleBook(rules: rules, source: rulesSource, cooldown: config.cooldown, commands: commands)

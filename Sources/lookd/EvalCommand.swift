@@ -63,7 +63,7 @@ enum EvalCommand {
         }
         let rulesSpec = value(.rules, in: watch)
         // A rules file of several cameras: eval scores one of them (its rules, its clip) against the truth.
-        let (camera, cameraWords): (String?, [String])
+        let (camera, cameraWords): (CameraName, [String])
         do throws(SettingProblem) {
             (camera, cameraWords) = try EvalCamera.pick(
                 rulesSpec, named: picked, sourceGiven: [.source, .camera].contains { value($0, in: watch) != nil })
@@ -147,7 +147,7 @@ enum EvalCommand {
     }
 
     /// The rules of `spec`, which `truth` must name rule by rule.
-    private static func loadRules(_ spec: String, against truth: TruthFile, camera: String? = nil) throws(CommandFailure) -> [Rule] {
+    private static func loadRules(_ spec: String, against truth: TruthFile, camera: CameraName = .only) throws(CommandFailure) -> [Rule] {
         let (rules, all): ([Rule], [Rule])
         let set: RuleSet
         do { set = try RuleSpec.load(spec).rules } catch { throw CommandFailure(code: .usage, message: error.description) }

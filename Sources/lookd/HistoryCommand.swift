@@ -44,7 +44,7 @@ enum HistoryCommand {
             }
         }
         var query = HistoryQuery(rule: args.value("rule"), since: times[0]?.1, until: times[1]?.1, limit: limit)
-        query.camera = args.value(.camera)
+        query.cameras = Set(args.value(.camera).map { [$0] } ?? [])
         let fires: [HistoryFire]
         do { fires = try HistoryStore(path: path, readOnly: true).fires(query) } catch {
             throw CommandFailure(code: .failure, message: "\(path): \(error).")

@@ -40,8 +40,8 @@ enum StatusCommand {
                 explicit = camera
             }
             // An instance of several cameras: a line a camera.
-            let cameras = StatusFile.serviceFiles(beside: explicit ?? "").filter { $0.camera != nil }
-            if cameras.count > 1, !args.has("json") { return try list(cameras.map { ("lookd@\(name) camera \($0.camera ?? "")", $0.path) }) }
+            let cameras = StatusFile.serviceFiles(beside: explicit ?? "").filter(\.camera.isNamed)
+            if cameras.count > 1, !args.has("json") { return try list(cameras.map { ("lookd@\(name) camera \($0.camera)", $0.path) }) }
         } else if explicit == nil, !args.has("json"), !StatusFile.instances().isEmpty || StatusFile.running().count > 1 {
             return try list()
         }

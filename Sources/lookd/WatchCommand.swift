@@ -65,7 +65,7 @@ enum WatchCommand {
         }
         var failure: CommandFailure?
         for end in ended {
-            let camera = end.camera.map { "\($0): " } ?? ""
+            let camera = end.camera.lineStart
             switch end.result {
             case .success(let ending):
                 Terminal.err(

@@ -60,23 +60,23 @@ final class HistoryStoreTests: XCTestCase {
         XCTAssertEqual(made.status, 0, made.stderr)
         let before = try HistoryStore(path: path, readOnly: true).fires(HistoryQuery())
         XCTAssertEqual(before.map(\.condition), ["a cat"], "read as it is")
-        XCTAssertNil(before[0].camera)
+        XCTAssertFalse(before[0].camera.isNamed)
         let store = try HistoryStore(path: path)
         var door = fire(1, "a red ball", at: 2000, run: 2)
-        door.camera = "door"
+        door.camera = CameraName("door")
         var yard = fire(1, "a red ball", at: 3000, run: 3)
-        yard.camera = "yard"
+        yard.camera = CameraName("yard")
         try store.add(door)
         try store.add(yard)
-        XCTAssertEqual(try store.fires(HistoryQuery()).map { $0.camera ?? "none" }, ["yard", "door", "none"])
+        XCTAssertEqual(try store.fires(HistoryQuery()).map { $0.camera.written ?? "none" }, ["yard", "door", "none"])
         var query = HistoryQuery()
-        query.camera = "door"
+        query.cameras = ["door"]
         XCTAssertEqual(try store.fires(query).map(\.run), [2])
         XCTAssertEqual(door.json.text().contains("\"camera\":\"door\""), true)
         XCTAssertFalse(fire(1, "a cat", at: 1).json.text().contains("camera"), "one source's fires as they always were")
         // Each camera's retention drops its own old rows only.
-        XCTAssertEqual(try store.removeFires(before: Date(timeIntervalSince1970: 5000), camera: "door").rows, 1)
-        XCTAssertEqual(try store.fires(HistoryQuery()).map { $0.camera ?? "none" }, ["yard", "none"])
+        XCTAssertEqual(try store.removeFires(before: Date(timeIntervalSince1970: 5000), camera: CameraName("door")).rows, 1)
+        XCTAssertEqual(try store.fires(HistoryQuery()).map { $0.camera.written ?? "none" }, ["yard", "none"])
         XCTAssertTrue(HistoryListing.table(try store.fires(HistoryQuery()), path: path).hasPrefix("time                 camera  rule"))
     }
 

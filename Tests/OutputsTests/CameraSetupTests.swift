@@ -44,13 +44,13 @@ final class CameraSetupTests: XCTestCase {
         let flags = ["frames": "/srv/frames", "effects": "/srv/effects", "snapshots": "/srv/snaps", "gate-max": "40"]
         let setups = try cameras(flags: flags, file: file)
         for setup in setups {
-            let name = setup.name ?? "?"
+            let name = setup.name.name
             let reread = try XCTUnwrap(setup.setup.watch.settingsReader).reread(file: [:], running: setup.setup.watch)
             XCTAssertEqual(reread.config.framesDir, "/srv/frames/\(name)", name)
             XCTAssertEqual(reread.config.effectsDir, "/srv/effects/\(name)", name)
             XCTAssertEqual(reread.config.snapshotsDir, "/srv/snaps/\(name)", name)
             XCTAssertEqual(reread.config.gate.maxSeconds, name == "yard" ? 9 : 40, name)
-            XCTAssertEqual(reread.config.camera, name)
+            XCTAssertEqual(reread.config.camera, CameraName(name))
         }
     }
 
@@ -72,8 +72,10 @@ final class CameraSetupTests: XCTestCase {
         let file = [CameraEntry(name: "door", source: "/dev/video0", line: 3, column: 5)]
         XCTAssertEqual(try cameras(flags: ["camera": "garage=/dev/video4"], file: file).map(\.name), ["garage"])
         let one = try cameras(flags: ["source": "/dev/video0"])
-        XCTAssertEqual(one.map(\.name), [nil])
-        XCTAssertNil(one[0].setup.watch.camera)
+        XCTAssertEqual(one.map(\.name), [.only], "one source is a house of one camera")
+        XCTAssertEqual(one[0].setup.watch.camera, .only)
+        XCTAssertFalse(one[0].setup.watch.camera.isNamed, "which its records do not name")
+        XCTAssertNotEqual(CameraName.only, CameraName(CameraName.only.name), "a camera named main is named")
         XCTAssertEqual(one[0].setup.watch.recordDir, ".", "one source keeps its records where they always were")
     }
 

@@ -41,9 +41,9 @@ final class CamerasFileTests: XCTestCase {
         XCTAssertEqual(set.settings["cooldown"]?.text, "5", "the watch's other settings stay the watch's")
         XCTAssertNil(set.settings["cameras"])
         XCTAssertEqual(set.rules.map(\.settings.cameras), [nil, ["yard"], ["door", "yard"]])
-        XCTAssertEqual(set.forCamera("door").rules.map(\.condition), ["a person", "a cat"])
-        XCTAssertEqual(set.forCamera("yard").rules.map(\.condition), ["a person", "a car", "a cat"])
-        XCTAssertEqual(set.forCamera(nil).rules.count, 3, "a watch of one source asks every rule")
+        XCTAssertEqual(set.forCamera(CameraName("door")).rules.map(\.condition), ["a person", "a cat"])
+        XCTAssertEqual(set.forCamera(CameraName("yard")).rules.map(\.condition), ["a person", "a car", "a cat"])
+        XCTAssertEqual(set.forCamera(.only).rules.count, 3, "a watch of one source asks every rule")
         XCTAssertEqual(set.rules[1].settings.summary, "cameras yard")
     }
 

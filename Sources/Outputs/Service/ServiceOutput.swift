@@ -43,7 +43,7 @@ public final class ServiceOutput: WatchOutput, @unchecked Sendable {
     private var state = "starting"
     private var pace = AnswerPace()
     /// The camera, in a watch of several.
-    private let camera: String?
+    private let camera: CameraName
     private var statusProblem: String?
     private var lastStatus = -Double.infinity
     /// While the model's calls fail: since which frame, how many in a row, and the last reason.
@@ -66,7 +66,7 @@ public final class ServiceOutput: WatchOutput, @unchecked Sendable {
 
     init(
         statusPath: String?, source: String, eventsPath: String?, historyPath: String? = nil, notifier: any ServiceNotifier, clock: any Clock,
-        states: [any OutputState] = [], listeners: [any StatusListener] = [], camera: String? = nil
+        states: [any OutputState] = [], listeners: [any StatusListener] = [], camera: CameraName = .only
     ) {
         self.statusPath = StatusFile.path(explicit: statusPath, camera: camera)
         self.notifier = notifier
@@ -222,7 +222,7 @@ public final class ServiceOutput: WatchOutput, @unchecked Sendable {
                 ("paused", .bool(snapshot.paused)),
                 ("source_up", .bool(lost == nil)),
                 ("updated", .string(Timestamp.text(clock.date()))), ("started", .string(Timestamp.text(started))),
-                ("source", .string(source)), ("camera", .optional(camera)), ("engine", .string(engine)),
+                ("source", .string(source)), ("camera", .optional(camera.written)), ("engine", .string(engine)),
                 ("rules_source", .string(snapshot.rulesSource)), ("rules", rules), ("reloads", .int(snapshot.reloads)),
                 ("frame", .int(snapshot.frame)), ("fires", .int(snapshot.fires)),
                 ("numbers", snapshot.numbers.map { .strings($0) } ?? .null),

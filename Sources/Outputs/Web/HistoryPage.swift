@@ -15,11 +15,11 @@ enum HistoryPage {
     /// where a fire's snapshot and clip are served, before `/snapshots/` and `/clips/`, by its camera.
     static func json(
         path: String?, query: [String: String], now: Date, zone: TimeZone = .current, cameras: [String] = [],
-        place: (String?) -> String = { _ in "" }
+        place: (CameraName) -> String = { _ in "" }
     ) -> (status: Int, body: String) {
         guard let path else { return (404, #"{"error":"the history is off (\(SettingName.history) off)"}"#) }
         var filter = HistoryQuery(rule: query["rule"].flatMap { $0.isEmpty ? nil : $0 }, limit: pageSize + 1)
-        filter.camera = query["camera"].flatMap { $0.isEmpty ? nil : $0 }
+        filter.cameras = Set(query["camera"].map { [$0] } ?? []).subtracting([""])
         let page = max(1, min(Int(query["page"] ?? "") ?? 1, 100_000))
         filter.offset = (page - 1) * pageSize
         if let day = query["day"], !day.isEmpty {

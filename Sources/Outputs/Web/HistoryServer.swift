@@ -39,18 +39,18 @@ public enum HistoryServer {
     static func answer(_ request: WebServer.Request, history path: String?, now: Date) -> WebServer.Response? {
         guard let path else { return nil }
         var rest = Substring(request.path)
-        var camera: String?
+        var camera = CameraName.only
         if rest.hasPrefix("/camera/") {
             let name = rest.dropFirst("/camera/".count).prefix { $0 != "/" }
-            (camera, rest) = (String(name), rest.dropFirst("/camera/".count + name.count))
+            (camera, rest) = (CameraName(String(name)), rest.dropFirst("/camera/".count + name.count))
         }
         let cameras = (try? HistoryStore(path: path, readOnly: true).cameras()) ?? []
-        let json = { HistoryPage.json(path: path, query: request.query, now: now, cameras: cameras) { $0.map { "/camera/" + $0 } ?? "" } }
+        let json = { HistoryPage.json(path: path, query: request.query, now: now, cameras: cameras) { $0.pagePath } }
         switch rest {
         case "/", "/index.html",
-            "/history" where camera == nil:
+            "/history" where !camera.isNamed:
             return .text(200, HistoryPage.html(initial: json().body), type: "text/html; charset=utf-8")
-        case "/api/history" where camera == nil:
+        case "/api/history" where !camera.isNamed:
             let (status, body) = json()
             return .text(status, body, type: "application/json")
         default:

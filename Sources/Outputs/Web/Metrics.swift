@@ -98,11 +98,11 @@ final class Metrics: @unchecked Sendable {
     }
 
     /// The text `/metrics` serves.
-    func text() -> String { Self.text([(nil, families())]) }
+    func text() -> String { Self.text([(.only, families())]) }
 
     /// The families of several cameras' metrics, each sample labelled with its camera: a family's
     /// help and type come once, then every camera's samples (the process's once).
-    static func text(_ cameras: [(camera: String?, families: [Family])]) -> String {
+    static func text(_ cameras: [(camera: CameraName, families: [Family])]) -> String {
         var out = ""
         var order: [String] = []
         var merged: [String: (family: Family, samples: [(String, [(String, String)], String)])] = [:]
@@ -114,7 +114,7 @@ final class Metrics: @unchecked Sendable {
                 } else if family.isProcess {
                     continue
                 }
-                let label = family.isProcess ? [] : camera.map { [("camera", $0)] } ?? []
+                let label = family.isProcess ? [] : camera.written.map { [("camera", $0)] } ?? []
                 merged[family.name]?.samples += family.samples.map { ($0.name, label + $0.labels, $0.value) }
             }
         }

@@ -31,7 +31,6 @@ public final class WebHouse: @unchecked Sendable {
     }
 
     /// Where a camera's page is: `/camera/NAME`.
-    func base(of camera: String?) -> String { camera.map { "/camera/" + $0 } ?? "" }
 
     /// Starts serving, before any camera starts: an address that cannot be had fails the watch
     /// once, not each camera.
@@ -56,7 +55,7 @@ public final class WebHouse: @unchecked Sendable {
 
     /// The camera of `page` has a page now.
     func join(_ page: WebOutput) throws(OutputFailure) {
-        let name = page.camera ?? "main"
+        let name = page.camera.name
         lock.lock()
         defer { lock.unlock() }
         try serve()
@@ -69,7 +68,7 @@ public final class WebHouse: @unchecked Sendable {
     /// the camera out of the file takes the tile away).
     func leave(_ page: WebOutput) {
         lock.withLock {
-            let name = page.camera ?? "main"
+            let name = page.camera.name
             if pages[name] === page { (pages[name], ended[name]) = (nil, page) }
         }
     }
@@ -124,7 +123,7 @@ public final class WebHouse: @unchecked Sendable {
             let (status, body) = historyJSON(request)
             return .text(status, body, type: "application/json")
         case "/metrics":
-            let families = cameras.compactMap { camera in camera.page.map { (camera.name as String?, $0.metrics.families()) } }
+            let families = cameras.compactMap { camera in camera.page.map { (CameraName(camera.name), $0.metrics.families()) } }
             return .text(200, Metrics.text(families), type: "text/plain; version=0.0.4; charset=utf-8")
         default:
             return .text(404, "404: lookd serves /, /api/cameras, /history, /api/history, /metrics and each camera's page at /camera/NAME/\n")
@@ -142,7 +141,7 @@ public final class WebHouse: @unchecked Sendable {
         let below = String(rest.dropFirst(name.count))
         guard !below.isEmpty else {
             let token = request.query["token"].flatMap { $0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) }
-            let location = base(of: name) + "/" + (token.map { "?token=" + $0 } ?? "")
+            let location = CameraName(name).pagePath + "/" + (token.map { "?token=" + $0 } ?? "")
             return .bytes(status: 308, type: "text/plain; charset=utf-8", body: Array("see \(location)\n".utf8), headers: [("Location", location)])
         }
         var inner = request
@@ -152,8 +151,8 @@ public final class WebHouse: @unchecked Sendable {
 
     /// `/api/history` of every camera, each fire's snapshot and clip served by its camera's page.
     private func historyJSON(_ request: WebServer.Request) -> (status: Int, body: String) {
-        HistoryPage.json(path: history, query: request.query, now: clock.date(), cameras: cameras.map(\.name)) { [weak self] camera in
-            self?.base(of: camera) ?? ""
+        HistoryPage.json(path: history, query: request.query, now: clock.date(), cameras: cameras.map(\.name)) { camera in
+            camera.pagePath
         }
     }
 
@@ -161,7 +160,7 @@ public final class WebHouse: @unchecked Sendable {
     func camerasJSON() -> String {
         let items = cameras.map { camera -> String in
             let fields = [
-                "\"camera\":" + JSON.string(camera.name).text(), "\"page\":" + JSON.string(base(of: camera.name) + "/").text(),
+                "\"camera\":" + JSON.string(camera.name).text(), "\"page\":" + JSON.string(CameraName(camera.name).pagePath + "/").text(),
                 "\"status\":" + (camera.page?.state.statusText ?? "null"),
                 "\"frame\":" + (camera.page?.state.frameIndex.map(String.init) ?? "null"),
                 "\"not_watched\":" + JSON.optional(camera.page == nil ? camera.absent : nil).text(),

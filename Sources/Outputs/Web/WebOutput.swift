@@ -61,7 +61,7 @@ public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
     /// `/camera/NAME/`, and the house serves it (nil: a server of its own).
     private let house: WebHouse?
     /// The camera whose page this is, in a watch of several.
-    let camera: String?
+    let camera: CameraName
     private let lock = NSLock()
     private var server: WebServer?
     /// The clock of the history's days, and the one of the page's connections: their deadlines are
@@ -76,7 +76,7 @@ public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
     init(
         listen: Listen, token: String?, snapshotsDir: String?, history: String? = nil, states: [any OutputState] = [], truth: TruthFile? = nil,
         clips: ClipPlan? = nil, clipFeed: ClipFeed? = nil, historyOnly: Bool = false, clock: any Clock,
-        sockets: (any Clock)? = nil, house: WebHouse? = nil, camera: String? = nil
+        sockets: (any Clock)? = nil, house: WebHouse? = nil, camera: CameraName = .only
     ) {
         (self.clock, self.sockets, self.house, self.camera) = (clock, sockets ?? clock, house, camera)
         state = WebState(slots: house?.streams ?? StreamSlots())
@@ -85,7 +85,8 @@ public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
         self.token = token
         self.snapshotsDir = snapshotsDir
         metrics = Metrics(states: states, feed: clipFeed)
-        address = "http://\(listen.host.contains(":") ? "[\(listen.host)]" : listen.host):\(listen.port)" + (house?.base(of: camera) ?? "") + "/"
+        address =
+            "http://\(listen.host.contains(":") ? "[\(listen.host)]" : listen.host):\(listen.port)" + (house == nil ? "" : camera.pagePath) + "/"
     }
 
     public var note: String? { "the page at \(address)" }
@@ -165,8 +166,8 @@ public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
     func route(_ request: WebServer.Request) -> WebServer.Response {
         if historyOnly, let answer = HistoryServer.answer(request, history: history, now: clock.date()) { return answer }
         var request = request
-        if let camera, house != nil { request.query["camera"] = camera }
-        let base = house?.base(of: camera) ?? ""
+        if house != nil, let name = camera.written { request.query["camera"] = name }
+        let base = house == nil ? "" : camera.pagePath
         switch request.path {
         case "/" where !historyOnly, "/index.html" where !historyOnly:
             return .text(200, WebPage.html(state: state.pageState, base: base), type: "text/html; charset=utf-8")
