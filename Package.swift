@@ -119,6 +119,7 @@ let package = Package(
                 "Outputs", "Watch", "Config", "Settings", "Records", "Rules", "VLM", "HTTP", "Media", "History", "LookCore", "TestSupport",
                 "TestFixtures", "ReactionDomain",
             ]),
+        .testTarget(name: "HouseTests", dependencies: ["House", "Settings", "LookCore", "TestSupport", "TestFixtures"]),
         .testTarget(name: "RecordsTests", dependencies: ["Records", "Rules", "TestSupport", "ReactionDomain", "Platform"]),
         .testTarget(name: "LookCoreTests", dependencies: ["LookCore", "TestSupport", "ReactionDomain", "Platform"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Media", "TestSupport"]),

@@ -110,6 +110,9 @@ final class CameraHouse: @unchecked Sendable {
     /// SIGHUP: every camera reloads its rules before its next frame.
     func askReload() { for run in lock.withLock({ Array(running.values) + waiting }) { run.reloads.ask() } }
 
+    /// Wakes the thread that keeps the house (a reload of the cameras was asked for).
+    func wakeKeeper() { wake.withLock { wake.broadcast() } }
+
     /// SIGUSR1: every camera's event log is opened again after a rotation.
     func reopenLogs() { for run in lock.withLock({ Array(running.values) + waiting }) { run.watchRun.events.reopenAfterRotation() } }
 

@@ -50,7 +50,7 @@ public final class TerminalLine: WatchOutput, @unchecked Sendable {
         let tenth = Self.tenth(frame.sourceT, frame.index, length)
         if isTerminal {
             // One line a camera, each written over in place, below what the journal says meanwhile.
-            StandardStream.error.live(camera.written ?? "", camera.lineStart + line)
+            StandardStream.error.live(camera.name, camera.lineStart + line)
             shown = true
         } else if answered % every == 0 || (tenth > tenths && frame.captureT >= lastLine + 10) {
             log.notice(line)
@@ -83,5 +83,5 @@ public final class TerminalLine: WatchOutput, @unchecked Sendable {
         return 0
     }
 
-    public func stop() { if shown { StandardStream.error.endLive(camera.written ?? "") } }
+    public func stop() { if shown { StandardStream.error.endLive(camera.name) } }
 }

@@ -3,20 +3,29 @@ import LookCore
 
 /// A clock the test moves by hand. Its date moves with it, from a fixed day (1 December 2026,
 /// 12:00 UTC), unless the test sets the date itself.
+///
+/// A sleep moves it at once; with a `pace`, a sleep also takes that share of its seconds of real
+/// time (0.01: a second of the clock in 10 ms), for the tests whose threads meet a thread that
+/// waits on real time (the house's keeper).
 public final class ManualClock: Clock, @unchecked Sendable {
     private let lock = NSLock()
     private var t: Double
     private var wall: Date?
     private let start: Double
+    private let pace: Double
     private var alarms: [(due: Double, work: @Sendable () -> Void)] = []
 
-    public init(_ start: Double = 1000) {
+    public init(_ start: Double = 1000, pace: Double = 0) {
         t = start
         self.start = start
+        self.pace = pace
     }
 
     public func now() -> Double { lock.withLock { t } }
-    public func sleep(_ seconds: Double) { advance(max(0, seconds)) }
+    public func sleep(_ seconds: Double) {
+        if pace > 0, seconds > 0 { usleep(UInt32(min(seconds * pace, 1) * 1e6)) }
+        advance(max(0, seconds))
+    }
     public func advance(_ seconds: Double) { moved { t += seconds } }
     public func set(_ value: Double) { moved { t = value } }
     /// Runs `work` when the test has moved the clock `seconds` on (on the thread that moves it).
