@@ -46,10 +46,12 @@ let package = Package(
             name: "Reactions", dependencies: ["LookCore", "Media", "HTTP", "CPulse", "CEspeak", "ReactionDomain", "Platform"],
             path: "Sources/Reactions"),
         .target(name: "Records", dependencies: ["LookCore", "Rules", "ReactionDomain", "Platform"], path: "Sources/Records"),
+        // The status file a running watch keeps for `lookd status`: where it is, writing and reading it.
+        .target(name: "Status", dependencies: ["LookCore", "Records", "Platform"], path: "Sources/Status"),
         .target(name: "Gate", dependencies: ["LookCore", "Rules"], path: "Sources/Gate"),
         .target(name: "Eval", dependencies: ["LookCore", "Rules", "Records", "Platform"], path: "Sources/Eval"),
         // The history of fires in SQLite, and the output that writes it.
-        .target(name: "History", dependencies: ["LookCore", "Records", "CSQLite", "ReactionDomain", "Platform"], path: "Sources/History"),
+        .target(name: "History", dependencies: ["LookCore", "Records", "Status", "CSQLite", "ReactionDomain", "Platform"], path: "Sources/History"),
         // What a watch runs with (WatchConfig), the rules in force and the run record's header: values the
         // settings resolve and the pipeline reads, below both, so the pipeline needs none of the outputs.
         .target(
@@ -73,7 +75,9 @@ let package = Package(
         ),
         .target(
             name: "Outputs",
-            dependencies: ["LookCore", "Media", "Rules", "Records", "Eval", "History", "CMosquitto", "CMicroHTTPD", "ReactionDomain", "Platform"],
+            dependencies: [
+                "LookCore", "Media", "Rules", "Records", "Status", "Eval", "History", "CMosquitto", "CMicroHTTPD", "ReactionDomain", "Platform",
+            ],
             path: "Sources/Outputs"
         ),
         // The composition root of lookd watch: one camera or several, with one model and its turns.
@@ -85,7 +89,8 @@ let package = Package(
         .executableTarget(
             name: "lookd",
             dependencies: [
-                "LookCore", "Capture", "VLM", "ModelStore", "Rules", "Records", "Outputs", "Eval", "Settings", "History", "Platform", "House",
+                "LookCore", "Capture", "VLM", "ModelStore", "Rules", "Records", "Status", "Outputs", "Eval", "Settings", "History", "Platform",
+                "House",
             ],
             path: "Sources/lookd"
         ),
@@ -116,11 +121,11 @@ let package = Package(
         .testTarget(
             name: "OutputsTests",
             dependencies: [
-                "Outputs", "Watch", "Config", "Settings", "Records", "Rules", "VLM", "HTTP", "Media", "History", "LookCore", "TestSupport",
+                "Outputs", "Watch", "Config", "Settings", "Records", "Status", "Rules", "VLM", "HTTP", "Media", "History", "LookCore", "TestSupport",
                 "TestFixtures", "ReactionDomain",
             ]),
         .testTarget(name: "HouseTests", dependencies: ["House", "Settings", "LookCore", "TestSupport", "TestFixtures"]),
-        .testTarget(name: "RecordsTests", dependencies: ["Records", "Rules", "TestSupport", "ReactionDomain", "Platform"]),
+        .testTarget(name: "RecordsTests", dependencies: ["Records", "Status", "Rules", "TestSupport", "ReactionDomain", "Platform"]),
         .testTarget(name: "LookCoreTests", dependencies: ["LookCore", "TestSupport", "ReactionDomain", "Platform"]),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "Media", "TestSupport"]),
         .testTarget(name: "VLMTests", dependencies: ["VLM", "Capture", "Media", "TestSupport", "TestFixtures"]),

@@ -1,6 +1,7 @@
 import Foundation
 import LookCore
 import Records
+import Status
 
 /// `lookd history`'s side of the history: where it is when no file is named, and the fires as a
 /// table a person reads.

@@ -5,6 +5,7 @@ import Media
 import Platform
 import Records
 import Rules
+import Status
 
 /// Where a watch's events leave the process: the service (status file and sd_notify), MQTT and the
 /// page. The command line fills it; `outputs` makes the list the watch starts in order.

@@ -1,4 +1,5 @@
 import LookCore
+import Rules
 
 /// Where events go: the stream the loop and the composition root emit into.
 public protocol EventSink: AnyObject, Sendable {
@@ -60,4 +61,10 @@ public final class EventStream: EventSink, @unchecked Sendable {
     public func emit(_ event: WatchEvent) {
         for subscriber in subscribers { subscriber.receive(event) }
     }
+}
+
+/// An output that takes commands from outside (MQTT's command topics): the composition root hands
+/// it the run's commands before it starts.
+public protocol CommandingOutput: WatchOutput {
+    func accept(commands: RuleCommands)
 }

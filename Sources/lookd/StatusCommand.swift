@@ -1,6 +1,7 @@
 import Foundation
 import LookCore
 import Records
+import Status
 
 /// `lookd status`: what the running watch (the service, or one started by hand) is doing, read from
 /// the status file it keeps.

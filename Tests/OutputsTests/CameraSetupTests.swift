@@ -2,6 +2,7 @@ import LookCore
 import Records
 import Rules
 import Settings
+import Status
 import XCTest
 
 /// Each camera's settings in force: the watch's, with its source and own settings in their place,

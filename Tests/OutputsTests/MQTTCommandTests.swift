@@ -18,10 +18,11 @@ final class MQTTCommandTests: XCTestCase {
         XCTAssertEqual(r.status, 0)
     }
 
-    /// Waits (a bounded while) for the output's connection, and for its subscriptions to be in place.
-    private func connected(_ mqtt: MQTTOutput) {
+    /// Waits (a bounded while) for the output's connection, and for its subscriptions to be in place:
+    /// the broker has logged its last (Home Assistant's status), the `subscribed + 1`th on this broker.
+    private func connected(_ mqtt: MQTTOutput, _ broker: Mosquitto, after subscribed: Int) {
         Poll.until(within: 10, every: 0.01) { mqtt.state.connected }
-        usleep(200_000)
+        broker.waitForSubscription(to: "homeassistant/status", count: subscribed + 1)
     }
 
     func testASwitchedOffRuleIsNotAskedAResetCountStartsAgainAndBothAreKept() throws {
@@ -33,8 +34,9 @@ final class MQTTCommandTests: XCTestCase {
             watch.config.statePath = dir.appendingPathComponent("lookd-state.json").path
             let mqtt = MQTTOutput(
                 broker: try MQTTBroker.parse(broker.url).get(), name: "cmd", discoveryPrefix: "homeassistant", clock: MonotonicClock())
+            let subscribed = broker.subscriptions(to: "homeassistant/status")
             let driver = OnFrame { frame in
-                if frame.index == 1 { self.connected(mqtt) }
+                if frame.index == 1 { self.connected(mqtt, broker, after: subscribed) }
                 guard let list = commands[frame.index] else { return }
                 for (topic, payload) in list { try? self.publish(broker, topic, payload) }
                 usleep(300_000) // the commands reach lookd before the next frame
@@ -109,9 +111,10 @@ final class MQTTCommandTests: XCTestCase {
             broker: try MQTTBroker.parse(broker.url).get(), name: "dis", discoveryPrefix: "homeassistant", version: "lookd 9.9",
             clock: MonotonicClock())
         let events = try Subscription(broker: broker, topic: "lookd/dis/rule/\(cat)/event", count: 1)
+        let subscribed = broker.subscriptions(to: "homeassistant/status")
         let driver = OnFrame { frame in
             guard frame.index == 1 else { return }
-            self.connected(mqtt)
+            self.connected(mqtt, broker, after: subscribed)
             try? self.publish(broker, "lookd/dis/rule/\(dog)/set", "ON")
             usleep(300_000)
         }
@@ -139,9 +142,10 @@ final class MQTTCommandTests: XCTestCase {
         let dog = HomeAssistantDiscovery.id("a dog")
         let mqtt = MQTTOutput(broker: try MQTTBroker.parse(broker.url).get(), name: "re", discoveryPrefix: "homeassistant", clock: MonotonicClock())
         var before: Data?
+        let subscribed = broker.subscriptions(to: "homeassistant/status")
         let driver = OnFrame { frame in
             guard frame.index == 1 else { return }
-            self.connected(mqtt)
+            self.connected(mqtt, broker, after: subscribed)
             before = try? broker.retained("homeassistant/binary_sensor/re/\(dog)/config", seconds: 1)
             try? "rules:\n  - when: a cat\n    log: true\n  - when: a dog\n    count: true\n    enabled: false\n".write(
                 toFile: watch.config.rulesSpec, atomically: true, encoding: .utf8)
@@ -166,9 +170,10 @@ final class MQTTCommandTests: XCTestCase {
         let mqtt = MQTTOutput(broker: try MQTTBroker.parse(broker.url).get(), name: "ha", discoveryPrefix: "homeassistant", clock: MonotonicClock())
         var before: Data?
         var after: Data?
+        let subscribed = broker.subscriptions(to: "homeassistant/status")
         let driver = OnFrame { frame in
             guard frame.index == 1 else { return }
-            self.connected(mqtt)
+            self.connected(mqtt, broker, after: subscribed)
             try? self.publish(broker, config, "", retain: true)
             before = try? broker.retained(config, seconds: 1)
             try? self.publish(broker, "homeassistant/status", "online")

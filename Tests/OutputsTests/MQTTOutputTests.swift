@@ -113,10 +113,11 @@ final class Subscription {
     init(broker: Mosquitto, topic: String, count: Int) throws {
         file = try Fixtures.scratch("sub").appendingPathComponent("messages").path
         _ = FileManager.default.createFile(atPath: file, contents: nil)
+        let before = broker.subscriptions(to: topic)
         process = try FixtureProcess(
             "/bin/sh", ["-c", "exec mosquitto_sub -h 127.0.0.1 -p \(broker.port) -t \"$1\" -C \(count) -W 20 > \"$2\"", "sh", topic, file])
         // Subscribed before anything is published.
-        usleep(200_000)
+        broker.waitForSubscription(to: topic, count: before + 1)
     }
 
     /// The messages, once the subscriber has them all (or gave up after its 20 s).

@@ -1,5 +1,7 @@
 import Foundation
 import LookCore
+import Rules
+import Status
 import TestSupport
 import XCTest
 

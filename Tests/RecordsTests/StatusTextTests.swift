@@ -1,6 +1,7 @@
 import Foundation
 import LookCore
 import Records
+import Status
 import XCTest
 
 /// `lookd status` in words, from a status file's fields.

@@ -19,10 +19,14 @@ public final class Mosquitto {
             persistence_location \(folder.path)/
             max_queued_messages 100000
             message_size_limit 0
-            log_dest none
+            log_dest file \(folder.path)/mosquitto.log
+            log_type subscribe
+            connection_messages false
 
             """
         try config.write(to: folder.appendingPathComponent("mosquitto.conf"), atomically: true, encoding: .utf8)
+        // Started as root, mosquitto runs as its own user, which writes its log here.
+        try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: folder.path)
         try start()
     }
 
@@ -42,6 +46,20 @@ public final class Mosquitto {
     }
 
     public var url: String { "mqtt://127.0.0.1:\(port)" }
+
+    /// The subscriptions to `topic` made since the broker first started: its log says each
+    /// (`log_type subscribe`).
+    public func subscriptions(to topic: String) -> Int {
+        let log = (try? String(contentsOf: folder.appendingPathComponent("mosquitto.log"), encoding: .utf8)) ?? ""
+        return log.split(separator: "\n").filter { $0.hasSuffix(" " + topic) }.count
+    }
+
+    /// Waits (at most 10 s) until `count` subscriptions to `topic` have been made, so a subscriber
+    /// started by a test is in place before anything is published. Whether they were.
+    @discardableResult
+    public func waitForSubscription(to topic: String, count: Int = 1) -> Bool {
+        Poll.until(within: 10, every: 0.01) { subscriptions(to: topic) >= count }
+    }
 
     /// The retained payload of `topic` (nil when none comes within `seconds`).
     public func retained(_ topic: String, seconds: Int = 2) throws -> Data? {

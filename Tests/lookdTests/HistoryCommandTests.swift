@@ -28,8 +28,10 @@ final class HistoryCommandTests: XCTestCase {
 
     func testTheFiresOfBothRunsOfARestartAreListedNewestFirst() throws {
         try FileManager.default.createDirectory(atPath: path("records"), withIntermediateDirectories: true)
+        let began = Int(Date().timeIntervalSince1970)
         XCTAssertEqual(try watch(["1. Yes\\n2. No", "1. No\\n2. Yes"], extra: ["--seconds", "1"]).status, 0)
-        Thread.sleep(forTimeInterval: 1.1) // the second run starts in another second: another run id
+        // The second run starts in another second: another run id.
+        XCTAssertTrue(Poll.until(within: 2) { Int(Date().timeIntervalSince1970) > began })
         XCTAssertEqual(try watch(["1. No\\n2. Yes"], extra: ["--seconds", "1"]).status, 0)
         // Found without --db: the last watch's status file names its history.
         let r = try history(["--json"])

@@ -47,7 +47,7 @@ final class MQTTTests: XCTestCase {
         _ = FileManager.default.createFile(atPath: received, contents: nil)
         subscriber.standardOutput = FileHandle(forWritingAtPath: received)
         try subscriber.run()
-        usleep(300_000)
+        broker.waitForSubscription(to: "lookd/porch/events")
 
         // The card turns up once (frame 3), then stays away; the dog never comes.
         let p = try watch(
@@ -149,8 +149,9 @@ final class MQTTTests: XCTestCase {
                 }()
             out.seekToEndOfFile()
             s.standardOutput = out
+            let before = broker.subscriptions(to: "lookd/yard/events")
             try s.run()
-            usleep(300_000)
+            broker.waitForSubscription(to: "lookd/yard/events", count: before + 1)
             return s
         }
         var subscriber = try subscribe()

@@ -1,6 +1,8 @@
 import Foundation
 import LookCore
+import Platform
 import Records
+import Status
 
 /// What a watch tells its service manager (systemd's sd_notify: `SystemdNotifier`).
 public protocol ServiceNotifier: AnyObject, Sendable {

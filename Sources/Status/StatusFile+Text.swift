@@ -1,5 +1,6 @@
 import Foundation
 import Platform
+import Records
 
 extension StatusFile {
     /// The status as lines for a person.

@@ -54,12 +54,6 @@ extension RuleCommand {
     }
 }
 
-/// An output that takes commands from outside (MQTT's command topics): the composition root hands
-/// it the run's commands before it starts.
-public protocol CommandingOutput: WatchOutput {
-    func accept(commands: RuleCommands)
-}
-
 /// What a command did: a rule switched on or off, a count reset, or a command refused (a rule that
 /// is not in force, or one written `enabled: false`, which only the file can turn on).
 public struct CommandOutcome: Sendable {

@@ -2,6 +2,7 @@ import Foundation
 import LookCore
 import Records
 import TestSupport
+import Watch
 import XCTest
 
 /// The run's parts start in order and stop in reverse; a part that cannot start stops the ones

@@ -1,4 +1,5 @@
 import LookCore
+import Records
 
 /// A watch's parts with a lifetime, in the order they start (swift-service-lifecycle's shape):
 /// started in order before the first frame, the first that cannot start ending the run; stopped in

@@ -1,6 +1,7 @@
 import Foundation
 import LookCore
 import Platform
+import Records
 
 /// The file where a running watch says what it is doing, for `lookd status`: rewritten whole
 /// (a temporary file renamed into place) after every frame, fire and reload.
