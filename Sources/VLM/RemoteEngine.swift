@@ -196,108 +196,34 @@ public final class RemoteEngine: VisionLanguageModel, @unchecked Sendable {
         let request = HTTPRequest(
             url: settings.endpoint("chat/completions"), body: .bytes(body(picture, prompt: prompt, maxTokens: maxTokens), type: "application/json"),
             headers: headers, connectLimit: settings.connectLimit, timeLimit: settings.timeLimit)
-        var reader = EventStreamReader()
-        var text = ""
-        var first: Double?
-        var finish: String?
-        var promptTokens: Int?
-        var outputTokens = 0
-        var raw: [UInt8] = []
-        var problem: String?
-        var firstTokenLate = false
-        var events = 0
-        // A server that streams without end is cut at the answer's token bound, as max_tokens asks.
-        var pieces = 0
-        var capped = false
+        var answer = StreamedAnswer()
+        let elapsed = { clock.now() - started }
         withoutActuallyEscaping(onText) { onText in
-            let answer = request.send(
-                received: { bytes in
-                    if raw.count < Self.wholeAnswerLimit { raw += bytes.prefix(Self.wholeAnswerLimit - raw.count) }
-                    guard let data = reader.take(bytes) else {
-                        problem = "the server sent a line of over \(EventStreamReader.lineLimit >> 10) KB"
-                        return false
-                    }
-                    for data in data {
-                        events += 1
-                        if data == "[DONE]" { continue }
-                        guard let object = try? JSONSerialization.jsonObject(with: Data(data.utf8)) as? [String: Any] else {
-                            problem = "the server sent something that is not JSON: \(data.prefix(120))"
-                            return false
-                        }
-                        if let error = object["error"] { problem = "the server: \(Self.describe(error))"; return false }
-                        if let usage = object["usage"] as? [String: Any] {
-                            promptTokens = usage["prompt_tokens"] as? Int
-                            outputTokens = usage["completion_tokens"] as? Int ?? outputTokens
-                        }
-                        guard let choice = (object["choices"] as? [[String: Any]])?.first else { continue }
-                        if let reason = choice["finish_reason"] as? String { finish = reason }
-                        if let piece = (choice["delta"] as? [String: Any])?["content"] as? String, !piece.isEmpty {
-                            // A piece past the token bound is a server that streams without end: cut
-                            // there. At the bound itself the stream goes on, for its finish and usage.
-                            guard pieces < maxTokens else {
-                                (capped, finish) = (true, finish ?? "length")
-                                return false
-                            }
-                            if first == nil { first = clock.now() - started }
-                            // So is an answer past its byte bound, however few its pieces.
-                            guard text.utf8.count + piece.utf8.count <= Self.answerLimit else {
-                                let kept = Self.bounded(text + piece)
-                                onText(String(kept.dropFirst(text.count)))
-                                (text, capped, finish) = (kept, true, finish ?? "length")
-                                return false
-                            }
-                            text += piece
-                            onText(piece)
-                            pieces += 1
-                        }
-                    }
-                    return true
-                },
+            let sent = request.send(
+                received: { answer.take($0, maxTokens: maxTokens, elapsed: elapsed, onText: onText) },
                 keepGoing: {
                     if cancellation?.isCancelled == true { return false }
                     // A stop gives up on a question that has no answer yet: nothing is lost.
-                    if first == nil && cancellation?.isWindingDown == true { return false }
-                    if first == nil && clock.now() - started > self.settings.firstTokenLimit {
-                        firstTokenLate = true
+                    if answer.first == nil && cancellation?.isWindingDown == true { return false }
+                    if answer.first == nil && elapsed() > self.settings.firstTokenLimit {
+                        answer.firstTokenLate = true
                         return false
                     }
                     return true
                 })
-            let body = String(decoding: raw, as: UTF8.self)
-            if problem == nil && !capped {
-                if firstTokenLate {
-                    problem = "no first token within \(Quantity.number(settings.firstTokenLimit)) s"
-                } else if first == nil && cancellation?.isWindingDown == true && cancellation?.isCancelled != true {
-                    problem = "lookd is stopping: the question was not answered"
-                } else if answer.status != 0 && answer.status != 200 {
-                    problem = "HTTP \(answer.status): \(Self.describe(body))"
-                } else if let error = answer.error, cancellation?.isCancelled != true {
-                    problem = error
-                } else if events == 0, answer.status == 200, let whole = Self.wholeAnswer(body) {
-                    // A server that ignores `stream: true` answers with one object: it is read as it is.
-                    (text, finish, promptTokens, outputTokens) = (Self.bounded(whole.text), whole.finish, whole.promptTokens, whole.outputTokens)
-                    if !text.isEmpty {
-                        first = clock.now() - started
-                        onText(text)
-                    }
-                } else if events == 0, Self.isWebPage(body) {
-                    problem =
-                        "the server answered with a web page, not a chat completion (is \(Secrets.outbound(url: settings.url)) the server's /v1?)"
-                } else if finish == nil && cancellation?.isCancelled != true {
-                    problem = text.isEmpty && raw.isEmpty ? "the server closed the connection without an answer" : "the answer stopped before its end"
-                }
-            }
+            answer.conclude(
+                status: sent.status, error: sent.error, cancellation: cancellation, settings: settings, elapsed: elapsed, onText: onText)
         }
-        if let problem {
+        if let problem = answer.problem {
             // A 4xx (a wrong model name, a bad request) gets the same answer again.
             let status = Int(problem.dropFirst(5).prefix(3)) ?? 0
-            return .failure(Failure(reason: problem, retry: !(400..<500).contains(status) || status == 429, gotText: !text.isEmpty))
+            return .failure(Failure(reason: problem, retry: !(400..<500).contains(status) || status == 429, gotText: !answer.text.isEmpty))
         }
-        let stop: StopReason = cancellation?.isCancelled == true ? .cancelled : finish == "length" ? .tokenLimit : .endOfText
+        let stop: StopReason = cancellation?.isCancelled == true ? .cancelled : answer.finish == "length" ? .tokenLimit : .endOfText
         let timings = GenerationTimings(
-            firstToken: first, total: clock.now() - started, imageEncode: 0, inputTokens: promptTokens ?? 0,
-            outputTokens: outputTokens > 0 ? outputTokens : (text.isEmpty ? 0 : 1))
-        return .success(Generation(text: text, stop: stop, timings: timings))
+            firstToken: answer.first, total: elapsed(), imageEncode: 0, inputTokens: answer.promptTokens ?? 0,
+            outputTokens: answer.outputTokens > 0 ? answer.outputTokens : (answer.text.isEmpty ? 0 : 1))
+        return .success(Generation(text: answer.text, stop: stop, timings: timings))
     }
 
     /// A whole chat completion (`choices[0].message.content`), as a server that does not stream sends it.

@@ -31,28 +31,28 @@ public final class MQTTOutput: CommandingOutput, OutputState, @unchecked Sendabl
     let node: String
     let capacity: Int
     let discovery: HomeAssistantDiscovery?
-    private let lock = NSLock()
-    private var publisher: MQTTPublisher?
+    let lock = NSLock()
+    var publisher: MQTTPublisher?
     /// The rules in force, with their counts; set from the rules' events before and after the start.
     private var rules: [Rule] = []
-    private var published: [Rule] = []
+    var published: [Rule] = []
     /// The rules written `enabled: false`: a switch each, off; and those whose switch was published.
-    private var disabled: [Rule] = []
-    private var publishedDisabled: [Rule] = []
+    var disabled: [Rule] = []
+    var publishedDisabled: [Rule] = []
     /// Where commands from the command topics go (the loop takes them before its next frame).
-    private var commands: RuleCommands?
+    var commands: RuleCommands?
     /// The page (`--http`): the device's `configuration_url`, and where snapshots are linked.
     let page: String?
     /// The sweep for an earlier run's ghosts, which a stop waits for (a few seconds at most).
     private let sweep = DispatchGroup()
     /// Removed rules' data topics waiting to be emptied (`clearData`), which a stop waits for.
-    private var clearing: Set<String> = []
+    var clearing: Set<String> = []
     /// When the last ignored message was logged, and those ignored since without a line.
-    private var lastIgnoredLine = -Double.infinity
-    private var ignoredUnsaid = 0
-    private let clears = DispatchGroup()
+    var lastIgnoredLine = -Double.infinity
+    var ignoredUnsaid = 0
+    let clears = DispatchGroup()
     /// The clock the connection, the clears and the lines' spacing are read on.
-    private let clock: any Clock
+    let clock: any Clock
 
     /// Publishes to `broker` as the instance `name` once started.
     public init(
@@ -189,84 +189,13 @@ public final class MQTTOutput: CommandingOutput, OutputState, @unchecked Sendabl
         lock.withLock { (published, publishedDisabled) = (new.map(\.rule), disabled) }
     }
 
-    /// A rule's data topics emptied, once, a moment after its configs: Home Assistant lets go of an
-    /// entity a little after its empty config comes, and an empty attributes topic it still reads
-    /// makes it log "Erroneous JSON". A rule that is in force again by then keeps its topics.
-    private func clearData(of ruleTopic: String, _ publisher: MQTTPublisher) {
-        guard lock.withLock({ clearing.insert(ruleTopic).inserted }) else { return }
-        clears.enter()
-        clock.after(Self.clearDelay) { [weak self, clears] in
-            defer { clears.leave() }
-            guard let self else { return }
-            let back = lock.withLock {
-                clearing.remove(ruleTopic)
-                return (published + disabled).contains { topic($0) == ruleTopic }
-            }
-            guard !back else { return }
-            for suffix in ["state", "fired", "snapshot", "count", "switch"] { publisher.retain("\(ruleTopic)/\(suffix)", [], last: true) }
-        }
-    }
-
     /// The least time between two resends for Home Assistant's `online`.
     static let resendGap: TimeInterval = 5
     /// When everything was last sent again for an `online`.
-    private var lastResend = -Double.infinity
+    var lastResend = -Double.infinity
 
     /// How long a removed rule's data topics wait after its configs.
     static let clearDelay = 1.5
-
-    /// A retained config under this instance's device, read when connecting: one of no rule in force
-    /// is an earlier run's ghost, and goes with its data topics.
-    private func found(config topic: String) {
-        guard let publisher = lock.withLock({ publisher }), let discovery else { return }
-        let known = Set(lock.withLock { published + disabled }.flatMap { discovery.configs(for: $0).map(\.0) } + [discovery.watchingConfig.0])
-        guard !known.contains(topic), let id = HomeAssistantDiscovery.ruleID(inConfig: topic) else { return }
-        Log.shared.notice("mqtt: removing \(topic), left by an earlier run for a rule that is gone")
-        publisher.retain(topic, [])
-        // The data topics go only when no rule in force has this id (a rule whose entities changed keeps them).
-        guard !lock.withLock({ published + disabled }).contains(where: { HomeAssistantDiscovery.id($0.condition) == id }) else { return }
-        clearData(of: "\(base)/rule/\(id)", publisher)
-    }
-
-    /// A message on a command topic, or Home Assistant's status. A retained command is ignored (it
-    /// would act again at every connection), as is anything malformed, with a line saying why.
-    private func message(_ topic: String, _ payload: [UInt8], retained: Bool) {
-        let text = String(decoding: payload, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        if let discovery, topic == discovery.prefix + "/status" {
-            guard text == "online", !retained, let publisher = lock.withLock({ publisher }) else { return }
-            // A flood of `online` (thousands in a second) sends everything again once, not each time.
-            let now = clock.now()
-            let due = lock.withLock { () -> Bool in
-                guard now - lastResend >= Self.resendGap else { return false }
-                lastResend = now
-                return true
-            }
-            guard due else { return }
-            Log.shared.notice("mqtt: Home Assistant is online again; discovery and states are sent again")
-            publisher.resendRetained()
-            return
-        }
-        let ignored = { [self] (why: String) in self.ignored("mqtt: ignored a message on \(topic): \(why)") }
-        if topic == base + "/watching/set" {
-            guard !retained else { return ignored("it is retained; commands are sent without retain") }
-            guard ["ON", "OFF"].contains(text.uppercased()) else { return ignored("a switch takes ON or OFF, not \"\(Self.shown(text))\"") }
-            lock.withLock { self.commands }?.post(.watch(on: text.uppercased() == "ON", by: "mqtt"))
-            return
-        }
-        let parts = topic.dropFirst(base.count + "/rule/".count).split(separator: "/")
-        guard topic.hasPrefix(base + "/rule/"), parts.count == 2 else { return ignored("not a command topic") }
-        guard !retained else { return ignored("it is retained; commands are sent without retain") }
-        let (rules, commands) = lock.withLock { (published + disabled, self.commands) }
-        guard let rule = rules.first(where: { HomeAssistantDiscovery.id($0.condition) == parts[0] }) else {
-            return ignored("no rule has the id \(Self.shown(String(parts[0])))")
-        }
-        switch (parts[1], text.uppercased()) {
-        case ("set", "ON"), ("set", "OFF"): commands?.post(.switchRule(condition: rule.condition, on: text.uppercased() == "ON", by: "mqtt"))
-        case ("reset", "PRESS"): commands?.post(.resetCount(condition: rule.condition, by: "mqtt"))
-        case ("set", _): ignored("a switch takes ON or OFF, not \"\(Self.shown(text))\"")
-        default: ignored("a reset takes PRESS, not \"\(Self.shown(text))\"")
-        }
-    }
 
     /// Each frame's answers as they are read (before its fires and holds): `on`, `off`, or
     /// `unknown` for an answer that could not be read (sent only when they change).
@@ -324,26 +253,6 @@ public final class MQTTOutput: CommandingOutput, OutputState, @unchecked Sendabl
             (base + "/events", JSON.object([("event", .string("clip"))] + clip.eventFields).text()),
             ("\(topic)/event", Self.event("clip", .object(fields))),
         ])
-    }
-
-    /// A payload as a log line shows it: its first 40 characters, control characters as `?`.
-    static func shown(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.prefix(40).map { $0.properties.generalCategory == .control ? "?" : $0 }))
-    }
-
-    /// A line for a message ignored: at most one each 10 s, the next one saying how many went unsaid
-    /// (a publisher that floods the command topics does not flood the journal).
-    private func ignored(_ line: String) {
-        let now = clock.now()
-        let (say, unsaid) = lock.withLock { () -> (Bool, Int) in
-            guard now - lastIgnoredLine >= 10 else {
-                ignoredUnsaid += 1
-                return (false, 0)
-            }
-            defer { (lastIgnoredLine, ignoredUnsaid) = (now, 0) }
-            return (true, ignoredUnsaid)
-        }
-        if say { Log.shared.warning(line + (unsaid > 0 ? " (and \(unsaid) more ignored before it)" : "")) }
     }
 
     /// An event entity's message: `event_type` and the fire's fields as its attributes.
