@@ -106,32 +106,7 @@ public struct HTTPRequest: Sendable {
             _ = lookd_curl_set_long(curl, CURLOPT_CONNECTTIMEOUT_MS, Int(connectLimit * 1000))
             _ = lookd_curl_set_long(curl, CURLOPT_TIMEOUT_MS, Int(timeLimit * 1000))
             _ = lookd_curl_set_pointer(curl, CURLOPT_USERAGENT, "lookd")
-            _ = lookd_curl_set_pointer(curl, CURLOPT_WRITEDATA, context)
-            _ = lookd_curl_set_write(curl) { data, size, count, context in
-                guard let data, let context else { return 0 }
-                let sink = Unmanaged<Sink>.fromOpaque(context).takeUnretainedValue()
-                let bytes = [UInt8](UnsafeRawBufferPointer(start: data, count: size * count))
-                guard sink.headTaken(), sink.received(bytes), sink.keepGoing() else {
-                    sink.cut = true
-                    return 0
-                }
-                return size * count
-            }
-            _ = lookd_curl_set_pointer(curl, CURLOPT_HEADERDATA, context)
-            _ = lookd_curl_set_header(curl) { data, size, count, context in
-                guard let data, let context else { return 0 }
-                let sink = Unmanaged<Sink>.fromOpaque(context).takeUnretainedValue()
-                return sink.header(UnsafeRawBufferPointer(start: data, count: size * count)) ? size * count : 0
-            }
-            _ = lookd_curl_set_pointer(curl, CURLOPT_XFERINFODATA, context)
-            _ = lookd_curl_set_progress(curl) { context, _, _, _, _ in
-                guard let context else { return 0 }
-                let sink = Unmanaged<Sink>.fromOpaque(context).takeUnretainedValue()
-                if sink.headOverdue() { return 1 }
-                if sink.keepGoing() { return 0 }
-                sink.cut = true
-                return 1
-            }
+            Self.listen(curl, context)
             _ = lookd_curl_set_long(curl, CURLOPT_NOPROGRESS, 0)
             if let idleLimit {
                 _ = lookd_curl_set_long(curl, CURLOPT_LOW_SPEED_LIMIT, 1)
@@ -141,41 +116,80 @@ public struct HTTPRequest: Sendable {
                 _ = lookd_curl_set_long(curl, CURLOPT_FOLLOWLOCATION, 1)
                 _ = lookd_curl_set_long(curl, CURLOPT_MAXREDIRS, 10)
             }
-            switch body {
-            case nil: _ = lookd_curl_set_long(curl, CURLOPT_HTTPGET, 1)
-            case .bytes(let bytes, let type)?:
-                list = curl_slist_append(list, "Content-Type: \(type)")
-                _ = lookd_curl_set_size(curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(bytes.count))
-                _ = bytes.withUnsafeBytes { lookd_curl_set_pointer(curl, CURLOPT_COPYPOSTFIELDS, $0.baseAddress) }
-            case .multipart(let parts)?:
-                mime = curl_mime_init(curl)
-                for part in parts {
-                    let p = curl_mime_addpart(mime)
-                    curl_mime_name(p, part.name)
-                    if let data = part.data { _ = data.withUnsafeBytes { curl_mime_data(p, $0.baseAddress, $0.count) } }
-                    if let file = part.file { curl_mime_filedata(p, file) }
-                    curl_mime_type(p, part.type)
-                }
-                _ = lookd_curl_set_pointer(curl, CURLOPT_MIMEPOST, UnsafeRawPointer(mime))
-            }
+            setBody(curl, list: &list, mime: &mime)
             for (name, value) in headers { list = curl_slist_append(list, "\(name): \(value)") }
             // No "Expect: 100-continue" wait on larger bodies.
             list = curl_slist_append(list, "Expect:")
             _ = lookd_curl_set_pointer(curl, CURLOPT_HTTPHEADER, UnsafeRawPointer(list))
-            let code = curl_easy_perform(curl)
-            let status = Int(lookd_curl_response_code(curl))
-            // A time limit that ends a head still going on is the head's doing: headers, not silence.
-            if code == CURLE_OPERATION_TIMEDOUT, sink.headProblem == nil, sink.inHead { sink.overrun() }
-            if let problem = sink.headProblem { return Answer(status: status, error: problem, failure: .other(problem)) }
-            if sink.cut && (code == CURLE_WRITE_ERROR || code == CURLE_ABORTED_BY_CALLBACK) {
-                return Answer(status: status, error: "cut short", failure: .cut)
-            }
-            if code == CURLE_OK, !sink.headTaken() { return Answer(status: status, error: "cut short", failure: .cut) }
-            guard code == CURLE_OK else {
-                return Answer(status: status, error: String(cString: curl_easy_strerror(code)), failure: Self.failure(code))
-            }
-            return Answer(status: status, error: nil, failure: nil)
+            return Self.answer(curl_easy_perform(curl), status: Int(lookd_curl_response_code(curl)), sink: sink)
         }
+    }
+
+    /// The callbacks that take the answer's bytes and headers into `context` (a `Sink`) and ask it,
+    /// as the exchange goes, whether to go on.
+    private static func listen(_ curl: UnsafeMutableRawPointer, _ context: UnsafeMutableRawPointer) {
+        _ = lookd_curl_set_pointer(curl, CURLOPT_WRITEDATA, context)
+        _ = lookd_curl_set_write(curl) { data, size, count, context in
+            guard let data, let context else { return 0 }
+            let sink = Unmanaged<Sink>.fromOpaque(context).takeUnretainedValue()
+            let bytes = [UInt8](UnsafeRawBufferPointer(start: data, count: size * count))
+            guard sink.headTaken(), sink.received(bytes), sink.keepGoing() else {
+                sink.cut = true
+                return 0
+            }
+            return size * count
+        }
+        _ = lookd_curl_set_pointer(curl, CURLOPT_HEADERDATA, context)
+        _ = lookd_curl_set_header(curl) { data, size, count, context in
+            guard let data, let context else { return 0 }
+            let sink = Unmanaged<Sink>.fromOpaque(context).takeUnretainedValue()
+            return sink.header(UnsafeRawBufferPointer(start: data, count: size * count)) ? size * count : 0
+        }
+        _ = lookd_curl_set_pointer(curl, CURLOPT_XFERINFODATA, context)
+        _ = lookd_curl_set_progress(curl) { context, _, _, _, _ in
+            guard let context else { return 0 }
+            let sink = Unmanaged<Sink>.fromOpaque(context).takeUnretainedValue()
+            if sink.headOverdue() { return 1 }
+            if sink.keepGoing() { return 0 }
+            sink.cut = true
+            return 1
+        }
+    }
+
+    /// The request's body (none: a GET), its content type added to `list`.
+    private func setBody(_ curl: UnsafeMutableRawPointer, list: inout UnsafeMutablePointer<curl_slist>?, mime: inout OpaquePointer?) {
+        switch body {
+        case nil: _ = lookd_curl_set_long(curl, CURLOPT_HTTPGET, 1)
+        case .bytes(let bytes, let type)?:
+            list = curl_slist_append(list, "Content-Type: \(type)")
+            _ = lookd_curl_set_size(curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(bytes.count))
+            _ = bytes.withUnsafeBytes { lookd_curl_set_pointer(curl, CURLOPT_COPYPOSTFIELDS, $0.baseAddress) }
+        case .multipart(let parts)?:
+            mime = curl_mime_init(curl)
+            for part in parts {
+                let p = curl_mime_addpart(mime)
+                curl_mime_name(p, part.name)
+                if let data = part.data { _ = data.withUnsafeBytes { curl_mime_data(p, $0.baseAddress, $0.count) } }
+                if let file = part.file { curl_mime_filedata(p, file) }
+                curl_mime_type(p, part.type)
+            }
+            _ = lookd_curl_set_pointer(curl, CURLOPT_MIMEPOST, UnsafeRawPointer(mime))
+        }
+    }
+
+    /// The answer to an exchange that ended with `code` and `status`.
+    private static func answer(_ code: CURLcode, status: Int, sink: Sink) -> Answer {
+        // A time limit that ends a head still going on is the head's doing: headers, not silence.
+        if code == CURLE_OPERATION_TIMEDOUT, sink.headProblem == nil, sink.inHead { sink.overrun() }
+        if let problem = sink.headProblem { return Answer(status: status, error: problem, failure: .other(problem)) }
+        if sink.cut && (code == CURLE_WRITE_ERROR || code == CURLE_ABORTED_BY_CALLBACK) {
+            return Answer(status: status, error: "cut short", failure: .cut)
+        }
+        if code == CURLE_OK, !sink.headTaken() { return Answer(status: status, error: "cut short", failure: .cut) }
+        guard code == CURLE_OK else {
+            return Answer(status: status, error: String(cString: curl_easy_strerror(code)), failure: Self.failure(code))
+        }
+        return Answer(status: status, error: nil, failure: nil)
     }
 
     /// A libcurl error by kind.

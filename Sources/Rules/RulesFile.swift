@@ -184,6 +184,19 @@ public enum RulesFile {
             throw RulesError(
                 source: source, line: error.line ?? value.mark.line, column: error.column ?? value.mark.column, problem: error.text)
         }
+        var settings = try Self.settings(values, fail: fail)
+        // A reaction that waits for the fire's description has one asked.
+        if reaction.waitsForDescription, settings.describe == nil { settings.describe = .standard }
+        if reaction.waitsForClip, !settings.clip, let (_, value) = values["clip"] {
+            throw fail(value, "clip: false, and its \(reaction.kind) waits for the clip (wait: clip): one of the two")
+        }
+        return Rule(condition: condition, reaction: reaction, line: when.key.mark.line, column: when.key.mark.column, settings: settings)
+    }
+
+    /// A rule's own settings, each read by its declaration (a list, or one value or a list).
+    private static func settings(
+        _ values: [String: (key: YAMLNode, value: YAMLNode)], fail: (YAMLNode, String) -> RulesError
+    ) throws(RulesError) -> RuleSettings {
         var settings = RuleSettings()
         for declaration in RuleSettings.declared {
             guard let (_, value) = values[declaration.key] else { continue }
@@ -198,12 +211,7 @@ public enum RulesFile {
             }
             if let problem = declaration.read(&settings, items) { throw fail(value, problem) }
         }
-        // A reaction that waits for the fire's description has one asked.
-        if reaction.waitsForDescription, settings.describe == nil { settings.describe = .standard }
-        if reaction.waitsForClip, !settings.clip, let (_, value) = values["clip"] {
-            throw fail(value, "clip: false, and its \(reaction.kind) waits for the clip (wait: clip): one of the two")
-        }
-        return Rule(condition: condition, reaction: reaction, line: when.key.mark.line, column: when.key.mark.column, settings: settings)
+        return settings
     }
 
     /// libyaml's words for a parse error, with what a person most often did: a tab in the indentation.

@@ -43,46 +43,56 @@ public struct CameraSetup {
         var unmet: [String: (problem: String, cameras: Int)] = [:]
         for camera in cameras {
             guard seen.insert(camera.name).inserted else { throw SettingProblem("\(SettingName.camera) \(camera.name) is given twice") }
-            var mine = given.merging(camera.settings) { $1 }
-            mine[SettingName.camera.key] = nil
-            guard camera.settings[SettingName.record.key] == nil else { throw SettingProblem("the camera \(camera.name): record: is the watch's") }
-            let origin: SettingOrigin = camera.line > 0 ? (given[SettingName.rules.key].map { .file($0.text, line: camera.line) } ?? .flag) : .flag
-            mine[SettingName.source.key] = GivenSetting(camera.source, from: origin)
-            // Its records in a folder of its name; the event log, one for all, names the camera on each line.
-            let folder = (base.watch.recordDir as NSString).appendingPathComponent(camera.name)
-            mine[SettingName.record.key] = GivenSetting(folder, from: given[SettingName.record.key]?.origin ?? .byDefault)
-            mine[SettingName.log.key] = mine[SettingName.log.key] ?? GivenSetting(base.watch.eventLogPath, from: .byDefault)
-            for (name, problem) in WatchSettings.catalog.unmetNeeds(mine) where camera.settings[name] == nil && given[name] != nil {
-                mine[name] = nil
-                unmet[name] = (unmet[name]?.problem ?? problem, (unmet[name]?.cameras ?? 0) + 1)
-            }
-            var setup: WatchSetup
-            do throws(SettingProblem) {
-                if let problem = WatchSettings.catalog.unmetNeed(mine) { throw SettingProblem(problem) }
-                setup = try WatchSettings.setup(mine)
-            } catch {
-                throw SettingProblem("the camera \(camera.name): \(error.text)")
-            }
-            setup.watch.camera = CameraName(camera.name)
-            setup.watch.placeFolders(of: camera)
-            setup.cameras = []
-            setup.outputs.name = "\(base.outputs.name)-\(camera.name)"
-            guard OutputSettings.isName(setup.outputs.name) else {
-                throw SettingProblem(
-                    "the camera \(camera.name): \(SettingName.name) and the camera's name make \(setup.outputs.name), over 64 characters")
-            }
-            // One history for every camera, each row naming its camera (`lookd history --camera NAME`).
-            (setup.outputs.historyPath, setup.outputs.camera) = (base.outputs.historyPath, CameraName(camera.name))
-            // The one rule for clips: a camera's are in its own folder (DIR/NAME/clips), wherever the
-            // history is (a --history FILE of all the cameras gathers no camera's clips beside it).
-            setup.outputs.clips?.folder = (setup.watch.recordDir as NSString).appendingPathComponent("clips")
-            setup.watch.settingsReader = FileSettingsReader(flags: flags, started: mine, camera: camera)
-            setups.append(CameraSetup(name: CameraName(camera.name), setup: setup, given: mine, entry: camera))
+            setups.append(try one(camera, given: given, base: base, flags: flags, unmet: &unmet))
         }
         if let (_, none) = unmet.sorted(by: { $0.key < $1.key }).first(where: { $0.value.cameras == cameras.count }) {
             throw SettingProblem(none.problem)
         }
         return setups
+    }
+
+    /// One camera's setup: the watch's settings with its source, its folder, its own settings and
+    /// its name in place. A watch's setting that needs another kind of source is left out, and
+    /// noted in `unmet` (refused only when no camera can take it).
+    private static func one(
+        _ camera: CameraEntry, given: [String: GivenSetting], base: WatchSetup, flags: [String: GivenSetting],
+        unmet: inout [String: (problem: String, cameras: Int)]
+    ) throws(SettingProblem) -> CameraSetup {
+        var mine = given.merging(camera.settings) { $1 }
+        mine[SettingName.camera.key] = nil
+        guard camera.settings[SettingName.record.key] == nil else { throw SettingProblem("the camera \(camera.name): record: is the watch's") }
+        let origin: SettingOrigin = camera.line > 0 ? (given[SettingName.rules.key].map { .file($0.text, line: camera.line) } ?? .flag) : .flag
+        mine[SettingName.source.key] = GivenSetting(camera.source, from: origin)
+        // Its records in a folder of its name; the event log, one for all, names the camera on each line.
+        let folder = (base.watch.recordDir as NSString).appendingPathComponent(camera.name)
+        mine[SettingName.record.key] = GivenSetting(folder, from: given[SettingName.record.key]?.origin ?? .byDefault)
+        mine[SettingName.log.key] = mine[SettingName.log.key] ?? GivenSetting(base.watch.eventLogPath, from: .byDefault)
+        for (name, problem) in WatchSettings.catalog.unmetNeeds(mine) where camera.settings[name] == nil && given[name] != nil {
+            mine[name] = nil
+            unmet[name] = (unmet[name]?.problem ?? problem, (unmet[name]?.cameras ?? 0) + 1)
+        }
+        var setup: WatchSetup
+        do throws(SettingProblem) {
+            if let problem = WatchSettings.catalog.unmetNeed(mine) { throw SettingProblem(problem) }
+            setup = try WatchSettings.setup(mine)
+        } catch {
+            throw SettingProblem("the camera \(camera.name): \(error.text)")
+        }
+        setup.watch.camera = CameraName(camera.name)
+        setup.watch.placeFolders(of: camera)
+        setup.cameras = []
+        setup.outputs.name = "\(base.outputs.name)-\(camera.name)"
+        guard OutputSettings.isName(setup.outputs.name) else {
+            throw SettingProblem(
+                "the camera \(camera.name): \(SettingName.name) and the camera's name make \(setup.outputs.name), over 64 characters")
+        }
+        // One history for every camera, each row naming its camera (`lookd history --camera NAME`).
+        (setup.outputs.historyPath, setup.outputs.camera) = (base.outputs.historyPath, CameraName(camera.name))
+        // The one rule for clips: a camera's are in its own folder (DIR/NAME/clips), wherever the
+        // history is (a --history FILE of all the cameras gathers no camera's clips beside it).
+        setup.outputs.clips?.folder = (setup.watch.recordDir as NSString).appendingPathComponent("clips")
+        setup.watch.settingsReader = FileSettingsReader(flags: flags, started: mine, camera: camera)
+        return CameraSetup(name: CameraName(camera.name), setup: setup, given: mine, entry: camera)
     }
 
     /// What a camera's settings have of their own place: its source, its folder and the event log.

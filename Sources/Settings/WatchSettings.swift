@@ -245,6 +245,18 @@ public enum WatchSettings {
             .text(
                 .history, \.history, "FILE|off", group: group,
                 help: "the history of fires (SQLite; lookd history lists it)", defaultWords: "DIR/lookd-history.sqlite"),
+        ]
+        let truth: Setting<WatchSetup> =
+            .text(
+                .truth, \.truth, "FILE|\"photo:yes,no,…;…\"", group: group,
+                help: "what each photo shows, rule by rule (the record scores the answers), or a truth file (lookd eval --help): "
+                    + "its photos scored so, its spans drawn on the page")
+        return settings + keeping(group) + [truth]
+    }
+
+    /// What the run keeps of its fires: clips, and how long the history keeps them.
+    private static func keeping(_ group: String) -> [Setting<WatchSetup>] {
+        [
             .onOff(
                 .clips, \.clips, group: group,
                 help:
@@ -268,12 +280,7 @@ public enum WatchSettings {
                     }
                     setup.keepSize = bytes
                 }),
-            .text(
-                .truth, \.truth, "FILE|\"photo:yes,no,…;…\"", group: group,
-                help: "what each photo shows, rule by rule (the record scores the answers), or a truth file (lookd eval --help): "
-                    + "its photos scored so, its spans drawn on the page"),
         ]
-        return settings
     }
 
     /// The service.

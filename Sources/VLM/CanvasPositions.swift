@@ -58,54 +58,7 @@ public enum CanvasPositions {
                     current += frameStart - frameCursor + 1
                 }
                 let frameEnd = min(frame.end, group.end)
-                let origin = current
-                let halo = max(origin - 1, 0)
-                let thumbGrid = grid(items[frame.thumb.lowerBound])
-                var canvasH = thumbGrid.h / mergeFactor, canvasW = thumbGrid.w / mergeFactor
-                var rows = 0, cols = 0, sliceH = 0, sliceW = 0
-                if !frame.slices.isEmpty {
-                    cols = frame.slices.count
-                    for k in 0..<(frame.slices.count - 1) where frame.slices[k + 1].lowerBound - frame.slices[k].upperBound > 2 {
-                        cols = k + 1
-                        break
-                    }
-                    rows = cols > 0 ? frame.slices.count / cols : 1
-                    if rows * cols != frame.slices.count { (rows, cols) = (1, frame.slices.count) }
-                    let first = grid(items[frame.slices[0].lowerBound])
-                    (sliceH, sliceW) = (first.h / mergeFactor, first.w / mergeFactor)
-                    (canvasH, canvasW) = (rows * sliceH, cols * sliceW)
-                }
-                for i in frameStart..<frameEnd { pos[i] = Position(t: origin, h: origin, w: origin) }
-                pos[frameStart].h = halo
-                pos[frameStart].w = halo
-                if frame.thumb.upperBound < frameEnd {
-                    pos[frame.thumb.upperBound].h = origin + canvasH
-                    pos[frame.thumb.upperBound].w = origin + canvasW
-                }
-                place(&pos, frame.thumb, grid: thumbGrid, origin: origin, canvas: (canvasH, canvasW), offset: (0, 0), merge: mergeFactor)
-                for (k, slice) in frame.slices.enumerated() {
-                    let offset = ((k / cols) * sliceH, (k % cols) * sliceW)
-                    let g = grid(items[slice.lowerBound])
-                    let (sh, sw) = (g.h / mergeFactor, g.w / mergeFactor)
-                    if slice.lowerBound - 1 >= frameStart {
-                        pos[slice.lowerBound - 1].h = origin + offset.0
-                        pos[slice.lowerBound - 1].w = origin + offset.1
-                    }
-                    if slice.upperBound < frameEnd {
-                        pos[slice.upperBound].h = origin + offset.0 + sh - 1
-                        pos[slice.upperBound].w = origin + offset.1 + sw - 1
-                    }
-                    place(&pos, slice, grid: g, origin: origin, canvas: (0, 0), offset: offset, merge: mergeFactor)
-                }
-                for k in 0..<max(0, frame.slices.count - 1) {
-                    let gapStart = frame.slices[k].upperBound, gapEnd = frame.slices[k + 1].lowerBound
-                    guard gapEnd - gapStart > 2 else { continue }
-                    for i in (gapStart + 1)..<(gapEnd - 1) {
-                        pos[i].h = origin + (k / cols + 1) * sliceH - 1
-                        pos[i].w = origin + cols * sliceW
-                    }
-                }
-                current = origin + max(canvasH, canvasW) + 1
+                current += placeFrame(frame, items, &pos, start: frameStart, end: frameEnd, origin: current, merge: mergeFactor) + 1
                 frameCursor = frameEnd
             }
             if frameCursor < group.end {
@@ -117,6 +70,60 @@ public enum CanvasPositions {
         if cursor < n { fill(cursor..<n, from: current) }
         let top = pos.map { max($0.t, $0.h, $0.w) }.max() ?? -1
         return (pos, top + 1 - n)
+    }
+
+    /// Places one frame's tokens (its thumbnail, then its slices on one canvas, and the markers
+    /// between them) from `origin`; how far the canvas reaches (later tokens start past it).
+    private static func placeFrame(
+        _ frame: Frame, _ items: [Item], _ pos: inout [Position], start frameStart: Int, end frameEnd: Int, origin: Int, merge: Int
+    ) -> Int {
+        let halo = max(origin - 1, 0)
+        let thumbGrid = grid(items[frame.thumb.lowerBound])
+        var canvasH = thumbGrid.h / merge, canvasW = thumbGrid.w / merge
+        var rows = 0, cols = 0, sliceH = 0, sliceW = 0
+        if !frame.slices.isEmpty {
+            cols = frame.slices.count
+            for k in 0..<(frame.slices.count - 1) where frame.slices[k + 1].lowerBound - frame.slices[k].upperBound > 2 {
+                cols = k + 1
+                break
+            }
+            rows = cols > 0 ? frame.slices.count / cols : 1
+            if rows * cols != frame.slices.count { (rows, cols) = (1, frame.slices.count) }
+            let first = grid(items[frame.slices[0].lowerBound])
+            (sliceH, sliceW) = (first.h / merge, first.w / merge)
+            (canvasH, canvasW) = (rows * sliceH, cols * sliceW)
+        }
+        for i in frameStart..<frameEnd { pos[i] = Position(t: origin, h: origin, w: origin) }
+        pos[frameStart].h = halo
+        pos[frameStart].w = halo
+        if frame.thumb.upperBound < frameEnd {
+            pos[frame.thumb.upperBound].h = origin + canvasH
+            pos[frame.thumb.upperBound].w = origin + canvasW
+        }
+        place(&pos, frame.thumb, grid: thumbGrid, origin: origin, canvas: (canvasH, canvasW), offset: (0, 0), merge: merge)
+        for (k, slice) in frame.slices.enumerated() {
+            let offset = ((k / cols) * sliceH, (k % cols) * sliceW)
+            let g = grid(items[slice.lowerBound])
+            let (sh, sw) = (g.h / merge, g.w / merge)
+            if slice.lowerBound - 1 >= frameStart {
+                pos[slice.lowerBound - 1].h = origin + offset.0
+                pos[slice.lowerBound - 1].w = origin + offset.1
+            }
+            if slice.upperBound < frameEnd {
+                pos[slice.upperBound].h = origin + offset.0 + sh - 1
+                pos[slice.upperBound].w = origin + offset.1 + sw - 1
+            }
+            place(&pos, slice, grid: g, origin: origin, canvas: (0, 0), offset: offset, merge: merge)
+        }
+        for k in 0..<max(0, frame.slices.count - 1) {
+            let gapStart = frame.slices[k].upperBound, gapEnd = frame.slices[k + 1].lowerBound
+            guard gapEnd - gapStart > 2 else { continue }
+            for i in (gapStart + 1)..<(gapEnd - 1) {
+                pos[i].h = origin + (k / cols + 1) * sliceH - 1
+                pos[i].w = origin + cols * sliceW
+            }
+        }
+        return max(canvasH, canvasW)
     }
 
     // MARK: - Parts

@@ -108,14 +108,7 @@ public final class WatchRun {
             stream.onClosed { reason in stop.request("\(stream.name) closed (\(reason))") }
         }
         let info = source.info
-        let inForce: RulesInForce
-        do throws(RulesError) {
-            inForce = try RulesInForce.make(rules, source: rulesSource, config: config, reread: false, model: model, info: info)
-        } catch {
-            stream.emit(.failed(stage: "rules", message: error.problem))
-            throw .rules(error.description)
-        }
-        for warning in inForce.warnings { Log.shared.warning(warning) }
+        let inForce = try rulesInForce(rules, source: rulesSource, model: model, info: info)
         let record = RunRecord(epoch: epoch, rules: rules.rules, window: RunRecord.window(for: info))
         record.header = RunHeader(config: config, version: version, epoch: epoch, eventLog: events.path).fields(
             model: model, source: info, rules: rules, rulesSource: rulesSource, gate: config.gateEnabled(for: info))
@@ -149,19 +142,7 @@ public final class WatchRun {
         if failure != nil {
             reason = "error"
         } else {
-            config.waitToStart(stop: stop, events: stream, clock: clock)
-            if let audio = reactor.audio { stream.emit(.sounds(inBuild: audio.library.soundsInBuild)) }
-            stream.emit(.watching(loop.snapshot))
-            let notes = outputs.compactMap(\.note).map { "; \($0)" }.joined()
-            Log.shared.notice("watching \(info.name) (\(info.kind)) with \(Quantity.count(rules.rules.count, "rule")) from \(rulesSource)\(notes)")
-            Log.shared.notice(config.recordsLine(eventLog: events.path, record: recordPath))
-            do {
-                reason = try loop.run()
-            } catch {
-                failure = error
-                reason = "error"
-                stream.emit(.failed(stage: "watch", message: error.description))
-            }
+            (reason, failure) = run(loop, info: info, rules: rules, rulesSource: rulesSource, config: config, stop: stop)
         }
         record.gate = loop.gateCounts
         stream.emit(.stopping(reason: reason, loop.snapshot))
@@ -175,5 +156,36 @@ public final class WatchRun {
         }
         let closed = StandardStream.output.closed != nil || StandardStream.error.closed != nil
         return WatchEnding(reason: reason, frames: record.frameCount, fires: record.fireCount, record: path, failure: failure, outputClosed: closed)
+    }
+
+    /// The rules in force at the start, their warnings said; rules that cannot run fail the watch.
+    private func rulesInForce(_ rules: RuleSet, source: String, model: any VisionLanguageModel, info: SourceInfo) throws(WatchError) -> RulesInForce {
+        do throws(RulesError) {
+            let inForce = try RulesInForce.make(rules, source: source, config: config, reread: false, model: model, info: info)
+            for warning in inForce.warnings { Log.shared.warning(warning) }
+            return inForce
+        } catch {
+            stream.emit(.failed(stage: "rules", message: error.problem))
+            throw .rules(error.description)
+        }
+    }
+
+    /// Runs the loop once every part started: its start waited for, the watch said, and how it
+    /// ended (its failure, if it failed).
+    private func run(
+        _ loop: WatchLoop, info: SourceInfo, rules: RuleSet, rulesSource: String, config: WatchConfig, stop: StopSignal
+    ) -> (String, WatchError?) {
+        config.waitToStart(stop: stop, events: stream, clock: clock)
+        if let audio = reactor.audio { stream.emit(.sounds(inBuild: audio.library.soundsInBuild)) }
+        stream.emit(.watching(loop.snapshot))
+        let notes = outputs.compactMap(\.note).map { "; \($0)" }.joined()
+        Log.shared.notice("watching \(info.name) (\(info.kind)) with \(Quantity.count(rules.rules.count, "rule")) from \(rulesSource)\(notes)")
+        Log.shared.notice(config.recordsLine(eventLog: events.path, record: recordPath))
+        do {
+            return (try loop.run(), nil)
+        } catch {
+            stream.emit(.failed(stage: "watch", message: error.description))
+            return ("error", error)
+        }
     }
 }

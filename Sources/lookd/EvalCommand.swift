@@ -54,13 +54,7 @@ enum EvalCommand {
         let truth = try loadTruth(truthPath)
         let tolerance = try args.number("tolerance", default: 3, in: 0...3600)
         // The reports' paths are checked before the watch, which can take long, not after it.
-        for path in [args.value("json"), args.value("html")].compactMap({ $0 }) {
-            let folder = FilePath.folder(of: path)
-            if let problem = WritableFolder.problem(folder.isEmpty ? "." : folder, what: "folder for \(path)", create: false) {
-                throw CommandFailure(code: .usage, message: problem)
-            }
-            do throws(SafeFile.Failure) { try SafeFile.check(path) } catch { throw CommandFailure(code: .usage, message: error.description) }
-        }
+        for path in [args.value("json"), args.value("html")].compactMap({ $0 }) { try checkReport(path) }
         let rulesSpec = value(.rules, in: watch)
         // A rules file of several cameras: eval scores one of them (its rules, its clip) against the truth.
         let (camera, cameraWords): (CameraName, [String])
@@ -79,21 +73,7 @@ enum EvalCommand {
             recording = try load(events, code: .usage)
         } else {
             guard rules != nil else { throw usage("eval needs \(SettingName.rules) FILE, as a watch does") }
-            var run = watch + cameraWords
-            // Eval's watch keeps no history and leaves no status behind.
-            let status = (NSTemporaryDirectory() as NSString).appendingPathComponent("lookd-eval-\(getpid())-status.json")
-            let defaults = [(SettingName.pace, "frames"), (.state, "off"), (.history, "off"), (.status, status)]
-            for (name, given) in defaults where value(name, in: run) == nil { run += ["\(name)", given] }
-            defer { try? FileManager.default.removeItem(atPath: status) }
-            if !run.contains("\(SettingName.noSound)") { run.append("\(SettingName.noSound)") }
-            // The watch's page (with --http) draws the truth's spans on its timelines.
-            run += ["\(SettingName.truth)", truthPath]
-            let log = value(.log, in: run) ?? (NSTemporaryDirectory() as NSString).appendingPathComponent("lookd-eval-\(getpid()).jsonl")
-            if value(.log, in: run) == nil { run += ["\(SettingName.log)", log] }
-            defer { if value(.log, in: watch) == nil { try? FileManager.default.removeItem(atPath: log) } }
-            let before = (try? FileManager.default.attributesOfItem(atPath: log)[.size] as? Int) ?? 0
-            try WatchCommand.run(run)
-            recording = try load(log, from: before)
+            recording = try watchAndRecord(watch + cameraWords, truth: truthPath, ownLog: value(.log, in: watch) != nil)
         }
         if let problem = recording.clockProblem(truth, tolerance: tolerance) { throw CommandFailure(code: .usage, message: problem) }
         print("Scored on \(recording.clock.rawValue) (frames \(recording.timeRange)).")
@@ -108,6 +88,34 @@ enum EvalCommand {
         if !report.failures.isEmpty {
             throw CommandFailure(code: .failure, message: "below the standard:\n  " + report.failures.joined(separator: "\n  "))
         }
+    }
+
+    /// A report's path, checked before the watch: its folder can be written, and it is no link or device.
+    private static func checkReport(_ path: String) throws(CommandFailure) {
+        let folder = FilePath.folder(of: path)
+        if let problem = WritableFolder.problem(folder.isEmpty ? "." : folder, what: "folder for \(path)", create: false) {
+            throw CommandFailure(code: .usage, message: problem)
+        }
+        do throws(SafeFile.Failure) { try SafeFile.check(path) } catch { throw CommandFailure(code: .usage, message: error.description) }
+    }
+
+    /// Runs the watch `run` (every frame, no sound, no history, no status left behind; the truth's
+    /// spans on its page) and reads its recording back from its event log (a temporary one unless
+    /// the user gave theirs: `ownLog`).
+    private static func watchAndRecord(_ words: [String], truth truthPath: String, ownLog: Bool) throws(CommandFailure) -> Recording {
+        var run = words
+        let status = (NSTemporaryDirectory() as NSString).appendingPathComponent("lookd-eval-\(getpid())-status.json")
+        let defaults = [(SettingName.pace, "frames"), (.state, "off"), (.history, "off"), (.status, status)]
+        for (name, given) in defaults where value(name, in: run) == nil { run += ["\(name)", given] }
+        defer { try? FileManager.default.removeItem(atPath: status) }
+        if !run.contains("\(SettingName.noSound)") { run.append("\(SettingName.noSound)") }
+        run += ["\(SettingName.truth)", truthPath]
+        let log = value(.log, in: run) ?? (NSTemporaryDirectory() as NSString).appendingPathComponent("lookd-eval-\(getpid()).jsonl")
+        if value(.log, in: run) == nil { run += ["\(SettingName.log)", log] }
+        defer { if !ownLog { try? FileManager.default.removeItem(atPath: log) } }
+        let before = (try? FileManager.default.attributesOfItem(atPath: log)[.size] as? Int) ?? 0
+        try WatchCommand.run(run)
+        return try load(log, from: before)
     }
 
     static func tune(_ words: [String]) throws(CommandFailure) {

@@ -77,27 +77,7 @@ final class CameraDevice {
         }
         let driver = withUnsafeBytes(of: cap.driver) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
 
-        // The camera's first own format and its sizes; libv4l converts it to RGB24.
-        var desc = v4l2_fmtdesc()
-        desc.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
-        var nativeFormat: UInt32 = 0
-        while cv4l2_enum_fmt(fd, &desc) == 0 {
-            if desc.flags & UInt32(V4L2_FMT_FLAG_EMULATED) == 0 { nativeFormat = desc.pixelformat; break }
-            desc.index += 1
-        }
-        var sizes: [(Int, Int)] = []
-        var frmsize = v4l2_frmsizeenum()
-        frmsize.pixel_format = nativeFormat
-        while nativeFormat != 0, cv4l2_enum_framesizes(fd, &frmsize) == 0 {
-            if frmsize.type == V4L2_FRMSIZE_TYPE_DISCRETE.rawValue {
-                sizes.append((Int(frmsize.discrete.width), Int(frmsize.discrete.height)))
-            } else {
-                sizes.append((Int(frmsize.stepwise.max_width), Int(frmsize.stepwise.max_height)))
-                sizes.append((Int(frmsize.stepwise.min_width), Int(frmsize.stepwise.min_height)))
-                break
-            }
-            frmsize.index += 1
-        }
+        let (nativeFormat, sizes) = Self.nativeFormat(fd)
         var format = v4l2_format()
         format.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
         _ = cv4l2_g_fmt(fd, &format)
@@ -135,6 +115,32 @@ final class CameraDevice {
             throw errno == EBUSY ? .cameraBusy(device: path) : CameraErrors.failed(path, "streaming did not start (\(Self.errnoText()))")
         }
         streaming = true
+    }
+
+    /// The camera's first own format and its sizes (libv4l converts it to RGB24); 0 and none when it
+    /// names none.
+    private static func nativeFormat(_ fd: Int32) -> (UInt32, [(Int, Int)]) {
+        var desc = v4l2_fmtdesc()
+        desc.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        var nativeFormat: UInt32 = 0
+        while cv4l2_enum_fmt(fd, &desc) == 0 {
+            if desc.flags & UInt32(V4L2_FMT_FLAG_EMULATED) == 0 { nativeFormat = desc.pixelformat; break }
+            desc.index += 1
+        }
+        var sizes: [(Int, Int)] = []
+        var frmsize = v4l2_frmsizeenum()
+        frmsize.pixel_format = nativeFormat
+        while nativeFormat != 0, cv4l2_enum_framesizes(fd, &frmsize) == 0 {
+            if frmsize.type == V4L2_FRMSIZE_TYPE_DISCRETE.rawValue {
+                sizes.append((Int(frmsize.discrete.width), Int(frmsize.discrete.height)))
+            } else {
+                sizes.append((Int(frmsize.stepwise.max_width), Int(frmsize.stepwise.max_height)))
+                sizes.append((Int(frmsize.stepwise.min_width), Int(frmsize.stepwise.min_height)))
+                break
+            }
+            frmsize.index += 1
+        }
+        return (nativeFormat, sizes)
     }
 
     /// Streaming off; the buffers unmap and the descriptor closes as their objects go.

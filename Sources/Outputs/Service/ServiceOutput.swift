@@ -168,14 +168,7 @@ public final class ServiceOutput: WatchOutput, @unchecked Sendable {
             state = "watching"
             notifier.ready(status: "watching \(source) · \(Quantity.count(snapshot.rows.count, "rule"))")
             writeStatus(snapshot)
-        case .live(let live):
-            switch live.change {
-            case .lost(let reason, _): lost = (live.kind, reason, clock.date())
-            case .stillLost(_, let reason, _): lost = (live.kind, reason, lost?.since ?? clock.date())
-            case .found: lost = nil
-            }
-            if let lost { notifier.status("\(lost.kind) lost: \(lost.reason)") }
-            if let latest { writeStatus(latest) }
+        case .live(let live): sourceChanged(live)
         case .stopping(let reason, let snapshot):
             // systemd stops watching once it is told the service stops: so do the pings.
             lock.withLock {
@@ -186,8 +179,7 @@ public final class ServiceOutput: WatchOutput, @unchecked Sendable {
             writeStatus(snapshot)
         case .command(_, let snapshot): writeStatus(snapshot) // a switch: a rule switched off, a camera paused
         case .clip(let clip):
-            clips.written += clip.path == nil ? 0 : 1
-            clips.failed += clip.path == nil ? 1 : 0
+            (clips.written, clips.failed) = (clips.written + (clip.path == nil ? 0 : 1), clips.failed + (clip.path == nil ? 1 : 0))
             clips.last = clip.path ?? clips.last
             if let latest { writeStatus(latest) }
         case .done(_, _, let record, let snapshot):
@@ -195,6 +187,17 @@ public final class ServiceOutput: WatchOutput, @unchecked Sendable {
             writeStatus(snapshot, extra: [("record", .string(record))])
         default: break
         }
+    }
+
+    /// A camera or stream lost, still lost or found again: said to systemd and in the status.
+    private func sourceChanged(_ live: LiveChange) {
+        switch live.change {
+        case .lost(let reason, _): lost = (live.kind, reason, clock.date())
+        case .stillLost(_, let reason, _): lost = (live.kind, reason, lost?.since ?? clock.date())
+        case .found: lost = nil
+        }
+        if let lost { notifier.status("\(lost.kind) lost: \(lost.reason)") }
+        if let latest { writeStatus(latest) }
     }
 
     /// The status file: the rules and their states, the numbers lines, the latest log lines.

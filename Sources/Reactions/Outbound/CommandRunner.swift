@@ -117,39 +117,9 @@ public final class CommandRunner: @unchecked Sendable {
         _ = json.withUnsafeBytes { write(input[1], $0.baseAddress, $0.count) }
         close(input[1])
 
-        var kept: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 8192)
-        var open = true
-        while open {
-            let left = deadline - clock.now()
-            if left <= 0 { break }
-            var poller = pollfd(fd: output[0], events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, Int32(min(left * 1000, 1000).rounded(.up)))
-            if ready < 0 && errno == EINTR { continue }
-            if ready <= 0 { continue }
-            let n = buffer.withUnsafeMutableBytes { read(output[0], $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { open = false; break }
-            ran.outputBytes += n
-            if kept.count < settings.outputLimit { kept += buffer[0..<min(n, settings.outputLimit - kept.count)] }
-        }
+        let kept = read(output[0], until: deadline, limit: settings.outputLimit, clock: clock, counting: &ran.outputBytes)
         close(output[0])
-        var status: Int32 = 0
-        var reaped = false
-        while !reaped && clock.now() < deadline {
-            let r = waitpid(pid, &status, WNOHANG)
-            if r == pid { reaped = true } else if r < 0 && errno != EINTR { break } else { clock.sleep(0.01) }
-        }
-        if !reaped {
-            kill(-pid, SIGKILL)
-            kill(pid, SIGKILL)
-            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-            ran.killed = true
-            ran.error = "killed at the time limit of \(Quantity.number(settings.timeLimit)) s"
-        } else {
-            // Whatever the command left running in its group goes with it.
-            kill(-pid, SIGKILL)
-        }
+        let status = reap(pid, until: deadline, clock: clock, ran: &ran, settings: settings)
         if status & 0x7f == 0 {
             ran.exitStatus = (status >> 8) & 0xff
         } else {
@@ -164,6 +134,49 @@ public final class CommandRunner: @unchecked Sendable {
         if !ran.killed, let code = ran.exitStatus, code != 0 { ran.error = "exited with status \(code)" }
         if !ran.killed, let signal = ran.signal { ran.error = "ended by signal \(signal)" }
         return ran
+    }
+
+    /// The command's output until it closes it or `deadline`: the first `limit` bytes; all of them counted.
+    private static func read(_ fd: Int32, until deadline: Double, limit: Int, clock: any Clock, counting bytes: inout Int) -> [UInt8] {
+        var kept: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 8192)
+        while true {
+            let left = deadline - clock.now()
+            if left <= 0 { break }
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, Int32(min(left * 1000, 1000).rounded(.up)))
+            if ready < 0 && errno == EINTR { continue }
+            if ready <= 0 { continue }
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            bytes += n
+            if kept.count < limit { kept += buffer[0..<min(n, limit - kept.count)] }
+        }
+        return kept
+    }
+
+    /// Waits for the command to end until `deadline`, then kills it (`ran` says so); whatever it
+    /// left running in its group goes with it. Its wait status.
+    private static func reap(_ pid: pid_t, until deadline: Double, clock: any Clock, ran: inout ReactionReport.CommandRan, settings: Settings)
+        -> Int32
+    {
+        var status: Int32 = 0
+        var reaped = false
+        while !reaped && clock.now() < deadline {
+            let r = waitpid(pid, &status, WNOHANG)
+            if r == pid { reaped = true } else if r < 0 && errno != EINTR { break } else { clock.sleep(0.01) }
+        }
+        if !reaped {
+            kill(-pid, SIGKILL)
+            kill(pid, SIGKILL)
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            ran.killed = true
+            ran.error = "killed at the time limit of \(Quantity.number(settings.timeLimit)) s"
+        } else {
+            kill(-pid, SIGKILL)
+        }
+        return status
     }
 
     struct SpawnError: Error { let text: String }
