@@ -90,7 +90,7 @@ final class CameraHouse: @unchecked Sendable {
     func stop(_ name: String, because reason: String) {
         guard let run = lock.withLock({ running[name] }) else { return }
         run.stop.request(reason)
-        wake.withLock { while lock.withLock({ running[name] != nil }) { wake.wait(slice: 0.1) } }
+        wake.withLock { while lock.withLock({ running[name] != nil }) { wake.wait() } }
     }
 
     /// SIGINT or SIGTERM: every camera stops after its frame (a second one cancels the answers), and
@@ -121,7 +121,7 @@ final class CameraHouse: @unchecked Sendable {
 
     /// Waits until every camera has ended, or `lookUp` says to (a reload asked for).
     func waitForTheEnd(or lookUp: () -> Bool) {
-        wake.withLock { while !allEnded && !lookUp() { wake.wait(slice: 0.1) } }
+        wake.withLock { while !allEnded && !lookUp() { wake.wait() } }
     }
 }
 
