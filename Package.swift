@@ -52,10 +52,10 @@ let package = Package(
         .target(name: "Eval", dependencies: ["LookCore", "Rules", "Records", "Platform"], path: "Sources/Eval"),
         // The history of fires in SQLite, and the output that writes it.
         .target(name: "History", dependencies: ["LookCore", "Records", "Status", "CSQLite", "ReactionDomain", "Platform"], path: "Sources/History"),
-        // What a watch runs with (WatchConfig), the rules in force and the run record's header: values the
-        // settings resolve and the pipeline reads, below both, so the pipeline needs none of the outputs.
+        // What a watch runs with (WatchConfig) and the rules in force: values only (no file read, no engine,
+        // no reaction's machinery) that the settings resolve and the pipeline reads, below both.
         .target(
-            name: "Config", dependencies: ["LookCore", "Capture", "VLM", "Rules", "Grounding", "Reactions", "Records", "Gate", "ReactionDomain"],
+            name: "Config", dependencies: ["LookCore", "Capture", "Rules", "Grounding", "Records", "Gate", "ReactionDomain"],
             path: "Sources/Config"),
         // Each watch setting declared once (flag, file key, default, help, check, live or not).
         .target(

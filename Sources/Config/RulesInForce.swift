@@ -2,7 +2,6 @@ import Foundation
 import LookCore
 import ReactionDomain
 import Rules
-import VLM
 
 /// The rules a watch asks and the settings they run with, made once from a rules file: at the start
 /// and at each reload (only the reload's swap differs). The budget is checked against the model's
@@ -22,7 +21,7 @@ public struct RulesInForce {
     /// `set` (from `source`) with `config`, or with what `config.settingsReader` makes of the
     /// file's settings when `reread`; the rules must fit `model`'s context on `info`'s frames.
     public static func make(
-        _ set: RuleSet, source: String, config: WatchConfig, reread: Bool, model: any VisionLanguageModel, info: SourceInfo
+        _ set: RuleSet, source: String, config: WatchConfig, reread: Bool, model: any InputCounting, info: SourceInfo
     ) throws(RulesError) -> RulesInForce {
         var settings: SettingsReread<WatchConfig>?
         do throws(SettingProblem) {

@@ -3,10 +3,9 @@ import Foundation
 import Gate
 import Grounding
 import LookCore
-import Reactions
+import ReactionDomain
 import Records
 import Rules
-import VLM
 
 /// What a watch runs with: the source, the rules, the firing and effect settings and where records
 /// go. Each field that a setting sets is declared, with its flag, help and default, in
@@ -53,8 +52,8 @@ public struct WatchConfig: Sendable {
     public var name = WatchConfig.defaultName
     /// Where a fire is reviewed (the page's `/history`, or the page), when `--http` is on.
     public var reviewPage: String?
-    public var commands = CommandRunner.Settings()
-    public var posts = Poster.Settings()
+    public var commands = CommandSettings()
+    public var posts = PostSettings()
     /// At most `describeLimit` fires of one frame are described (the rest are skipped and counted).
     public var describeAll = false
     public var describeTokens = 40
@@ -79,18 +78,6 @@ public struct WatchConfig: Sendable {
         return host.isEmpty || host == "localhost" ? "lookd" : host
     }
 
-    /// The rules `rulesSpec` names.
-    /// A reload reads a regular file only: a pipe or a device put at the rules path must not hold
-    /// the loop (the first load, before the watch, may read a pipe: `--rules <(…)`).
-    public func loadRules() throws(RulesError) -> (RuleSet, source: String) {
-        var st = stat()
-        if stat(rulesSpec, &st) == 0, st.st_mode & S_IFMT != S_IFREG {
-            throw RulesError(source: rulesSpec, problem: "a reload reads only a regular file, and this is not one (a pipe or a device)")
-        }
-        let loaded = try RuleSpec.load(rulesSpec)
-        return (loaded.rules.forCamera(camera), loaded.source)
-    }
-
     /// The frame's prompt for `rules` (with the batch cell instruction for `--cells batch`).
     public func prompt(for rules: [Rule]) -> String {
         WatchPrompt.text(for: rules, extra: cells == .batch ? PlaceQuestions.batch : nil)
@@ -111,9 +98,9 @@ public struct WatchConfig: Sendable {
         maxTokens ?? AnswerBudget.defaultTokens(rules: rules, cells: cells == .batch)
     }
 
-    /// Why `rules` cannot be asked with `model` on frames of `width` × `height` (the question and
+    /// Why `rules` cannot be asked of `model` on frames of `width` × `height` (the question and
     /// the answer they need do not fit the context); nil when they fit or the engine has no limit.
-    public func budgetProblem(_ rules: [Rule], model: any VisionLanguageModel, width: Int, height: Int) -> String? {
+    public func budgetProblem(_ rules: [Rule], model: any InputCounting, width: Int, height: Int) -> String? {
         let size = fittedSize(width: width, height: height, maxSide: sourceOptions.maxSide)
         guard let need = model.inputTokens(prompt: prompt(for: rules), width: size.width, height: size.height) else { return nil }
         let answer = max(answerTokens(rules: rules.count), AnswerBudget.answerTokens(rules: rules.count, cells: cells == .batch))

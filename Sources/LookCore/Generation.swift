@@ -2,6 +2,13 @@ import Foundation
 
 /// A model's answer and its numbers: what the engines return, the loop reads and the records keep.
 
+/// What counts the tokens a question takes before its answer (the chat frame, a picture of
+/// `width` × `height`, the prompt) and the context the question and answer share: a model, as the
+/// settings see it when they check that the rules fit (nil: no such limit, the scripted engine).
+public protocol InputCounting {
+    func inputTokens(prompt: String, width: Int, height: Int) -> (input: Int, context: Int)?
+}
+
 /// Why a generation ended.
 public enum StopReason: String, Sendable, Codable {
     case endOfText = "end", tokenLimit = "limit", cancelled = "stopped"

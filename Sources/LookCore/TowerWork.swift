@@ -11,3 +11,18 @@ public struct TowerWork: Sendable, Equatable {
         (self.computed, self.tokens, self.reused, self.keptBytes) = (computed, tokens, reused, keptBytes)
     }
 }
+
+/// How a camera's vision tower reuses what it computed for the parts of its picture that did not
+/// change (docs/performance.md, "A frame costs what changed"): a token is computed again when its
+/// patch moved by more than `threshold` (the mean absolute change of its pixels in the model's
+/// normalised units, where 1 is 127.5 of 255 levels: 0.04 is about 5 levels) since it was last computed;
+/// the encode is whole when more than `bound` of the tokens moved, and every `refresh` encodes.
+public struct TowerReuse: Sendable, Equatable {
+    public var threshold: Double
+    public var bound: Double
+    public var refresh: Int
+
+    public init(threshold: Double = 0.04, bound: Double = 0.5, refresh: Int = 8) {
+        (self.threshold, self.bound, self.refresh) = (threshold, bound, refresh)
+    }
+}

@@ -1,5 +1,6 @@
 internal import CLlama
 import Foundation
+import LookCore
 
 /// A camera's kept vision-tower results (`lookd_reuse`, tools/patches/mtmd-clip-reuse.patch), made
 /// for one engine: the engine refuses another's. Used under the engine's lock.

@@ -3,7 +3,7 @@ import LookCore
 
 /// A model that answers a prompt about a picture, streaming its text.
 /// Every `generate` is a new session: nothing from an earlier call is remembered.
-public protocol VisionLanguageModel: AnyObject, Sendable {
+public protocol VisionLanguageModel: InputCounting, AnyObject, Sendable {
     /// What answered, for the records (`llama.cpp · model.gguf`, `script · rules.txt`).
     var engineName: String { get }
 
@@ -24,11 +24,6 @@ public protocol VisionLanguageModel: AnyObject, Sendable {
         image: EncodedImage, prompt: String, maxTokens: Int,
         cancellation: Cancellation?, onText: (String) -> Void
     ) throws -> Generation
-
-    /// The tokens a question takes before its answer (the chat frame, a picture of `width` × `height`,
-    /// the prompt) and the context the question and answer share; nil for an engine with no such
-    /// limit (the scripted engine).
-    func inputTokens(prompt: String, width: Int, height: Int) -> (input: Int, context: Int)?
 
     /// Answers `count` numbered yes/no lines under constraint, with a confidence for each; nil for
     /// an engine that cannot constrain (the scripted engine), whose free text is read instead.

@@ -11,19 +11,7 @@ import ReactionDomain
 /// input, standard output and error read together and kept up to `outputLimit` bytes, killed (with
 /// the process group it started) at `timeLimit`. At most `limit` run at once; `waiting` more wait.
 public final class CommandRunner: @unchecked Sendable {
-    public struct Settings: Sendable, Equatable {
-        public var timeLimit: Double
-        public var limit: Int
-        public var waiting: Int
-        public var outputLimit: Int
-
-        public init(timeLimit: Double = 30, limit: Int = 4, waiting: Int = 16, outputLimit: Int = 4096) {
-            self.timeLimit = timeLimit
-            self.limit = limit
-            self.waiting = waiting
-            self.outputLimit = outputLimit
-        }
-    }
+    public typealias Settings = CommandSettings
 
     public let settings: Settings
     private let workers: Workers

@@ -10,29 +10,7 @@ import ReactionDomain
 /// Each endpoint (scheme, host and port) has workers of its own, so a webhook that never answers
 /// holds up only its own posts.
 public final class Poster: @unchecked Sendable {
-    public struct Settings: Sendable, Equatable {
-        /// Seconds for one try, whole; and for its connection.
-        public var timeLimit: Double
-        public var connectLimit: Double
-        public var attempts: Int
-        /// Seconds before the second try; doubled for each one after.
-        public var backoff: Double
-        public var limit: Int
-        public var waiting: Int
-        /// Seconds a `wait: description` post waits for the fire's description (`--describe-timeout`).
-        public var descriptionWait = 15.0
-        /// Seconds a `wait: clip` post or command waits for the fire's clip; nil: clips are off.
-        public var clipWait: Double?
-
-        public init(timeLimit: Double = 10, connectLimit: Double = 5, attempts: Int = 3, backoff: Double = 1, limit: Int = 4, waiting: Int = 32) {
-            self.timeLimit = timeLimit
-            self.connectLimit = connectLimit
-            self.attempts = attempts
-            self.backoff = backoff
-            self.limit = limit
-            self.waiting = waiting
-        }
-    }
+    public typealias Settings = PostSettings
 
     public let settings: Settings
     private let lock = NSLock()
