@@ -76,7 +76,7 @@ let package = Package(
         .target(
             name: "Outputs",
             dependencies: [
-                "LookCore", "Media", "Rules", "Records", "Status", "Eval", "History", "CMosquitto", "CMicroHTTPD", "ReactionDomain", "Platform",
+                "LookCore", "Media", "Rules", "Records", "Status", "History", "CMosquitto", "CMicroHTTPD", "ReactionDomain", "Platform",
             ],
             path: "Sources/Outputs"
         ),

@@ -1,5 +1,6 @@
 import Foundation
 import LookCore
+import Records
 import Rules
 
 /// What `lookd eval` says: a table a rule (then the overall figures), the same as JSON, and a

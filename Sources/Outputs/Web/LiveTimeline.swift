@@ -1,4 +1,3 @@
-import Eval
 import Foundation
 import Records
 import Rules

@@ -1,4 +1,3 @@
-import Eval
 import Foundation
 import LookCore
 import Media

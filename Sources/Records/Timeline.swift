@@ -1,7 +1,8 @@
 import Foundation
 import Rules
 
-/// A rule's answers over time as inline SVG, shared by `lookd eval`'s HTML report and lookd's page:
+/// A rule's answers over time as inline SVG, shared by `lookd eval`'s HTML report and lookd's page
+/// (a drawing of what was recorded, below both):
 /// the truth spans as bands, each answered frame as a bar (height: P(yes), or full without one;
 /// colour: yes, no, unread), fires as red marks on top and yeses held back as hollow ones.
 public enum Timeline {
@@ -17,17 +18,6 @@ public enum Timeline {
             spans: [TruthFile.Span] = []
         ) {
             (self.condition, self.answers, self.fires, self.held, self.spans) = (condition, answers, fires, held, spans)
-        }
-    }
-
-    /// The rows of a recording (with a truth's spans, when given).
-    public static func rows(_ recording: Recording, truth: TruthFile? = nil) -> [Row] {
-        recording.conditions.map { condition in
-            Row(
-                condition: condition,
-                answers: recording.frames.compactMap { f in f.answers[condition].map { (f.t, $0, f.confidence[condition]) } },
-                fires: recording.fires.filter { $0.condition == condition }.map(\.t),
-                held: recording.frames.filter { $0.heldBack.contains(condition) }.map(\.t), spans: truth?.spans(of: condition) ?? [])
         }
     }
 
@@ -61,7 +51,7 @@ public enum Timeline {
         return parts.joined()
     }
 
-    static func escape(_ text: String) -> String {
+    public static func escape(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
             .replacingOccurrences(of: "\"", with: "&quot;")
     }
