@@ -21,9 +21,8 @@ public final class WatchRun {
     let stream: EventStream
     let clock: any Clock
     private let outputs: [any WatchOutput]
-    /// The state keeper, when switches and counts are kept (a part of the run, as the outputs are).
-    private let keeper: [any WatchOutput]
-    private let reactorPart: ReactorPart
+    /// Its parts in one list: the order they start in and the order events reach them.
+    private let parts: RunParts
     /// Carries out the rules' reactions; it hears of clips for what waits for one.
     private let reactor: Reactor
     /// The switches and counts kept from an earlier run (`statePath`), and the commands from outside.
@@ -70,12 +69,12 @@ public final class WatchRun {
         leftovers = made
         let (kept, stateProblem) = config.statePath.map(KeptState.load) ?? (KeptState(), nil)
         self.kept = kept
-        keeper = config.statePath.map { [KeptStateWriter(path: $0, initial: kept)] } ?? []
+        // The state keeper, when switches and counts are kept (a part of the run, as the outputs are).
+        let keeper: [any WatchOutput] = config.statePath.map { [KeptStateWriter(path: $0, initial: kept)] } ?? []
         reactor = Reactor(
             audio: config.sound ? Audio(output: SoundOutput(clock: clock)) : nil, commands: config.commands, posts: config.posts, clock: clock)
-        reactorPart = ReactorPart(reactor, clock: clock)
-        let first = outputs.filter { $0 is any AheadOfTheLog } // the history: a fire the log has, it has
-        stream = EventStream(first + [recorder] + keeper + outputs.filter { !($0 is any AheadOfTheLog) } + [reactorPart])
+        parts = RunParts(recorder: recorder, keeper: keeper, outputs: outputs, reactor: ReactorPart(reactor, clock: clock))
+        stream = EventStream(parts.hearing)
         recorder.recordPath = recordPath
         started = clock.now()
         stream.emit(.started(version: version, pid: Int(getpid()), args: Secrets.masked(arguments: Array(CommandLine.arguments.dropFirst()))))
@@ -113,11 +112,8 @@ public final class WatchRun {
         record.header = RunHeader(config: config, version: version, epoch: epoch, eventLog: events.path).fields(
             model: model, source: info, rules: rules, rulesSource: rulesSource, gate: config.gateEnabled(for: info))
         recorder.record = record
-        // The recorder first, so that it stops last: every part's last words are in the record. A live
-        // source's losses are heard before the outputs start; the reactor last, so that it stops
-        // first: what it reports still reaches every output.
         let live: [any RunPart] = (source as? any LiveSource).map { [LiveSourcePart($0, stopping: stop)] } ?? []
-        let lifecycle = Lifecycle([recorder] + keeper + live + outputs + [reactorPart], clock: clock)
+        let lifecycle = Lifecycle(parts.starting(live: live), clock: clock)
         stream.emit(.source(info))
         stream.emit(.rules(.loaded(rules.rules, source: rulesSource, warnings: rules.warnings, disabled: rules.disabled)))
 

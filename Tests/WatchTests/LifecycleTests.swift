@@ -2,8 +2,9 @@ import Foundation
 import LookCore
 import Records
 import TestSupport
-import Watch
 import XCTest
+
+@testable import Watch
 
 /// The run's parts start in order and stop in reverse; a part that cannot start stops the ones
 /// before it and no other; a stop over its limit is timed on the run's clock.
@@ -56,5 +57,25 @@ final class LifecycleTests: XCTestCase {
         XCTAssertEqual(failed.failure.description, "http cannot start")
         lifecycle.stop()
         XCTAssertEqual(log.all, ["start records", "stop records"])
+    }
+
+    private final class Output: WatchOutput, @unchecked Sendable {
+        let name: String
+        init(_ name: String) { self.name = name }
+        func receive(_ event: WatchEvent) {}
+    }
+    private final class Ahead: AheadOfTheLog, @unchecked Sendable {
+        let name = "history"
+        func receive(_ event: WatchEvent) {}
+    }
+
+    /// One list of a run's parts gives both orders: they start recorder, state, live source,
+    /// outputs, reactor; the history hears each event before the recorder writes its line.
+    func testOneListGivesTheOrderThePartsStartInAndTheOrderTheyHearIn() {
+        let parts = RunParts(recorder: Output("recorder"), keeper: [Output("state")], outputs: [Output("mqtt"), Ahead()], reactor: Output("reactor"))
+        let live = Part("camera", log: CollectedLines(), clock: ManualClock())
+        XCTAssertEqual(parts.starting(live: [live]).map(\.name), ["recorder", "state", "camera", "mqtt", "history", "reactor"])
+        XCTAssertEqual(parts.starting(live: []).map(\.name), ["recorder", "state", "mqtt", "history", "reactor"])
+        XCTAssertEqual(parts.hearing.map(\.name), ["history", "recorder", "state", "mqtt", "reactor"])
     }
 }
