@@ -83,4 +83,37 @@ final class ReadableHouseTests: XCTestCase {
         XCTAssertEqual(Set(listed.keys).subtracting(waiting).sorted(), [], "a listed wait that is gone")
         XCTAssertTrue(listed.values.allSatisfy { $0.count > 10 }, "each with its reason")
     }
+
+    /// lookd's code inside llama.cpp is the project's source (kernels/); the patches hold the hooks
+    /// that include it and what must change inside llama.cpp, at most 350 added lines in all, and
+    /// every hook names a file kernels/ has at that place.
+    func testThePatchesAreHooksAndTheKernelsAreSource() throws {
+        let folder = Fixtures.root.appendingPathComponent("tools/patches")
+        let patches = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".patch") }.sorted()
+        XCTAssertGreaterThan(patches.count, 5, "the patches are read")
+        var added = 0
+        var hooks: [String] = []
+        for name in patches {
+            var file = ""
+            for line in try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8).split(separator: "\n") {
+                if line.hasPrefix("+++ ") {
+                    file = String(line.dropFirst(4).split(separator: "\t")[0].dropFirst(2))
+                    continue
+                }
+                guard line.hasPrefix("+") else { continue }
+                added += 1
+                if let hook = line.firstMatch(of: /^\+#include "(lookd-[^"]+)"/) {
+                    hooks.append(((file as NSString).deletingLastPathComponent as NSString).appendingPathComponent(String(hook.1)))
+                }
+            }
+        }
+        XCTAssertLessThanOrEqual(added, 350, "the lines the patches add to llama.cpp")
+        XCTAssertGreaterThan(hooks.count, 5, "the hooks are found")
+        for hook in hooks {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: Fixtures.root.appendingPathComponent("kernels/\(hook)").path), "kernels/\(hook)")
+        }
+        let sgemm = try String(
+            contentsOf: Fixtures.root.appendingPathComponent("kernels/ggml/src/ggml-cpu/llamafile/lookd-sgemm.inc"), encoding: .utf8)
+        XCTAssertTrue(sgemm.contains("_mm512_dpbusd_epi32") && sgemm.contains("_mm256_dpbusd_avx_epi32"), "the VNNI kernels are source here")
+    }
 }
