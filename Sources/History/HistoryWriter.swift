@@ -13,6 +13,7 @@ import Records
 /// on: the writes wait, in order, and are tried again every `retryEvery` seconds, with each new
 /// write and at the stop, so a fire the event log has reaches the history once it can be written.
 public final class HistoryWriter: AheadOfTheLog, @unchecked Sendable {
+    public let share = HouseShare.sharedByTheHouse
     /// The longest the emitter waits for a fire's row.
     public static let fireWait = 0.1
     public let name = "history"

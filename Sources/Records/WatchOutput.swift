@@ -35,11 +35,28 @@ extension RunPart {
 public protocol WatchOutput: RunPart, Sendable {
     /// What the journal's `watching …` line says of it (`status in …`, `the page at …`).
     var note: String? { get }
+    /// How it meets the cameras of a house (docs/architecture.md, "An output for several cameras").
+    var share: HouseShare { get }
     func receive(_ event: WatchEvent)
 }
 
 extension WatchOutput {
     public var note: String? { nil }
+    public var share: HouseShare { .perCamera }
+}
+
+/// How an output meets the cameras of a house: every camera has its outputs (made for it by
+/// `OutputSettings.outputs`), and each kind says what the camera's name does to them.
+public enum HouseShare: Sendable, Hashable {
+    /// Each camera its own, in its own place, named by nothing: its clips (in its folder), its
+    /// terminal line, its event log's lines (each naming it), its record.
+    case perCamera
+    /// Each camera its own, under a name its camera's name makes (`CameraName.fileSuffix`): the
+    /// status file (`status-door.json`), the MQTT device and topics (`lookd/porch-door`).
+    case renamedPerCamera
+    /// One for the house, each camera's part named in it: the history (one file, each row naming its
+    /// camera), the page (one address, each camera's page below `CameraName.pagePath`).
+    case sharedByTheHouse
 }
 
 /// An output that takes each event before the event log writes its line, so that what the log has

@@ -1,9 +1,13 @@
+import History
 import LookCore
 import Records
 import Rules
 import Settings
 import Status
+import TestSupport
 import XCTest
+
+@testable import Outputs
 
 /// Each camera's settings in force: the watch's, with its source and own settings in their place,
 /// its records in a folder of its name, one event log, and its name on the outputs.
@@ -109,5 +113,43 @@ final class CameraSetupTests: XCTestCase {
             let reader = try XCTUnwrap(setup.setup.watch.settingsReader)
             XCTAssertNoThrow(try reader.reread(file: [:], running: setup.setup.watch), "\(setup.name ?? "")")
         }
+    }
+
+    /// Each output a camera's settings make says how it meets the cameras of a house: the status
+    /// file and MQTT are each camera's under a name of its own, the history and the page the
+    /// house's, shared; a clip output is a camera's own, in its folder.
+    func testEachOutputSaysHowItMeetsTheCamerasOfAHouse() throws {
+        let dir = try Fixtures.scratch()
+        let setups = try cameras(flags: [
+            "camera": "door=/dev/video0\nyard=/dev/video2", "record": dir.path, "name": "house", "mqtt": "mqtt://127.0.0.1:1",
+            "http": "127.0.0.1:8471", "status": dir.appendingPathComponent("status.json").path, "clips": "on",
+        ])
+        var places: [HouseShare: [String: Set<String>]] = [:]
+        for setup in setups {
+            var settings = setup.setup.outputs
+            settings.clipFeed = settings.clips?.makeFeed()
+            let outputs = settings.outputs(
+                source: setup.setup.watch.source, eventsPath: setup.setup.watch.eventLogPath, snapshotsDir: nil, notifier: RecordingNotifier(),
+                clock: ManualClock())
+            for output in outputs {
+                let place: String
+                switch output {
+                case let service as ServiceOutput: place = service.statusPath
+                case let mqtt as MQTTOutput: place = mqtt.base
+                case is HistoryWriter: place = try XCTUnwrap(settings.historyPath)
+                case let web as WebOutput: place = "\(web.listen.host):\(web.listen.port)"
+                case is ClipOutput: place = try XCTUnwrap(settings.clips?.folder)
+                default: continue
+                }
+                places[output.share, default: [:]][output.name, default: []].insert(place)
+            }
+        }
+        XCTAssertEqual(
+            places[.renamedPerCamera]?["service"],
+            [dir.appendingPathComponent("status-door.json").path, dir.appendingPathComponent("status-yard.json").path])
+        XCTAssertEqual(places[.renamedPerCamera]?["mqtt"], ["lookd/house-door", "lookd/house-yard"])
+        XCTAssertEqual(places[.sharedByTheHouse]?["history"], [dir.appendingPathComponent("lookd-history.sqlite").path], "one history")
+        XCTAssertEqual(places[.sharedByTheHouse]?["http"]?.count, 1, "one address")
+        XCTAssertEqual(places[.perCamera]?["clips"], [dir.appendingPathComponent("door/clips").path, dir.appendingPathComponent("yard/clips").path])
     }
 }

@@ -26,6 +26,7 @@ import Rules
 /// delays nothing.
 public final class MQTTOutput: CommandingOutput, OutputState, @unchecked Sendable {
     public let name = "mqtt"
+    public let share = HouseShare.renamedPerCamera
     let broker: MQTTBroker
     let base: String
     let node: String

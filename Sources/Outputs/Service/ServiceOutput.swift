@@ -31,6 +31,7 @@ protocol OutputState: AnyObject, Sendable {
 /// made from the snapshots in the loop's events (at most twice a second when frames come faster,
 /// and always after a frame that fired). Its throttles run on the injected clock.
 public final class ServiceOutput: WatchOutput, @unchecked Sendable {
+    public let share = HouseShare.renamedPerCamera
     public let name = "service"
     public let statusPath: String
     private let notifier: any ServiceNotifier

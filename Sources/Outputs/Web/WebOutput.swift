@@ -10,6 +10,7 @@ import Rules
 /// server's own. With a token (required off loopback), every request must carry it, as
 /// `Authorization: Bearer TOKEN` or `?token=TOKEN`.
 public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
+    public let share = HouseShare.sharedByTheHouse
     public struct Listen: Sendable, Equatable {
         public var host: String
         public var port: Int
@@ -47,7 +48,7 @@ public final class WebOutput: WatchOutput, StatusListener, @unchecked Sendable {
     public let address: String
     let metrics: Metrics
     let timeline: LiveTimeline
-    private let listen: Listen
+    let listen: Listen
     private let token: String?
     private let snapshotsDir: String?
     /// The history's database (`/history`), when it is on.
