@@ -1,21 +1,16 @@
-import Capture
-import Config
 import Foundation
-import Gate
 import LookCore
-import Outputs
 import Platform
 import Records
-import Rules
 import Settings
 import VLM
-import Watch
 
-/// `lookd watch`'s composition root: one camera (`--source`) or several (`--camera`, `settings:
-/// cameras:`) with one model. Each camera is a `WatchRun` of its own (its rules, records, outputs and
-/// loop, on a thread of its own when there are several); they share the clock, the stop, the model
-/// and, with several, the model's turns (`ModelTurns`). Signals reach every camera: SIGHUP reloads
-/// each, SIGUSR1 reopens the event log, SIGINT and SIGTERM stop them all.
+/// `lookd watch`'s composition root: every watch is a house of named cameras (`--camera`, `settings:
+/// cameras:`; one `--source` is a house of one, `CameraName.only`) with one model, taken through
+/// `HouseRun`'s steps. Each camera is a `WatchRun` of its own (its rules, records, outputs and loop, on
+/// a thread of its own); they share the clock, the stop, the model and, when named, the model's turns
+/// (`ModelTurns`). Signals reach every camera: SIGHUP reloads each, SIGUSR1 reopens the event log,
+/// SIGINT and SIGTERM stop them all.
 public enum HouseWatch {
     /// Why a watch could not run: the model, every camera's source, or the watch.
     public enum Failure: Error {

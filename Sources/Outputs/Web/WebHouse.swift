@@ -30,8 +30,6 @@ public final class WebHouse: @unchecked Sendable {
         (self.listen, self.token, self.history, self.clock) = (listen, token, history, clock)
     }
 
-    /// Where a camera's page is: `/camera/NAME`.
-
     /// Starts serving, before any camera starts: an address that cannot be had fails the watch
     /// once, not each camera.
     public func open() throws(OutputFailure) {
