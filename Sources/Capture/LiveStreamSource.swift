@@ -61,6 +61,7 @@ public final class LiveStreamSource: LiveSource, @unchecked Sendable {
         let micros = String(Int(stallTimeout * 1_000_000))
         pictures.opened()
         let file = try MediaFile(path: url, options: ["rw_timeout": micros, "timeout": micros], interrupt: { pictures.overdue })
+        pictures.reading(file)
         if let clips {
             clips.begin(try file.clipStream())
             file.feed = clips
@@ -78,23 +79,39 @@ public final class LiveStreamSource: LiveSource, @unchecked Sendable {
         /// The limit ended a read since the stream was last opened (the pictures the decoder still
         /// held come out after it, so the time alone no longer tells).
         private var tripped = false
+        /// How far the stream's reading has come, and when it last moved: whether data still came.
+        private var position: () -> Int64 = { 0 }
+        private var lastPosition: Int64 = -1
+        private var dataAt: Double
 
         init(clock: any Clock, limit: Double) {
-            (self.clock, self.limit, last) = (clock, limit, clock.now())
+            (self.clock, self.limit, last, dataAt) = (clock, limit, clock.now(), clock.now())
         }
 
         /// The stream is opened (again).
-        func opened() { lock.withLock { (last, tripped) = (clock.now(), false) } }
+        func opened() { lock.withLock { (last, tripped, dataAt, lastPosition) = (clock.now(), false, clock.now(), -1) } }
+        /// The stream opened is `file`, whose reading is watched.
+        func reading(_ file: MediaFile) { lock.withLock { position = { [weak file] in file?.bytesRead ?? 0 } } }
         func saw() { lock.withLock { last = clock.now() } }
         /// Asked by FFmpeg during each blocking read.
         var overdue: Bool {
             lock.withLock {
-                if clock.now() - last > limit { tripped = true }
+                let now = clock.now(), at = position()
+                if at != lastPosition { (lastPosition, dataAt) = (at, now) }
+                if now - last > limit { tripped = true }
                 return tripped
             }
         }
         var cutOff: Bool { lock.withLock { tripped } }
-        var reason: String { "no picture came of the stream's data for \(Quantity.number(limit)) s (it is not video lookd can decode)" }
+        /// Why the limit ended the read: data went on coming with no picture of it (within the
+        /// limit's last half), or the stream stopped sending.
+        var reason: String {
+            lock.withLock {
+                clock.now() - dataAt < limit / 2
+                    ? "no picture came of the stream's data for \(Quantity.number(limit)) s (it is not video lookd can decode)"
+                    : "the stream sent nothing for \(Quantity.number(limit)) s"
+            }
+        }
     }
 
     /// The frame last taken, at the stream's size.

@@ -98,6 +98,10 @@ public final class MediaFile {
     }
     private var lastPacketSeconds = 0.0
 
+    /// How far into the stream its reading has come (its I/O buffer's end): whether a stream that gives no
+    /// picture is sending anything at all.
+    public var bytesRead: Int64 { format.pointee.pb.map { $0.pointee.pos } ?? 0 }
+
     /// The stream's next packet, undecoded (a file cut for a clip); nil at the end.
     public func nextPacket() throws(MediaError) -> ClipPacket? {
         while true {

@@ -25,7 +25,9 @@ final class HouseTests: XCTestCase {
     /// A house of the rules file `yaml` (its cameras in `settings: cameras:`), the flags of a watch
     /// of 20 s of the clock, a photo a second, answered by `answers`, each answer taking 0.5 s of
     /// the clock (the only thing that moves it: a photo folder gives its newest photo at once).
-    private func house(_ yaml: String, answers: [String] = ["1. Yes\\n2. No"], flags: [String: String] = [:]) throws -> HouseRun {
+    private func house(
+        _ yaml: String, answers: [String] = ["1. Yes\\n2. No"], flags: [String: String] = [:], clock: (any Clock)? = nil
+    ) throws -> HouseRun {
         try yaml.write(toFile: path("rules.yaml"), atomically: true, encoding: .utf8)
         let script = try Fixtures.script(answers.map { "!wait 0.5 " + $0 }, in: dir)
         var given = [
@@ -34,7 +36,7 @@ final class HouseTests: XCTestCase {
         ]
         given.merge(flags) { $1 }
         let plan = CameraPlan(spec: path("rules.yaml"), flags: given.mapValues { GivenSetting($0, from: .flag) })
-        return try HouseRun(plan, try plan.read(), version: "test", clock: clock)
+        return try HouseRun(plan, try plan.read(), version: "test", clock: clock ?? self.clock)
     }
 
     /// Runs the house's steps to its end: how each camera ended (those not opened first).
@@ -184,5 +186,48 @@ final class HouseTests: XCTestCase {
         XCTAssertTrue((byName["attic"]?["not_watched"] as? String)?.contains("no-such") == true, "\(byName["attic"] ?? [:])")
         XCTAssertTrue(byName["yard"]?["status"] is [String: Any], "a watched camera's tile has its status")
         XCTAssertFalse(LoopbackPort.accepts(port), "the page stopped with the house")
+    }
+
+    /// A camera lost while the house watches: the yard's stream (ffmpeg sending H.264 over UDP on
+    /// loopback) stops once the yard has answered; the yard says it is lost and tries again with its
+    /// backoff, and the door watches on. A stream's frames come in real time, so this case runs on
+    /// the real clock.
+    func testALostCameraTriesAgainAndTheOthersWatchOn() throws {
+        let port = LoopbackPort.free()
+        let server = try TestMedia.udpStream(port: port)
+        defer { if server.isRunning { server.terminate() } }
+        let run = try house(
+            cameras(["door": photos, "yard": "udp://127.0.0.1:\(port)"]) + "rules:\n  - when: a test card\n    log: true\n",
+            answers: ["1. Yes"], flags: ["seconds": "600", "photo-seconds": "0.2"], clock: MonotonicClock())
+        let log = path("records/lookd-events.jsonl")
+        let words = words
+        let watcher = Thread {
+            func lines() -> [[String: Any]] { (try? EventLogFile.read(log)) ?? [] }
+            func answers(_ camera: String, in lines: ArraySlice<[String: Any]>) -> Int {
+                lines.filter { $0["event"] as? String == "watch" && $0["camera"] as? String == camera }.count
+            }
+            // The yard answers, then its stream stops; once it is lost and the door has answered
+            // since, the house is stopped.
+            Poll.until(within: 30) { answers("yard", in: lines()[...]) >= 2 }
+            server.terminate()
+            Poll.until(within: 40) {
+                let all = lines()
+                guard let lost = all.firstIndex(where: { ($0["event"] as? String)?.hasSuffix("_lost") == true }) else { return false }
+                return answers("door", in: all[lost...]) >= 3
+            }
+            run.signal(SIGTERM, words: words)
+        }
+        watcher.start()
+        let ended = try watch(run)
+        let lost = try XCTUnwrap(try EventLogFile.read(log).first { ($0["event"] as? String)?.hasSuffix("_lost") == true }, "the yard is lost")
+        XCTAssertEqual(lost["camera"] as? String, "yard")
+        XCTAssertEqual(
+            lost["reason"] as? String, "the stream sent nothing for 10 s", "saying why (its data stopped; none came that failed to decode)")
+        XCTAssertGreaterThan(lost["retry_s"] as? Double ?? 0, 0, "and tries again with its backoff")
+        XCTAssertGreaterThanOrEqual(try lines("watch", of: "yard").count, 2, "the yard answered before it was lost")
+        let lostAt = try seconds(lost)
+        XCTAssertGreaterThanOrEqual(try lines("watch", of: "door").map(seconds).filter { $0 >= lostAt }.count, 3, "the door watched on")
+        XCTAssertEqual(Set(ended.map(\.camera.name)), ["door", "yard"])
+        for end in ended { XCTAssertEqual(try end.result.get().reason, "SIGTERM", "\(end.camera) ended at the stop") }
     }
 }
