@@ -112,6 +112,20 @@ final class ReadableHouseTests: XCTestCase {
         for hook in hooks {
             XCTAssertTrue(FileManager.default.fileExists(atPath: Fixtures.root.appendingPathComponent("kernels/\(hook)").path), "kernels/\(hook)")
         }
+        // A file's preprocessor conditionals balance within it (an #if closed in llama.cpp's own file
+        // does not compile).
+        let kernels = Fixtures.root.appendingPathComponent("kernels")
+        for file in try FileManager.default.subpathsOfDirectory(atPath: kernels.path) where file.hasSuffix(".inc") || file.hasSuffix(".h") {
+            var depth = 0
+            for line in try String(contentsOf: kernels.appendingPathComponent(file), encoding: .utf8).split(separator: "\n") {
+                let directive = line.trimmingCharacters(in: .whitespaces)
+                if directive.hasPrefix("#if") { depth += 1 }
+                if directive.hasPrefix("#elif") || directive.hasPrefix("#else") { XCTAssertGreaterThan(depth, 0, "kernels/\(file): \(line)") }
+                if directive.hasPrefix("#endif") { depth -= 1 }
+                XCTAssertGreaterThanOrEqual(depth, 0, "kernels/\(file): \(line)")
+            }
+            XCTAssertEqual(depth, 0, "kernels/\(file)'s conditionals end within it")
+        }
         let sgemm = try String(
             contentsOf: Fixtures.root.appendingPathComponent("kernels/ggml/src/ggml-cpu/llamafile/lookd-sgemm.inc"), encoding: .utf8)
         XCTAssertTrue(sgemm.contains("_mm512_dpbusd_epi32") && sgemm.contains("_mm256_dpbusd_avx_epi32"), "the VNNI kernels are source here")
