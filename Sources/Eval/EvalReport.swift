@@ -53,17 +53,24 @@ public struct EvalReport: Sendable {
                 let sum = o.confident ?? (0, 0, 0)
                 o.confident = (sum.tp + c.tp, sum.fp + c.fp, sum.fn + c.fn)
             }
+            if let c = s.calibration {
+                o.calibration = o.calibration ?? Calibration()
+                o.calibration?.add(c)
+            }
         }
         return o
     }
 
     /// The terminal's table.
     public var table: String {
-        let header = ["rule", "answers P / R", "min conf. P / R", "fires true / false", "false / h", "spans missed", "delay median / worst"]
+        let header = [
+            "rule", "answers P / R", "min conf. P / R", "ECE / Brier", "fires true / false", "false / h", "spans missed", "delay median / worst",
+        ]
         let rows = (scores + [overall]).map { s -> [String] in
             [
                 s.condition, "\(percent(s.precision)) / \(percent(s.recall))",
                 s.confident == nil ? "–" : "\(percent(s.confidentPrecision)) / \(percent(s.confidentRecall))",
+                s.calibration.map { String(format: "%.3f / %.3f", $0.expectedError ?? 0, $0.brier ?? 0) } ?? "–",
                 "\(s.trueFires) / \(s.falseFires)", decimal(s.falsePerHour), "\(s.missedSpans) of \(s.spans)",
                 s.medianDelay == nil ? "–" : "\(decimal(s.medianDelay!)) s / \(decimal(s.worstDelay!)) s",
             ]
@@ -79,7 +86,8 @@ public struct EvalReport: Sendable {
         out.append(line(rows.last!))
         let minutes = recording.duration / 60
         out.append("\(recording.frames.count) frames answered over \(decimal(minutes)) min of video. P / R: precision / recall of yes at the")
-        out.append("answered frames. A fire is true inside a span or within \(decimal(tolerance)) s after it ends.")
+        out.append("answered frames. A fire is true inside a span or within \(decimal(tolerance)) s after it ends. ECE: expected")
+        out.append("calibration error of P(yes) over 10 bins; Brier: mean of (P(yes) − in view)²; 0 is perfect for both.")
         for s in scores where !s.descriptions.isEmpty {
             out.append("\(s.condition), as described:")
             out += s.descriptions.map { "  \(TruthFile.time($0.t))  \($0.text)" }
@@ -100,7 +108,7 @@ public struct EvalReport: Sendable {
                 ("false_fires", .int(s.falseFires)), ("false_fires_per_hour", .number(s.falsePerHour, places: 3)), ("spans", .int(s.spans)),
                 ("missed_spans", .int(s.missedSpans)), ("span_recall", .optional(s.spanRecall, places: 4)),
                 ("delays_s", .array(s.delays.map { .number($0) })), ("median_delay_s", .optional(s.medianDelay)),
-                ("worst_delay_s", .optional(s.worstDelay)),
+                ("worst_delay_s", .optional(s.worstDelay)), ("calibration", s.calibration?.json ?? .null),
                 ("descriptions", .array(s.descriptions.map { .object([("t", .number($0.t)), ("text", .string($0.text))]) })),
             ])
         }

@@ -24,6 +24,8 @@ public struct RuleScore: Sendable, Equatable {
     public var hours = 0.0
     /// The fires' descriptions, for a person to read: (time, text).
     public var descriptions: [(t: Double, text: String)] = []
+    /// How well its confidences mean what they say (nil: no answer had one).
+    public var calibration: Calibration?
 
     public static func == (a: RuleScore, b: RuleScore) -> Bool {
         a.condition == b.condition && a.answered == b.answered && a.truePositive == b.truePositive && a.falsePositive == b.falsePositive
@@ -86,7 +88,11 @@ public enum Scoring {
             case (.unread, _): s.unread += 1
             }
             let p = frame.confidence[condition]
-            if p != nil { anyConfidence = true }
+            if let p, answer != .unread {
+                anyConfidence = true
+                s.calibration = s.calibration ?? Calibration()
+                s.calibration?.add(p, inView: inView)
+            }
             // As the firing rule has it: a yes below min_confidence counts as no; one without a confidence stands.
             let yes = answer == .yes && (minConfidence == nil || p == nil || p! >= minConfidence!)
             if answer != .unread {

@@ -43,6 +43,42 @@ final class ScoringTests: XCTestCase {
         XCTAssertEqual([tooLate.trueFires, tooLate.falseFires, tooLate.missedSpans], [0, 1, 1])
     }
 
+    /// Calibration: a rule that says 0.9 for 20 frames, 10 of them in view, is off by 0.4 (ECE) with
+    /// a Brier score of (10 × 0.01 + 10 × 0.81) / 20 = 0.41; one that says 0.95 in view and 0.05 out
+    /// of it is off by 0.05 and scores 0.0025. The overall figures pool the answers.
+    func testCalibrationSaysHowFarConfidencesAreFromHowOftenTheThingWasInView() throws {
+        let truth = try TruthFile.parse(
+            "truth:\n  - when: a cat\n    spans: [\"0:00-0:09.5\"]\n  - when: a dog\n    spans: [\"0:00-0:09.5\"]\n", source: "t.yaml")
+        let sure = recording("a cat", seconds: 20, yes: Set(0..<20)) { _ in 0.9 }
+        let cat = try XCTUnwrap(Scoring.score(sure, truth: truth).first?.calibration)
+        XCTAssertEqual(cat.answers, 20)
+        XCTAssertEqual(cat.expectedError!, 0.4, accuracy: 1e-12)
+        XCTAssertEqual(cat.brier!, 0.41, accuracy: 1e-12)
+        XCTAssertEqual(cat.bins[9].answers, 20, "0.9 falls in the last bin")
+        XCTAssertEqual(cat.bins[9].inView, 0.5, accuracy: 1e-12)
+
+        let right = recording("a dog", seconds: 20, yes: Set(0..<10)) { $0 < 10 ? 0.95 : 0.05 }
+        let dog = try XCTUnwrap(Scoring.score(right, truth: truth).first?.calibration)
+        XCTAssertEqual(dog.expectedError!, 0.05, accuracy: 1e-12)
+        XCTAssertEqual(dog.brier!, 0.0025, accuracy: 1e-12)
+
+        var both = Recording(conditions: ["a cat", "a dog"], frames: [], cooldown: 3)
+        both.frames = zip(sure.frames, right.frames).map { a, b in
+            Recording.Frame(
+                index: a.index, t: a.t, answers: a.answers.merging(b.answers) { x, _ in x },
+                confidence: a.confidence.merging(b.confidence) { x, _ in x })
+        }
+        let report = EvalReport(scores: Scoring.score(both, truth: truth), recording: both, truth: truth, tolerance: 3)
+        let overall = try XCTUnwrap(report.overall.calibration)
+        XCTAssertEqual(overall.answers, 40)
+        XCTAssertEqual(overall.brier!, (0.41 + 0.0025) / 2, accuracy: 1e-12)
+        // Pooled by bin: 0.05 (10 out of view) is off by 0.05; 0.9 and 0.95 share the last bin (30
+        // answers, mean p 0.9167, 20 in view: 0.6667), off by 0.25: (10 × 0.05 + 30 × 0.25) / 40.
+        XCTAssertEqual(overall.expectedError!, 0.2, accuracy: 1e-12)
+        XCTAssertTrue(report.table.contains("0.400 / 0.410"), report.table)
+        XCTAssertNil(Scoring.score(recording("a cat", seconds: 5, yes: []), truth: truth).first?.calibration, "no confidences, no calibration")
+    }
+
     func testMinConfidenceTurnsUnsureYesesIntoNos() throws {
         // Yes at 10-19 (in the span, P 0.9) and 30-34 (outside, P 0.4).
         let r = recording("a cat", seconds: 40, yes: Set(10...19).union(30...34)) { $0 < 25 ? 0.9 : 0.4 }
